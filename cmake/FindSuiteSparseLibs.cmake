@@ -1,0 +1,17 @@
+# Debian's SuiteSparse 5.12 ships no CMake config: locate KLU (and its helpers) and CHOLMOD by hand.
+find_path(SUITESPARSE_INCLUDE_DIR klu.h PATH_SUFFIXES suitesparse)
+foreach(lib klu amd colamd btf cholmod suitesparseconfig)
+  find_library(SUITESPARSE_${lib}_LIBRARY NAMES ${lib})
+  list(APPEND _ss_vars SUITESPARSE_${lib}_LIBRARY)
+endforeach()
+include(FindPackageHandleStandardArgs)
+find_package_handle_standard_args(SuiteSparseLibs DEFAULT_MSG SUITESPARSE_INCLUDE_DIR ${_ss_vars})
+if(SuiteSparseLibs_FOUND AND NOT TARGET SuiteSparse::KLU)
+  add_library(SuiteSparse::KLU INTERFACE IMPORTED)
+  target_include_directories(SuiteSparse::KLU INTERFACE ${SUITESPARSE_INCLUDE_DIR})
+  target_link_libraries(SuiteSparse::KLU INTERFACE ${SUITESPARSE_klu_LIBRARY} ${SUITESPARSE_amd_LIBRARY}
+    ${SUITESPARSE_colamd_LIBRARY} ${SUITESPARSE_btf_LIBRARY} ${SUITESPARSE_suitesparseconfig_LIBRARY})
+  add_library(SuiteSparse::CHOLMOD INTERFACE IMPORTED)
+  target_include_directories(SuiteSparse::CHOLMOD INTERFACE ${SUITESPARSE_INCLUDE_DIR})
+  target_link_libraries(SuiteSparse::CHOLMOD INTERFACE ${SUITESPARSE_cholmod_LIBRARY} ${SUITESPARSE_suitesparseconfig_LIBRARY})
+endif()

@@ -1,0 +1,173 @@
+// The editable model document: plain value types, referenced by name, serialisable to JSON
+// losslessly (io/model_json). The UI edits only this; the solver compiles it into a System.
+// SI units throughout. Quaternions are unit quaternions (w, x, y, z), body/marker -> parent.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include <string>
+#include <vector>
+
+namespace flexim {
+
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix3d;
+using Quat = Eigen::Quaterniond;
+
+/// Name reserved for the fixed ground body.
+inline constexpr const char* kGroundName = "ground";
+
+/// A frame fixed to a body, given in the body frame (rigid body: centre-of-mass frame).
+struct MarkerSpec {
+  std::string name;
+  Vec3 position = Vec3::Zero();          ///< [m] in body axes
+  Quat orientation = Quat::Identity();   ///< marker axes -> body axes
+};
+
+/// Rigid body. Its reference frame is at the centre of mass.
+struct RigidBodySpec {
+  std::string name;
+  double mass = 1.0;                      ///< [kg]
+  Mat3 inertia = Mat3::Identity();        ///< [kg m^2] about the centre of mass, body axes
+  Vec3 position = Vec3::Zero();           ///< [m] centre of mass, global
+  Quat orientation = Quat::Identity();    ///< body axes -> global axes
+  Vec3 velocity = Vec3::Zero();           ///< [m/s] initial centre-of-mass velocity, global
+  Vec3 angular_velocity = Vec3::Zero();   ///< [rad/s] initial angular velocity, global axes
+  std::vector<MarkerSpec> markers;
+};
+
+/// Scalar function of time f(t), with analytic first and second derivatives.
+struct TimeFunctionSpec {
+  enum class Type {
+    Constant,       ///< f = value
+    ConstantSpeed,  ///< f = initial + speed * t
+    Ramp,           ///< f = initial for t < start, then initial + slope * (t - start)
+    SmoothStep,     ///< quintic step from (t0, value0) to (t1, value1), C2-continuous
+    Harmonic,       ///< f = offset + amplitude * sin(2 pi frequency t + phase)
+    Table           ///< natural cubic spline through (times[i], values[i]); constant outside
+  };
+  Type type = Type::Constant;
+  double value = 0.0;      ///< Constant
+  double initial = 0.0;    ///< ConstantSpeed, Ramp
+  double speed = 0.0;      ///< ConstantSpeed
+  double slope = 0.0;      ///< Ramp
+  double start = 0.0;      ///< Ramp [s]
+  double t0 = 0.0, t1 = 1.0, value0 = 0.0, value1 = 1.0;  ///< SmoothStep
+  double amplitude = 0.0, frequency = 0.0, phase = 0.0, offset = 0.0;  ///< Harmonic ([Hz], [rad])
+  std::vector<double> times, values;  ///< Table
+};
+
+enum class JointType { Fixed, Revolute, Prismatic, Cylindrical, Spherical, Universal, Planar };
+
+/// A joint between marker1 on body1 and marker2 on body2 (either body may be "ground").
+/// Axis conventions (all marker axes):
+///  - revolute: rotation about the common z axis; coordinate = angle of marker2 x about marker1 z;
+///  - prismatic: translation along marker1 z; orientations locked;
+///  - cylindrical: rotation about and translation along marker1 z;
+///  - spherical: origins coincide;
+///  - universal: origins coincide, marker1 z stays perpendicular to marker2 z (the cross pins);
+///  - planar: marker2 origin stays in marker1's xy plane, z axes stay parallel;
+///  - fixed: origins coincide and axes stay aligned.
+struct JointSpec {
+  std::string name;
+  JointType type = JointType::Revolute;
+  std::string body1, marker1;
+  std::string body2, marker2;
+};
+
+/// Prescribes a joint coordinate as a function of time (a rheonomic constraint).
+struct DriverSpec {
+  enum class Coordinate { Rotation, Translation };
+  std::string name;
+  std::string joint;
+  Coordinate coordinate = Coordinate::Rotation;  ///< [rad] or [m]
+  TimeFunctionSpec function;
+};
+
+/// Applied forces. Gravity is a model-level vector (ModelSpec::gravity).
+struct ForceSpec {
+  enum class Type {
+    PointForce,    ///< force (times function) at a marker
+    PointTorque,   ///< torque (times function) on a body
+    SpringDamper,  ///< point-to-point linear spring-damper between two markers
+    Bushing        ///< 6-DOF linear bushing between two markers (marker1 axes)
+  };
+  enum class Frame { Global, Marker };  ///< components of vector for point force/torque
+  std::string name;
+  Type type = Type::PointForce;
+  std::string body1, marker1;   ///< point force/torque: the loaded body and marker
+  std::string body2, marker2;   ///< spring-damper, bushing: the second end
+  Vec3 vector = Vec3::Zero();   ///< point force [N] / torque [N m]
+  Frame frame = Frame::Global;
+  TimeFunctionSpec function{TimeFunctionSpec::Type::Constant, 1.0};  ///< scales vector
+  // spring-damper
+  double stiffness = 0.0;       ///< [N/m]
+  double damping = 0.0;         ///< [N s/m]
+  double free_length = 0.0;     ///< [m]
+  double preload = 0.0;         ///< [N] (tension positive)
+  // bushing: diagonal stiffness / damping, translations then rotations (marker1 axes)
+  Eigen::Matrix<double, 6, 1> bushing_stiffness = Eigen::Matrix<double, 6, 1>::Zero();  ///< [N/m]x3, [N m/rad]x3
+  Eigen::Matrix<double, 6, 1> bushing_damping = Eigen::Matrix<double, 6, 1>::Zero();    ///< [N s/m]x3, [N m s/rad]x3
+};
+
+/// What to record. Channel names: <sensor>.<quantity>.<component> [unit].
+struct SensorSpec {
+  enum class Type { Marker, Joint, Energy };
+  enum class Frame { Global, Body };
+  std::string name;
+  Type type = Type::Marker;
+  std::string body, marker;  ///< Marker sensors
+  std::string joint;         ///< Joint sensors
+  Frame frame = Frame::Global;
+  /// Marker: position, orientation, velocity, angular_velocity, acceleration, angular_acceleration.
+  /// Joint: coordinate, velocity, reaction_force, reaction_torque.
+  /// Energy: kinetic, potential, total.
+  std::vector<std::string> quantities;
+};
+
+enum class IntegratorType { Ida, GeneralizedAlpha };
+
+struct SolverSpec {
+  double t_end = 1.0;             ///< [s]
+  double step = 1e-3;             ///< [s] fixed step (gen-alpha), maximum step (IDA, 0 = free)
+  double output_interval = 1e-3;  ///< [s]
+  IntegratorType integrator = IntegratorType::Ida;
+  double rtol = 1e-6;             ///< IDA relative tolerance
+  double atol = 1e-8;             ///< IDA absolute tolerance
+  double rho_inf = 0.8;           ///< generalized-alpha spectral radius at infinity, [0, 1]
+  double newton_tol = 1e-10;      ///< generalized-alpha Newton tolerance (scaled increment)
+  int max_newton = 20;            ///< Newton iterations per step before the step is halved
+};
+
+/// The whole document.
+struct ModelSpec {
+  int schema_version = 1;
+  std::string name;
+  std::string description;
+  Vec3 gravity = Vec3::Zero();              ///< [m/s^2]
+  std::vector<MarkerSpec> ground_markers;   ///< markers on the ground, global frame
+  std::vector<RigidBodySpec> bodies;
+  std::vector<JointSpec> joints;
+  std::vector<DriverSpec> drivers;
+  std::vector<ForceSpec> forces;
+  std::vector<SensorSpec> sensors;
+  SolverSpec solver;
+};
+
+const char* toString(JointType t);
+const char* toString(TimeFunctionSpec::Type t);
+const char* toString(ForceSpec::Type t);
+const char* toString(SensorSpec::Type t);
+const char* toString(IntegratorType t);
+/// Inverse of toString; returns false when the name is unknown.
+bool fromString(const std::string& s, JointType& out);
+bool fromString(const std::string& s, TimeFunctionSpec::Type& out);
+bool fromString(const std::string& s, ForceSpec::Type& out);
+bool fromString(const std::string& s, SensorSpec::Type& out);
+bool fromString(const std::string& s, IntegratorType& out);
+
+/// Number of constraint equations a joint type imposes.
+int constraintCount(JointType t);
+
+}  // namespace flexim
