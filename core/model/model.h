@@ -85,6 +85,12 @@ struct DriverSpec {
   TimeFunctionSpec function;
 };
 
+inline TimeFunctionSpec unitFunction() {
+  TimeFunctionSpec f;
+  f.value = 1.0;
+  return f;
+}
+
 /// Applied forces. Gravity is a model-level vector (ModelSpec::gravity).
 struct ForceSpec {
   enum class Type {
@@ -100,7 +106,7 @@ struct ForceSpec {
   std::string body2, marker2;   ///< spring-damper, bushing: the second end
   Vec3 vector = Vec3::Zero();   ///< point force [N] / torque [N m]
   Frame frame = Frame::Global;
-  TimeFunctionSpec function{TimeFunctionSpec::Type::Constant, 1.0};  ///< scales vector
+  TimeFunctionSpec function = unitFunction();  ///< scales vector
   // spring-damper
   double stiffness = 0.0;       ///< [N/m]
   double damping = 0.0;         ///< [N s/m]

@@ -88,7 +88,7 @@ class Simulation {
   ~Simulation();
 
   const ModelSpec& model() const { return m_model; }
-  const std::vector<Channel>& channels() const;
+  const std::vector<Channel>& channels() const { return m_channels; }
   /// DOF count, redundant constraints, assembly residuals. Does not change the initial state.
   ModelCheck check() const;
   /// Assembles initial conditions and integrates to model().solver.t_end. Never throws:
@@ -99,6 +99,7 @@ class Simulation {
   explicit Simulation(const ModelSpec& model);
   ModelSpec m_model;
   std::unique_ptr<System> m_system;
+  std::vector<Channel> m_channels;
 };
 
 }  // namespace flexim

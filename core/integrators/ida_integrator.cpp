@@ -1,0 +1,352 @@
+// SUNDIALS IDA (variable-order, variable-step BDF) on the stabilised index-2 formulation of
+// Gear, Gupta and Leimkuhler (GGL), with the KLU sparse direct solver.
+//
+// Unknowns y = [q (7 nb), v (6 nb), lambda (nc), mu (nc)]:
+//   F_q = q_dot - H(q) (v + G^T mu)     H: r_dot = v_r, p_dot = 1/2 p (x) (0, omega')
+//   F_v = M v_dot - f(q, v, t) + G^T lambda
+//   F_l = Phi(q, t)                      position constraints
+//   F_m = G v + Phi_t                    velocity constraints
+// mu vanishes on the exact solution; it lets both constraint levels hold without drift.
+// lambda and mu are algebraic and excluded from the error test (IDASetSuppressAlg).
+// Euler parameters are integrated as they are (the quaternion ODE keeps |p| = 1 exactly;
+// rotation matrices use p/|p|, so numerical drift of |p| is harmless).
+// The Jacobian dF/dy + cj dF/dy_dot is built by column-coloured finite differences over a
+// structural pattern from the body/constraint topology (O(N) per Jacobian); the KLU symbolic
+// factorisation is computed once by SUNLinSol_KLU and reused.
+#include "core/integrators/integrator.h"
+
+#include <ida/ida.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+namespace flexim {
+
+namespace {
+
+class Ida final : public Integrator {
+ public:
+  Ida(const System& sys, const SolverSpec& spec) : m_sys(sys), m_spec(spec) {
+    m_nb = sys.nb();
+    m_nc = sys.nc();
+    m_N = 13 * m_nb + 2 * m_nc;
+    buildPattern();
+  }
+
+  ~Ida() override {
+    if (m_mem) IDAFree(&m_mem);
+    if (m_ls) SUNLinSolFree(m_ls);
+    if (m_A) SUNMatDestroy(m_A);
+    for (N_Vector v : {m_y, m_yp, m_atol, m_id, m_dky})
+      if (v) N_VDestroy(v);
+    if (m_ctx) SUNContext_Free(&m_ctx);
+  }
+
+  std::string name() const override { return "ida (SUNDIALS BDF, GGL stabilised index-2, KLU)"; }
+  std::string settings() const override {
+    std::ostringstream s;
+    s << "rtol=" << m_spec.rtol << " atol=" << m_spec.atol << " hmax=" << (m_spec.step > 0 ? m_spec.step : 0);
+    return s.str();
+  }
+
+  bool initialize(const State& s0, const VecX& vdot0, const VecX& lambda0, std::string& error) override {
+    if (SUNContext_Create(nullptr, &m_ctx) != 0) return fail(error, "SUNContext_Create failed");
+    m_y = N_VNew_Serial(m_N, m_ctx);
+    m_yp = N_VNew_Serial(m_N, m_ctx);
+    m_atol = N_VNew_Serial(m_N, m_ctx);
+    m_id = N_VNew_Serial(m_N, m_ctx);
+    m_dky = N_VNew_Serial(m_N, m_ctx);
+    Eigen::Map<VecX> y(N_VGetArrayPointer(m_y), m_N), yp(N_VGetArrayPointer(m_yp), m_N);
+    Eigen::Map<VecX> atol(N_VGetArrayPointer(m_atol), m_N), id(N_VGetArrayPointer(m_id), m_N);
+    y.setZero();
+    yp.setZero();
+    y.head(7 * m_nb) = s0.q;
+    y.segment(7 * m_nb, 6 * m_nb) = s0.v;
+    y.segment(13 * m_nb, m_nc) = lambda0;
+    yp.segment(7 * m_nb, 6 * m_nb) = vdot0;
+    for (int b = 0; b < m_nb; ++b) {
+      yp.segment<3>(7 * b) = s0.v.segment<3>(6 * b);
+      yp.segment<4>(7 * b + 3) = quatRate(s0.q.segment<4>(7 * b + 3), s0.v.segment<3>(6 * b + 3));
+    }
+    atol.setConstant(m_spec.atol);
+    atol.tail(2 * m_nc).setConstant(std::max(m_spec.atol, 1e-5));  // multipliers: loose, not error-tested
+    id.setZero();
+    id.head(13 * m_nb).setOnes();
+
+    m_mem = IDACreate(m_ctx);
+    if (!m_mem) return fail(error, "IDACreate failed");
+    IDASetErrHandlerFn(m_mem, &Ida::errorHandler, this);
+    if (IDAInit(m_mem, &Ida::residualFn, s0.t, m_y, m_yp) != IDA_SUCCESS) return fail(error, "IDAInit failed");
+    IDASVtolerances(m_mem, m_spec.rtol, m_atol);
+    IDASetUserData(m_mem, this);
+    IDASetId(m_mem, m_id);
+    IDASetSuppressAlg(m_mem, SUNTRUE);
+    IDASetMaxNumSteps(m_mem, 1000000);
+    if (m_spec.step > 0) IDASetMaxStep(m_mem, m_spec.step);
+    IDASetStopTime(m_mem, m_spec.t_end);
+    // The GGL iteration matrix has condition O(1/h^2): IDA's own first step from tight
+    // tolerances (~1e-13 s) makes it numerically singular, so start from a sane step.
+    const double h0 = std::min(m_spec.step > 0 ? m_spec.step : m_spec.t_end, m_spec.t_end) * 1e-3;
+    IDASetInitStep(m_mem, h0);
+
+    m_A = SUNSparseMatrix(m_N, m_N, static_cast<sunindextype>(m_rows.size()), CSC_MAT, m_ctx);
+    m_ls = SUNLinSol_KLU(m_y, m_A, m_ctx);
+    if (!m_ls || IDASetLinearSolver(m_mem, m_ls, m_A) != IDA_SUCCESS) return fail(error, "KLU setup failed");
+    IDASetJacFn(m_mem, &Ida::jacobianFn);
+    m_t = m_tPrev = s0.t;
+    return true;
+  }
+
+  bool step(double t_stop, std::string& error) override {
+    double tret = m_t;
+    m_lastError.clear();
+    const int flag = IDASolve(m_mem, t_stop, &tret, m_y, m_yp, IDA_ONE_STEP);
+    if (flag < 0) {
+      // name the equation group with the largest residual at the last state IDA reached
+      std::ostringstream s;
+      s << "IDA failed at t=" << tret << " (flag " << flag << "): " << m_lastError;
+      VecX F(m_N);
+      residual(tret, N_VGetArrayPointer(m_y), N_VGetArrayPointer(m_yp), F.data());
+      s << "; largest constraint residual in " << worstConstraint(m_sys, F.segment(13 * m_nb, m_nc));
+      error = s.str();
+      return false;
+    }
+    m_tPrev = m_t;
+    m_t = tret;
+    return true;
+  }
+
+  double time() const override { return m_t; }
+  double previousTime() const override { return m_tPrev; }
+
+  void interpolate(double t, State& out) const override {
+    IDAGetDky(m_mem, std::clamp(t, m_tPrev, m_t), 0, m_dky);
+    const Eigen::Map<const VecX> y(N_VGetArrayPointer(m_dky), m_N);
+    out.t = t;
+    out.q = y.head(7 * m_nb);
+    System::normalizeQuaternions(out.q);
+    out.v = y.segment(7 * m_nb, 6 * m_nb);
+  }
+
+  IntegratorStats stats() const override {
+    IntegratorStats s;
+    long v = 0;
+    if (!m_mem) return s;
+    IDAGetNumSteps(m_mem, &v);
+    s.steps = v;
+    IDAGetNumNonlinSolvIters(m_mem, &v);
+    s.newton_iterations = v;
+    long ef = 0, cf = 0;
+    IDAGetNumErrTestFails(m_mem, &ef);
+    IDAGetNumNonlinSolvConvFails(m_mem, &cf);
+    s.failures = ef + cf;
+    return s;
+  }
+
+ private:
+  static bool fail(std::string& error, const std::string& what) {
+    error = "IDA: " + what;
+    return false;
+  }
+
+  static Eigen::Vector4d quatRate(const Eigen::Vector4d& p, const Vec3& w) {
+    // 1/2 p (x) (0, w)
+    Eigen::Vector4d r;
+    r << -p(1) * w(0) - p(2) * w(1) - p(3) * w(2), p(0) * w(0) + p(2) * w(2) - p(3) * w(1),
+        p(0) * w(1) + p(3) * w(0) - p(1) * w(2), p(0) * w(2) + p(1) * w(1) - p(2) * w(0);
+    return 0.5 * r;
+  }
+
+  /// F(t, y, yp) into F (all arrays of length N).
+  void residual(double t, const double* yd, const double* ypd, double* Fd) {
+    const Eigen::Map<const VecX> y(yd, m_N), yp(ypd, m_N);
+    Eigen::Map<VecX> F(Fd, m_N);
+    State s;
+    s.t = t;
+    s.q = y.head(7 * m_nb);
+    s.v = y.segment(7 * m_nb, 6 * m_nb);
+    const auto lambda = y.segment(13 * m_nb, m_nc), mu = y.segment(13 * m_nb + m_nc, m_nc);
+    m_sys.kinematics(s, m_kin);
+    m_sys.forces(m_kin, t, m_f);
+    m_sys.constraints(m_kin, t, m_rowsEval);
+    m_GtLambda.setZero(6 * m_nb);
+    m_GtMu.setZero(6 * m_nb);
+    for (size_t c = 0; c < m_rowsEval.size(); ++c) {
+      const auto& con = *m_sys.constraints()[c];
+      const int off = m_sys.constraintOffsets()[c], r = con.rows();
+      const auto& R = m_rowsEval[c];
+      VecX vel = R.phit;
+      if (con.body1 >= 0) {
+        m_GtLambda.segment<6>(6 * con.body1) += R.G1.transpose() * lambda.segment(off, r);
+        m_GtMu.segment<6>(6 * con.body1) += R.G1.transpose() * mu.segment(off, r);
+        vel += R.G1 * s.v.segment<6>(6 * con.body1);
+      }
+      if (con.body2 >= 0) {
+        m_GtLambda.segment<6>(6 * con.body2) += R.G2.transpose() * lambda.segment(off, r);
+        m_GtMu.segment<6>(6 * con.body2) += R.G2.transpose() * mu.segment(off, r);
+        vel += R.G2 * s.v.segment<6>(6 * con.body2);
+      }
+      F.segment(13 * m_nb + off, r) = R.phi;
+      F.segment(13 * m_nb + m_nc + off, r) = vel;
+    }
+    for (int b = 0; b < m_nb; ++b) {
+      const Vec6 vbar = s.v.segment<6>(6 * b) + m_GtMu.segment<6>(6 * b);
+      F.segment<3>(7 * b) = yp.segment<3>(7 * b) - vbar.head<3>();
+      F.segment<4>(7 * b + 3) = yp.segment<4>(7 * b + 3) - quatRate(y.segment<4>(7 * b + 3), vbar.tail<3>());
+      F.segment<6>(7 * m_nb + 6 * b) = m_sys.massBlock(b) * yp.segment<6>(7 * m_nb + 6 * b) -
+                                       m_f.segment<6>(6 * b) + m_GtLambda.segment<6>(6 * b);
+    }
+  }
+
+  /// Structural pattern from the topology (see the dependency list in the file comment).
+  void buildPattern() {
+    std::vector<std::set<int>> cols(m_N);
+    auto Q = [&](int b) { return std::pair{7 * b, 7}; };
+    auto V = [&](int b) { return std::pair{7 * m_nb + 6 * b, 6}; };
+    auto dep = [&](std::pair<int, int> rows, std::pair<int, int> c) {
+      for (int j = c.first; j < c.first + c.second; ++j)
+        for (int i = rows.first; i < rows.first + rows.second; ++i) cols[j].insert(i);
+    };
+    for (int b = 0; b < m_nb; ++b) {
+      for (auto rows : {Q(b), V(b)}) {
+        dep(rows, Q(b));
+        dep(rows, V(b));
+      }
+    }
+    const auto& cons = m_sys.constraints();
+    for (size_t c = 0; c < cons.size(); ++c) {
+      const int off = m_sys.constraintOffsets()[c], r = cons[c]->rows();
+      const std::pair<int, int> L{13 * m_nb + off, r}, U{13 * m_nb + m_nc + off, r};
+      for (int b : {cons[c]->body1, cons[c]->body2}) {
+        if (b < 0) continue;
+        dep(Q(b), U);
+        dep(V(b), L);
+        dep(L, Q(b));
+        dep(U, Q(b));
+        dep(U, V(b));
+        for (int other : {cons[c]->body1, cons[c]->body2})
+          if (other >= 0) {
+            dep(Q(b), Q(other));
+            dep(V(b), Q(other));
+          }
+      }
+    }
+    for (const auto& f : m_sys.forces())
+      for (int b : {f->body1, f->body2})
+        for (int other : {f->body1, f->body2})
+          if (b >= 0 && other >= 0) {
+            dep(V(b), Q(other));
+            dep(V(b), V(other));
+          }
+    // keep the diagonal present so KLU always sees it
+    for (int j = 0; j < m_N; ++j) cols[j].insert(j);
+    m_colStart.assign(m_N + 1, 0);
+    for (int j = 0; j < m_N; ++j) {
+      m_rows.insert(m_rows.end(), cols[j].begin(), cols[j].end());
+      m_colStart[j + 1] = static_cast<int>(m_rows.size());
+    }
+    colour(cols);
+  }
+
+  /// Greedy distance-2 colouring: columns sharing no row get the same colour.
+  void colour(const std::vector<std::set<int>>& cols) {
+    std::vector<std::vector<int>> rowCols(m_N);
+    for (int j = 0; j < m_N; ++j)
+      for (int i : cols[j]) rowCols[i].push_back(j);
+    std::vector<int> colourOf(m_N, -1), forbidden;
+    int ncolours = 0;
+    for (int j = 0; j < m_N; ++j) {
+      forbidden.assign(ncolours + 1, -1);
+      for (int i : cols[j])
+        for (int k : rowCols[i])
+          if (colourOf[k] >= 0) forbidden[colourOf[k]] = j;
+      int c = 0;
+      while (c < ncolours && forbidden[c] == j) ++c;
+      colourOf[j] = c;
+      ncolours = std::max(ncolours, c + 1);
+    }
+    m_groups.assign(ncolours, {});
+    for (int j = 0; j < m_N; ++j) m_groups[colourOf[j]].push_back(j);
+  }
+
+  void jacobian(double t, double cj, const double* yd, const double* ypd, const double* Fd, SUNMatrix J) {
+    // IDA zeroes J before this call, and SUNMatZero on a sparse matrix clears its pattern too
+    sunindextype* ptr = SUNSparseMatrix_IndexPointers(J);
+    sunindextype* idx = SUNSparseMatrix_IndexValues(J);
+    for (int j = 0; j <= m_N; ++j) ptr[j] = m_colStart[j];
+    for (size_t k = 0; k < m_rows.size(); ++k) idx[k] = m_rows[k];
+    double* data = SUNSparseMatrix_Data(J);
+    std::fill(data, data + m_rows.size(), 0.0);
+    VecX y = Eigen::Map<const VecX>(yd, m_N);
+    const Eigen::Map<const VecX> F0(Fd, m_N);
+    VecX F1(m_N), delta(m_N);
+    for (const auto& group : m_groups) {
+      for (int j : group) {
+        delta(j) = 1.5e-8 * std::max(std::abs(y(j)), 0.1);
+        y(j) += delta(j);
+      }
+      residual(t, y.data(), ypd, F1.data());
+      for (int j : group) {
+        y(j) = yd[j];
+        for (int k = m_colStart[j]; k < m_colStart[j + 1]; ++k) data[k] = (F1(m_rows[k]) - F0(m_rows[k])) / delta(j);
+      }
+    }
+    // + cj dF/dy_dot: identity on the q rows, M on the v rows
+    auto add = [&](int row, int col, double v) {
+      const auto begin = m_rows.begin() + m_colStart[col], end = m_rows.begin() + m_colStart[col + 1];
+      data[std::lower_bound(begin, end, row) - m_rows.begin()] += v;
+    };
+    for (int b = 0; b < m_nb; ++b) {
+      for (int i = 0; i < 7; ++i) add(7 * b + i, 7 * b + i, cj);
+      const Mat6 M = m_sys.massBlock(b);
+      for (int i = 0; i < 6; ++i)
+        for (int k = 0; k < 6; ++k)
+          if (M(i, k) != 0) add(7 * m_nb + 6 * b + i, 7 * m_nb + 6 * b + k, cj * M(i, k));
+    }
+
+  }
+
+  static int residualFn(double t, N_Vector y, N_Vector yp, N_Vector F, void* user) {
+    auto* self = static_cast<Ida*>(user);
+    self->residual(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), N_VGetArrayPointer(F));
+    return Eigen::Map<VecX>(N_VGetArrayPointer(F), self->m_N).allFinite() ? 0 : 1;  // 1: recoverable
+  }
+  static int jacobianFn(double t, double cj, N_Vector y, N_Vector yp, N_Vector F, SUNMatrix J, void* user,
+                        N_Vector, N_Vector, N_Vector) {
+    static_cast<Ida*>(user)->jacobian(t, cj, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), N_VGetArrayPointer(F), J);
+    return 0;
+  }
+  static void errorHandler(int, const char* module, const char* function, char* msg, void* user) {
+    static_cast<Ida*>(user)->m_lastError = std::string(module) + "/" + function + ": " + msg;
+  }
+
+  const System& m_sys;
+  SolverSpec m_spec;
+  int m_nb = 0, m_nc = 0, m_N = 0;
+  std::vector<int> m_colStart, m_rows;
+  std::vector<std::vector<int>> m_groups;
+  SUNContext m_ctx = nullptr;
+  void* m_mem = nullptr;
+  N_Vector m_y = nullptr, m_yp = nullptr, m_atol = nullptr, m_id = nullptr, m_dky = nullptr;
+  SUNMatrix m_A = nullptr;
+  SUNLinearSolver m_ls = nullptr;
+  double m_t = 0, m_tPrev = 0;
+  std::string m_lastError;
+  std::vector<BodyKinematics> m_kin;
+  std::vector<ConstraintRows> m_rowsEval;
+  VecX m_f, m_GtLambda, m_GtMu;
+};
+
+}  // namespace
+
+std::unique_ptr<Integrator> makeIda(const System& sys, const SolverSpec& spec) {
+  return std::make_unique<Ida>(sys, spec);
+}
+
+}  // namespace flexim

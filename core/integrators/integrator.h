@@ -1,0 +1,41 @@
+// Time integrators see the System through its evaluation functions only; they own the
+// State and expose it between steps for dense output (interpolation at sample times).
+#pragma once
+
+#include "core/system/system.h"
+
+#include <memory>
+#include <string>
+
+namespace flexim {
+
+struct IntegratorStats {
+  long steps = 0;
+  long newton_iterations = 0;
+  long failures = 0;  ///< rejected steps (convergence or error test)
+};
+
+class Integrator {
+ public:
+  virtual ~Integrator() = default;
+  virtual std::string name() const = 0;      ///< e.g. "gen-alpha (Arnold-Bruls, Lie group, index-3)"
+  virtual std::string settings() const = 0;  ///< e.g. "h=1e-4 rho_inf=0.8"
+  /// Starts from a consistent state with its accelerations and multipliers.
+  virtual bool initialize(const State& s0, const VecX& vdot0, const VecX& lambda0, std::string& error) = 0;
+  /// Advances one step without passing t_stop. On failure `error` says why and names the item.
+  virtual bool step(double t_stop, std::string& error) = 0;
+  virtual double time() const = 0;
+  virtual double previousTime() const = 0;
+  /// State at t in [previousTime(), time()].
+  virtual void interpolate(double t, State& out) const = 0;
+  virtual IntegratorStats stats() const = 0;
+};
+
+std::unique_ptr<Integrator> makeGeneralizedAlpha(const System& sys, const SolverSpec& spec);
+std::unique_ptr<Integrator> makeIda(const System& sys, const SolverSpec& spec);
+
+/// Names the constraint element with the largest |value| in a constraint-row vector, e.g.
+/// "joint 'pin' (|residual| 3.1e-03)".
+std::string worstConstraint(const System& sys, const VecX& rows, const char* what = "residual");
+
+}  // namespace flexim

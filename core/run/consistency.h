@@ -1,0 +1,33 @@
+// Consistent states: assemble positions onto Phi(q,t) = 0, project velocities onto
+// G v + Phi_t = 0, and solve the KKT system for accelerations and multipliers.
+// Used for the initial conditions and for every output sample.
+#pragma once
+
+#include "core/system/kkt.h"
+
+#include <string>
+
+namespace flexim {
+
+class Consistency {
+ public:
+  explicit Consistency(const System& sys);
+  /// Newton with minimum-norm corrections (identity metric on [dr, dtheta]).
+  /// Returns false with `error` naming the worst constraint when it does not converge.
+  bool assemblePositions(State& s, double tol, int max_iter, double& residual, std::string& error);
+  /// Kinetic-energy-metric projection. Returns the residual |G v + Phi_t| before projection.
+  bool projectVelocities(State& s, double& residual_before);
+  /// Accelerations and multipliers of a consistent state.
+  bool accelerations(const State& s, VecX& vdot, VecX& lambda);
+  /// max |Phi| and max |G v + Phi_t| of a state.
+  void residuals(const State& s, double& position, double& velocity);
+
+ private:
+  bool factorMetric(const State& s, bool mass_metric);
+  const System& m_sys;
+  KktMatrix m_identity, m_mass;
+  std::vector<BodyKinematics> m_kin;
+  std::vector<ConstraintRows> m_rows;
+};
+
+}  // namespace flexim

@@ -1,0 +1,195 @@
+#include "core/run/sensors.h"
+
+#include "core/system/joints.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace flexim {
+
+enum class Quantity {
+  Position, Orientation, Velocity, AngularVelocity, Acceleration, AngularAcceleration,  // marker
+  Coordinate, CoordinateRate, ReactionForce, ReactionTorque,                           // joint
+  Kinetic, Potential, Total                                                            // energy
+};
+
+struct SensorSet::Item {
+  SensorSpec::Type type;
+  Quantity quantity;
+  bool bodyAxes = false;
+  const MarkerRef* marker = nullptr;
+  int joint = -1;
+  const MarkerRef* m1 = nullptr;
+  const MarkerRef* m2 = nullptr;
+  bool rotation = false, translation = false;
+  mutable double lastAngle = 0, turns = 0;
+  mutable bool hasAngle = false;
+};
+
+namespace {
+
+struct QuantityInfo {
+  const char* name;
+  Quantity q;
+  SensorSpec::Type type;
+  const char* unit;
+  std::vector<const char*> components;
+};
+
+const std::vector<QuantityInfo>& quantityTable() {
+  using T = SensorSpec::Type;
+  static const std::vector<QuantityInfo> table = {
+      {"position", Quantity::Position, T::Marker, "m", {"x", "y", "z"}},
+      {"orientation", Quantity::Orientation, T::Marker, "-", {"w", "x", "y", "z"}},
+      {"velocity", Quantity::Velocity, T::Marker, "m/s", {"x", "y", "z"}},
+      {"angular_velocity", Quantity::AngularVelocity, T::Marker, "rad/s", {"x", "y", "z"}},
+      {"acceleration", Quantity::Acceleration, T::Marker, "m/s^2", {"x", "y", "z"}},
+      {"angular_acceleration", Quantity::AngularAcceleration, T::Marker, "rad/s^2", {"x", "y", "z"}},
+      {"coordinate", Quantity::Coordinate, T::Joint, "", {}},
+      {"velocity", Quantity::CoordinateRate, T::Joint, "", {}},
+      {"reaction_force", Quantity::ReactionForce, T::Joint, "N", {"x", "y", "z"}},
+      {"reaction_torque", Quantity::ReactionTorque, T::Joint, "N m", {"x", "y", "z"}},
+      {"kinetic", Quantity::Kinetic, T::Energy, "J", {"value"}},
+      {"potential", Quantity::Potential, T::Energy, "J", {"value"}},
+      {"total", Quantity::Total, T::Energy, "J", {"value"}},
+  };
+  return table;
+}
+
+}  // namespace
+
+SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
+  const auto& model = sys.model();
+  for (size_t i = 0; i < model.sensors.size(); ++i) {
+    const auto& spec = model.sensors[i];
+    const std::string where = "sensors[" + std::to_string(i) + "] '" + spec.name + "'";
+    Item base;
+    base.type = spec.type;
+    base.bodyAxes = spec.frame == SensorSpec::Frame::Body;
+    if (spec.type == SensorSpec::Type::Marker) {
+      base.marker = sys.marker(spec.body, spec.marker);
+      if (!base.marker) {
+        diag.error(where + ".marker", "no marker '" + spec.marker + "' on body '" + spec.body + "'");
+        continue;
+      }
+    } else if (spec.type == SensorSpec::Type::Joint) {
+      for (size_t j = 0; j < model.joints.size(); ++j)
+        if (model.joints[j].name == spec.joint) base.joint = static_cast<int>(j);
+      if (base.joint < 0) {
+        diag.error(where + ".joint", "unknown joint '" + spec.joint + "'");
+        continue;
+      }
+      const auto& js = model.joints[base.joint];
+      base.m1 = sys.marker(js.body1, js.marker1);
+      base.m2 = sys.marker(js.body2, js.marker2);
+      base.rotation = js.type == JointType::Revolute || js.type == JointType::Cylindrical;
+      base.translation = js.type == JointType::Prismatic || js.type == JointType::Cylindrical;
+    }
+    for (const auto& qname : spec.quantities) {
+      const QuantityInfo* info = nullptr;
+      for (const auto& q : quantityTable())
+        if (qname == q.name && q.type == spec.type) info = &q;
+      if (!info) {
+        diag.error(where + ".quantities", "unknown quantity '" + qname + "' for a " + toString(spec.type) + " sensor");
+        continue;
+      }
+      Item item = base;
+      item.quantity = info->q;
+      const std::string prefix = spec.name + "." + qname + ".";
+      if (info->q == Quantity::Coordinate || info->q == Quantity::CoordinateRate) {
+        if (!base.rotation && !base.translation) {
+          diag.error(where + ".quantities", std::string("a ") + toString(model.joints[base.joint].type) +
+                                                " joint has no scalar coordinate");
+          continue;
+        }
+        const bool rate = info->q == Quantity::CoordinateRate;
+        if (base.rotation) m_channels.push_back({prefix + "rotation", rate ? "rad/s" : "rad"});
+        if (base.translation) m_channels.push_back({prefix + "translation", rate ? "m/s" : "m"});
+      } else {
+        for (const char* c : info->components) m_channels.push_back({prefix + c, info->unit});
+      }
+      m_items.push_back(item);
+    }
+  }
+}
+
+SensorSet::~SensorSet() = default;
+
+void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, std::vector<double>& out) {
+  m_sys.kinematics(s, m_kin);
+  auto put = [&](const Vec3& v) { out.insert(out.end(), {v.x(), v.y(), v.z()}); };
+  for (const Item& it : m_items) {
+    switch (it.type) {
+      case SensorSpec::Type::Marker: {
+        const MarkerKinematics k = m_sys.markerKinematics(m_kin, *it.marker);
+        const int b = it.marker->body;
+        const Vec6 acc = b >= 0 ? Vec6(vdot.segment<6>(6 * b)) : Vec6::Zero();
+        const Mat3 toAxes = it.bodyAxes ? Mat3(k.body->A.transpose()) : Mat3::Identity();
+        switch (it.quantity) {
+          case Quantity::Position: put(toAxes * k.p); break;
+          case Quantity::Orientation: {
+            Quat o(k.axes);
+            if (o.w() < 0) o.coeffs() = -o.coeffs();  // one sign convention: w >= 0
+            out.insert(out.end(), {o.w(), o.x(), o.y(), o.z()});
+            break;
+          }
+          case Quantity::Velocity: put(toAxes * k.pdot); break;
+          case Quantity::AngularVelocity: put(toAxes * k.body->omega); break;
+          case Quantity::Acceleration: put(toAxes * (k.Jp * acc + k.pddot_bias)); break;
+          case Quantity::AngularAcceleration: put(toAxes * (k.body->A * acc.tail<3>())); break;
+          default: break;
+        }
+        break;
+      }
+      case SensorSpec::Type::Joint: {
+        const MarkerKinematics k1 = m_sys.markerKinematics(m_kin, *it.m1), k2 = m_sys.markerKinematics(m_kin, *it.m2);
+        if (it.quantity == Quantity::Coordinate || it.quantity == Quantity::CoordinateRate) {
+          const bool rate = it.quantity == Quantity::CoordinateRate;
+          if (it.rotation) {
+            const JointCoordinate c = jointRotation(k1, k2);
+            if (!rate) {
+              // unwrap: count full turns between samples so the angle is continuous
+              if (it.hasAngle) {
+                const double jump = c.value - it.lastAngle;
+                if (jump > std::numbers::pi) it.turns -= 1;
+                if (jump < -std::numbers::pi) it.turns += 1;
+              }
+              it.lastAngle = c.value;
+              it.hasAngle = true;
+            }
+            out.push_back(rate ? c.rate : c.value + 2 * std::numbers::pi * it.turns);
+          }
+          if (it.translation) {
+            const JointCoordinate c = jointTranslation(k1, k2);
+            out.push_back(rate ? c.rate : c.value);
+          }
+          break;
+        }
+        // reaction of body1 on body2 through the joint (its driver included), at marker2
+        Vec6 g = Vec6::Zero();
+        const auto& cons = m_sys.constraints();
+        std::vector<ConstraintRows> rows(1);
+        for (size_t c = 0; c < cons.size(); ++c) {
+          if (cons[c]->joint_index != it.joint) continue;
+          rows[0].resize(cons[c]->rows());
+          cons[c]->evaluate(m_sys, m_kin, s.t, rows[0]);
+          const auto lam = lambda.segment(m_sys.constraintOffsets()[c], cons[c]->rows());
+          g -= rows[0].G2.transpose() * lam;
+        }
+        const Vec3 F = g.head<3>();
+        const Vec3 Tcom = k2.body->A * g.tail<3>();
+        const Mat3 toAxes = it.bodyAxes ? Mat3(k2.body->A.transpose()) : Mat3::Identity();
+        if (it.quantity == Quantity::ReactionForce) put(toAxes * F);
+        else put(toAxes * (Tcom - k2.sg.cross(F)));
+        break;
+      }
+      case SensorSpec::Type::Energy: {
+        const double T = m_sys.kineticEnergy(m_kin), V = m_sys.potentialEnergy(m_kin);
+        out.push_back(it.quantity == Quantity::Kinetic ? T : it.quantity == Quantity::Potential ? V : T + V);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace flexim

@@ -1,0 +1,259 @@
+#include "core/run/simulation.h"
+
+#include "core/integrators/integrator.h"
+#include "core/run/consistency.h"
+#include "core/run/sensors.h"
+#include "core/system/system.h"
+
+#include <Eigen/SparseCore>
+#include <Eigen/SparseQR>
+#include <Eigen/OrderingMethods>
+
+#include <chrono>
+#include <cmath>
+#include <queue>
+#include <sstream>
+
+namespace flexim {
+
+std::string RunSummary::str() const {
+  std::ostringstream s;
+  s << (ok ? "finished" : cancelled ? "cancelled" : "FAILED") << " at t = " << t_reached << " s";
+  if (!ok && !message.empty()) s << ": " << message;
+  s << "\n  integrator: " << integrator << " (" << settings << ")"
+    << "\n  steps: " << steps << ", Newton iterations: " << newton_iterations << ", rejected steps: " << failures
+    << "\n  samples: " << samples << ", max constraint residual at samples: " << max_constraint_residual
+    << "\n  wall time: " << wall_time << " s";
+  if (wall_time > 0 && steps > 0) s << " (" << static_cast<long>(steps / wall_time) << " steps/s)";
+  return s.str();
+}
+
+std::string ModelCheck::str() const {
+  std::ostringstream s;
+  s << "bodies: " << bodies << ", coordinates: " << coordinates << ", constraint equations: " << constraint_rows
+    << ", independent: " << rank << "\n"
+    << "degrees of freedom: " << dof << "\n";
+  for (const auto& r : redundant) s << "redundant constraints: " << r << "\n";
+  for (const auto& u : unconstrained) s << "not connected to ground by any joint (free-floating): body '" << u << "'\n";
+  s << "initial constraint residual: " << initial_position_residual
+    << ", after assembly: " << assembled_position_residual << " (velocity: " << assembled_velocity_residual << ")";
+  return s.str();
+}
+
+Simulation::Simulation(const ModelSpec& model) : m_model(model) {}
+Simulation::~Simulation() = default;
+
+namespace {
+/// A length scale of the model, so position tolerances are relative to its size.
+double modelScale(const ModelSpec& m) {
+  double L = 1.0;
+  for (const auto& b : m.bodies) {
+    L = std::max(L, b.position.norm());
+    for (const auto& mk : b.markers) L = std::max(L, mk.position.norm());
+  }
+  return L;
+}
+}  // namespace
+
+std::unique_ptr<Simulation> Simulation::create(const ModelSpec& model, Diagnostics& diag) {
+  std::unique_ptr<Simulation> sim(new Simulation(model));
+  sim->m_system = System::compile(model, diag);
+  if (!sim->m_system) return nullptr;
+  sim->m_channels = SensorSet(*sim->m_system, diag).channels();  // also validates sensor references
+  const auto& s = model.solver;
+  if (!(s.t_end > 0)) diag.error("simulation.t_end", "must be positive");
+  if (!(s.step > 0) && s.integrator == IntegratorType::GeneralizedAlpha)
+    diag.error("simulation.step", "generalized-alpha needs a positive step");
+  if (!(s.output_interval > 0)) diag.error("simulation.output_interval", "must be positive");
+  if (diag.hasErrors()) return nullptr;
+  return sim;
+}
+
+ModelCheck Simulation::check() const {
+  const System& sys = *m_system;
+  ModelCheck mc;
+  mc.bodies = sys.nb();
+  mc.coordinates = sys.nv();
+  mc.constraint_rows = sys.nc();
+
+  State s = sys.initialState();
+  Consistency cons(sys);
+  double vres = 0;
+  cons.residuals(s, mc.initial_position_residual, vres);
+  std::string err;
+  cons.assemblePositions(s, 1e-12 * modelScale(m_model), 50, mc.assembled_position_residual, err);
+  cons.projectVelocities(s, vres);
+  cons.residuals(s, mc.assembled_position_residual, mc.assembled_velocity_residual);
+
+  // rank of G (columns of G^T) by sparse QR; the dependent columns name redundant elements
+  std::vector<BodyKinematics> kin;
+  std::vector<ConstraintRows> rows;
+  sys.kinematics(s, kin);
+  sys.constraints(kin, s.t, rows);
+  std::vector<Eigen::Triplet<double>> trip;
+  const auto& elems = sys.constraints();
+  for (size_t c = 0; c < elems.size(); ++c) {
+    const int off = sys.constraintOffsets()[c];
+    for (int i = 0; i < elems[c]->rows(); ++i)
+      for (int j = 0; j < 6; ++j) {
+        if (elems[c]->body1 >= 0 && rows[c].G1(i, j) != 0)
+          trip.emplace_back(6 * elems[c]->body1 + j, off + i, rows[c].G1(i, j));
+        if (elems[c]->body2 >= 0 && rows[c].G2(i, j) != 0)
+          trip.emplace_back(6 * elems[c]->body2 + j, off + i, rows[c].G2(i, j));
+      }
+  }
+  if (sys.nc() > 0) {
+    Eigen::SparseMatrix<double> Gt(sys.nv(), sys.nc());
+    Gt.setFromTriplets(trip.begin(), trip.end());
+    Gt.makeCompressed();
+    Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr;
+    qr.setPivotThreshold(1e-9);
+    qr.compute(Gt);
+    mc.rank = qr.info() == Eigen::Success ? static_cast<int>(qr.rank()) : sys.nc();
+    if (mc.rank < sys.nc()) {
+      std::vector<int> rowOwner(sys.nc());
+      for (size_t c = 0; c < elems.size(); ++c)
+        for (int i = 0; i < elems[c]->rows(); ++i) rowOwner[sys.constraintOffsets()[c] + i] = static_cast<int>(c);
+      std::vector<int> count(elems.size(), 0);
+      const auto& perm = qr.colsPermutation().indices();
+      for (int k = mc.rank; k < sys.nc(); ++k) ++count[rowOwner[perm(k)]];
+      for (size_t c = 0; c < elems.size(); ++c)
+        if (count[c]) mc.redundant.push_back(elems[c]->label + " (" + std::to_string(count[c]) + " dependent row(s))");
+    }
+  }
+  mc.dof = mc.coordinates - mc.rank;
+
+  // bodies without a joint path to ground
+  std::vector<std::vector<int>> adj(sys.nb() + 1);
+  for (const auto& c : elems) {
+    adj[c->body1 + 1].push_back(c->body2 + 1);
+    adj[c->body2 + 1].push_back(c->body1 + 1);
+  }
+  std::vector<bool> seen(sys.nb() + 1, false);
+  std::queue<int> todo;
+  todo.push(0);
+  seen[0] = true;
+  while (!todo.empty()) {
+    const int n = todo.front();
+    todo.pop();
+    for (int m : adj[n])
+      if (!seen[m]) {
+        seen[m] = true;
+        todo.push(m);
+      }
+  }
+  for (int b = 0; b < sys.nb(); ++b)
+    if (!seen[b + 1]) mc.unconstrained.push_back(sys.bodies()[b].name);
+  return mc;
+}
+
+RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const System& sys = *m_system;
+  const SolverSpec& spec = m_model.solver;
+  RunSummary sum;
+  std::unique_ptr<Integrator> integ;
+  bool begun = false;
+  auto finish = [&](bool ok, std::string message) {
+    sum.ok = ok;
+    sum.message = std::move(message);
+    if (integ) {
+      const IntegratorStats st = integ->stats();
+      sum.steps = st.steps;
+      sum.newton_iterations = st.newton_iterations;
+      sum.failures = st.failures;
+    }
+    sum.wall_time = std::chrono::duration<double>(Clock::now() - start).count();
+    if (!begun)
+      for (auto* k : sinks) k->begin({}, sum);
+    for (auto* k : sinks) k->end(sum);
+    return sum;
+  };
+
+  try {
+    integ = spec.integrator == IntegratorType::Ida ? makeIda(sys, spec) : makeGeneralizedAlpha(sys, spec);
+    sum.integrator = integ->name();
+    sum.settings = integ->settings();
+
+    // consistent initial conditions
+    Consistency cons(sys);
+    const double posTol = 1e-12 * modelScale(m_model);
+    State s = sys.initialState();
+    double residual = 0, vres = 0;
+    std::string error;
+    if (!cons.assemblePositions(s, posTol, 50, residual, error)) return finish(false, "initial conditions: " + error);
+    if (!cons.projectVelocities(s, vres))
+      return finish(false, "initial conditions: velocity projection failed (redundant constraints?)");
+    VecX vdot, lambda;
+    if (!cons.accelerations(s, vdot, lambda))
+      return finish(false, "initial conditions: singular KKT matrix; run 'flexim-cli validate' to find redundant constraints");
+    if (!integ->initialize(s, vdot, lambda, error)) return finish(false, error);
+
+    Diagnostics ignored;
+    SensorSet sensors(sys, ignored);
+    for (auto* k : sinks) k->begin(sensors.channels(), sum);
+    begun = true;
+
+    Sample sample;
+    auto emit = [&](State st) -> bool {
+      double pres = 0, vr = 0;
+      cons.residuals(st, pres, vr);
+      sum.max_constraint_residual = std::max(sum.max_constraint_residual, pres);
+      std::string e;
+      double r = 0;
+      if (pres > posTol && !cons.assemblePositions(st, posTol, 20, r, e)) return false;
+      if (!cons.projectVelocities(st, vr) || !cons.accelerations(st, vdot, lambda)) return false;
+      sample.t = st.t;
+      sample.values.clear();
+      sensors.evaluate(st, vdot, lambda, sample.values);
+      sample.poses.resize(sys.nb());
+      for (int b = 0; b < sys.nb(); ++b) {
+        const Eigen::Vector4d p = st.q.segment<4>(7 * b + 3);
+        sample.poses[b] = {st.q.segment<3>(7 * b), Quat(p(0), p(1), p(2), p(3)).normalized()};
+      }
+      for (auto* k : sinks) k->sample(sample);
+      ++sum.samples;
+      sum.t_reached = st.t;
+      return true;
+    };
+
+    const double tEnd = spec.t_end, dtOut = spec.output_interval;
+    const long nOut = static_cast<long>(std::floor(tEnd / dtOut * (1 + 1e-12)));
+    auto outTime = [&](long k) { return k > nOut ? tEnd : std::min(k * dtOut, tEnd); };
+    if (!emit(s)) return finish(false, "could not evaluate the sensors at t=0");
+    long k = 1;
+    const bool endExtra = nOut * dtOut < tEnd * (1 - 1e-12);
+    const long kLast = endExtra ? nOut + 1 : nOut;
+    State st;
+    long stepsSinceProgress = 0;
+    while (k <= kLast) {
+      if (options.cancel && options.cancel->load()) {
+        sum.cancelled = true;
+        return finish(false, "cancelled by the user");
+      }
+      if (!integ->step(tEnd, error)) return finish(false, error);
+      const double tNow = integ->time();
+      while (k <= kLast && outTime(k) <= tNow * (1 + 1e-13) + 1e-15) {
+        integ->interpolate(outTime(k), st);
+        if (!emit(st)) return finish(false, "output at t=" + std::to_string(outTime(k)) + " failed");
+        ++k;
+      }
+      if (options.progress && ++stepsSinceProgress >= 50) {
+        options.progress(tNow, tEnd);
+        stepsSinceProgress = 0;
+      }
+      if (tNow >= tEnd * (1 - 1e-14) && k <= kLast) {  // guard against a final sample lost to rounding
+        integ->interpolate(tNow, st);
+        if (!emit(st)) return finish(false, "final output failed");
+        break;
+      }
+    }
+    if (options.progress) options.progress(tEnd, tEnd);
+    return finish(true, {});
+  } catch (const std::exception& e) {
+    return finish(false, std::string("internal error: ") + e.what());
+  }
+}
+
+}  // namespace flexim

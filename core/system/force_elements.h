@@ -1,0 +1,11 @@
+// Applied-force elements: point force, point torque, spring-damper, bushing.
+#pragma once
+
+#include "core/system/system.h"
+
+namespace flexim {
+
+/// Builds the element for one ForceSpec (markers already resolved).
+std::unique_ptr<ForceElement> makeForceElement(const ForceSpec& spec, const MarkerRef& m1, const MarkerRef& m2);
+
+}  // namespace flexim
