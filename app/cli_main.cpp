@@ -1,0 +1,188 @@
+// flexim-cli: headless front end. Thin: parse arguments, load, run, report.
+//   flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator ida|gen-alpha]
+//   flexim-cli validate MODEL.json
+#include "core/run/simulation.h"
+#include "io/csv_writer.h"
+#include "io/model_json.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace flexim;
+
+int usage(FILE* out, int code) {
+  std::fprintf(out,
+               "usage:\n"
+               "  flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator ida|gen-alpha]\n"
+               "  flexim-cli validate MODEL.json\n"
+               "  flexim-cli --version\n");
+  return code;
+}
+
+/// One clear line on stderr and a non-zero exit code.
+int fail(const std::string& message) {
+  std::fprintf(stderr, "flexim-cli: error: %s\n", message.c_str());
+  return 1;
+}
+
+bool parseNumber(const std::string& text, double& out) {
+  char* end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  return end && *end == '\0' && !text.empty() && std::isfinite(out);
+}
+
+void printDiagnostics(const Diagnostics& diag) {
+  for (const auto& d : diag.items()) std::fprintf(stderr, "%s\n", d.str().c_str());
+}
+
+bool loadModel(const std::string& path, ModelSpec& model) {
+  Diagnostics diag;
+  const bool ok = io::loadModelFile(path, model, diag);
+  printDiagnostics(diag);
+  return ok;
+}
+
+/// Progress: a redrawn bar on a terminal, a plain line every 10 % otherwise.
+class Progress {
+ public:
+  Progress() : m_tty(isatty(fileno(stderr))) {}
+  void operator()(double t, double tEnd) {
+    const double frac = tEnd > 0 ? std::min(1.0, t / tEnd) : 1.0;
+    if (m_tty) {
+      const auto now = std::chrono::steady_clock::now();
+      if (frac < 1.0 && now - m_last < std::chrono::milliseconds(100)) return;
+      m_last = now;
+      const int width = 40, filled = static_cast<int>(frac * width);
+      std::fprintf(stderr, "\r[%s%s] %5.1f %%  t = %.6g s", std::string(filled, '#').c_str(),
+                   std::string(width - filled, ' ').c_str(), 100 * frac, t);
+      if (frac >= 1.0) std::fprintf(stderr, "\n");
+    } else {
+      const int decile = static_cast<int>(frac * 10 + 1e-9);
+      if (decile > m_decile) {
+        m_decile = decile;
+        std::fprintf(stderr, "progress: %3d %%  t = %.6g s\n", decile * 10, t);
+      }
+    }
+    std::fflush(stderr);
+  }
+
+ private:
+  bool m_tty;
+  int m_decile = -1;
+  std::chrono::steady_clock::time_point m_last{};
+};
+
+int runCommand(const std::vector<std::string>& args) {
+  std::string modelPath, outPath;
+  ModelSpec model;
+  double tEnd = -1, step = -1;
+  std::string integrator;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* name) -> const std::string* {
+      if (i + 1 >= args.size()) return nullptr;
+      (void)name;
+      return &args[++i];
+    };
+    if (a == "--out" || a == "-o") {
+      const std::string* v = value("--out");
+      if (!v) return fail("--out needs a file name");
+      outPath = *v;
+    } else if (a == "--t-end" || a == "--step") {
+      const std::string* v = value(a.c_str());
+      double x = 0;
+      if (!v || !parseNumber(*v, x) || x <= 0) return fail(a + " needs a positive number");
+      (a == "--t-end" ? tEnd : step) = x;
+    } else if (a == "--integrator") {
+      const std::string* v = value("--integrator");
+      if (!v) return fail("--integrator needs ida or gen-alpha");
+      integrator = *v;
+    } else if (!a.empty() && a[0] == '-') {
+      return fail("unknown option '" + a + "' (see flexim-cli --help)");
+    } else if (modelPath.empty()) {
+      modelPath = a;
+    } else {
+      return fail("unexpected argument '" + a + "'");
+    }
+  }
+  if (modelPath.empty()) return fail("run needs a model file");
+  if (!loadModel(modelPath, model)) return fail("cannot load model '" + modelPath + "'");
+  if (tEnd > 0) model.solver.t_end = tEnd;
+  if (step > 0) model.solver.step = step;
+  if (!integrator.empty() && !fromString(integrator, model.solver.integrator))
+    return fail("unknown integrator '" + integrator + "' (use ida or gen-alpha)");
+  if (outPath.empty())
+    outPath = "results/" + std::filesystem::path(modelPath).stem().string() + ".csv";
+
+  Diagnostics diag;
+  auto sim = Simulation::create(model, diag);
+  printDiagnostics(diag);
+  if (!sim) return fail("model '" + modelPath + "' has errors");
+
+  const ModelCheck check = sim->check();
+  for (const auto& r : check.redundant) std::fprintf(stderr, "warning: redundant constraints: %s\n", r.c_str());
+
+  std::error_code ec;
+  const auto parent = std::filesystem::path(outPath).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  io::CsvResultWriter csv(outPath, modelPath);
+  Progress progress;
+  RunOptions options;
+  options.progress = [&](double t, double te) { progress(t, te); };
+  std::fprintf(stderr, "running %s: t_end = %g s, %s, output every %g s -> %s\n", modelPath.c_str(),
+               model.solver.t_end, toString(model.solver.integrator), model.solver.output_interval, outPath.c_str());
+  const RunSummary summary = sim->run({&csv}, options);
+  if (!csv.ok()) return fail("cannot write '" + outPath + "': " + csv.error());
+  std::printf("%s\n", summary.str().c_str());
+  if (!summary.ok) return fail(summary.message + " (results up to t = " + std::to_string(summary.t_reached) +
+                               " s kept in " + outPath + ")");
+  std::printf("results: %s\n", outPath.c_str());
+  return 0;
+}
+
+int validateCommand(const std::vector<std::string>& args) {
+  if (args.size() != 1) return fail("validate needs exactly one model file");
+  ModelSpec model;
+  if (!loadModel(args[0], model)) return fail("cannot load model '" + args[0] + "'");
+  Diagnostics diag;
+  auto sim = Simulation::create(model, diag);
+  printDiagnostics(diag);
+  if (!sim) return fail("model '" + args[0] + "' has errors");
+  const ModelCheck check = sim->check();
+  std::printf("%s\n", check.str().c_str());
+  if (!check.redundant.empty()) return fail("the model has redundant constraints");
+  if (check.assembled_position_residual > 1e-6)
+    return fail("the initial configuration cannot be assembled onto the joints");
+  std::printf("model OK\n");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) return usage(stderr, 2);
+  const std::string cmd = args.front();
+  args.erase(args.begin());
+  try {
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") return usage(stdout, 0);
+    if (cmd == "--version") {
+      std::printf("flexim-cli %s\n", FLEXIM_VERSION);
+      return 0;
+    }
+    if (cmd == "run") return runCommand(args);
+    if (cmd == "validate") return validateCommand(args);
+    return fail("unknown command '" + cmd + "' (see flexim-cli --help)");
+  } catch (const std::exception& e) {
+    return fail(std::string("unexpected: ") + e.what());
+  }
+}
