@@ -23,6 +23,7 @@ std::string RunSummary::str() const {
   s << "\n  integrator: " << integrator << " (" << settings << ")"
     << "\n  steps: " << steps << ", Newton iterations: " << newton_iterations << ", rejected steps: " << failures
     << "\n  samples: " << samples << ", max constraint residual at samples: " << max_constraint_residual
+    << "\n  initial assembly: constraint residual " << initial_residual << " after Newton"
     << "\n  wall time: " << wall_time << " s";
   if (wall_time > 0 && steps > 0) s << " (" << static_cast<long>(steps / wall_time) << " steps/s)";
   return s.str();
@@ -147,6 +148,14 @@ ModelCheck Simulation::check() const {
   return mc;
 }
 
+std::string Simulation::redundancyHint() const {
+  const ModelCheck c = check();
+  if (c.redundant.empty()) return " (constraint Jacobian is rank-deficient at the initial configuration)";
+  std::string s = "; redundant constraints: ";
+  for (size_t i = 0; i < c.redundant.size(); ++i) s += (i ? ", " : "") + c.redundant[i];
+  return s + " (replace a joint by one with fewer constraints, e.g. a revolute by a spherical)";
+}
+
 RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
@@ -183,11 +192,11 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
     double residual = 0, vres = 0;
     std::string error;
     if (!cons.assemblePositions(s, posTol, 50, residual, error)) return finish(false, "initial conditions: " + error);
-    if (!cons.projectVelocities(s, vres))
-      return finish(false, "initial conditions: velocity projection failed (redundant constraints?)");
+    if (!cons.projectVelocities(s, vres)) return finish(false, "initial conditions: velocity projection failed" + redundancyHint());
+    sum.initial_residual = residual;
     VecX vdot, lambda;
     if (!cons.accelerations(s, vdot, lambda))
-      return finish(false, "initial conditions: singular KKT matrix; run 'flexim-cli validate' to find redundant constraints");
+      return finish(false, "initial conditions: singular KKT matrix" + redundancyHint());
     if (!integ->initialize(s, vdot, lambda, error)) return finish(false, error);
 
     Diagnostics ignored;

@@ -46,6 +46,7 @@ struct RunSummary {
   long failures = 0;               ///< error-test and convergence failures (step rejections)
   long samples = 0;
   double max_constraint_residual = 0.0;  ///< max |Phi| over output samples before projection
+  double initial_residual = 0.0;   ///< max |Phi| after the initial position assembly
   double wall_time = 0.0;          ///< [s]
   std::string integrator;          ///< e.g. "ida (BDF, GGL index-2, KLU)"
   std::string settings;            ///< e.g. "rtol=1e-08 atol=1e-10 hmax=0.0001"
@@ -97,6 +98,7 @@ class Simulation {
 
  private:
   explicit Simulation(const ModelSpec& model);
+  std::string redundancyHint() const;
   ModelSpec m_model;
   std::unique_ptr<System> m_system;
   std::vector<Channel> m_channels;
