@@ -7,6 +7,9 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <csignal>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -27,6 +30,10 @@ int usage(FILE* out, int code) {
                "  flexim-cli --version\n");
   return code;
 }
+
+/// Ctrl-C asks the run to stop between steps; the CSV keeps everything written so far.
+std::atomic<bool> g_cancel{false};
+extern "C" void onInterrupt(int) { g_cancel = true; }
 
 /// One clear line on stderr and a non-zero exit code.
 int fail(const std::string& message) {
@@ -135,9 +142,13 @@ int runCommand(const std::vector<std::string>& args) {
   const auto parent = std::filesystem::path(outPath).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   io::CsvResultWriter csv(outPath, modelPath);
+  if (!csv.open()) return fail(csv.error());
   Progress progress;
   RunOptions options;
   options.progress = [&](double t, double te) { progress(t, te); };
+  options.cancel = &g_cancel;
+  std::signal(SIGINT, onInterrupt);
+  std::signal(SIGTERM, onInterrupt);
   std::fprintf(stderr, "running %s: t_end = %g s, %s, output every %g s -> %s\n", modelPath.c_str(),
                model.solver.t_end, toString(model.solver.integrator), model.solver.output_interval, outPath.c_str());
   const RunSummary summary = sim->run({&csv}, options);

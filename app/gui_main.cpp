@@ -1,0 +1,59 @@
+// flexim: the desktop application. Thin: parse arguments, create the main window, and for the
+// automation contract (DESIGN.md) run load -> run -> screenshot -> quit.
+#include "ui/gui_automation.h"
+#include "ui/main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QSurfaceFormat>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+  // VTK needs an OpenGL 3.2 core context with depth; this must precede QApplication
+  QSurfaceFormat format;
+  format.setRenderableType(QSurfaceFormat::OpenGL);
+  format.setVersion(3, 2);
+  format.setProfile(QSurfaceFormat::CoreProfile);
+  format.setDepthBufferSize(24);
+  format.setStencilBufferSize(8);
+  format.setSamples(0);
+  QSurfaceFormat::setDefaultFormat(format);
+
+  QApplication app(argc, argv);
+  QApplication::setApplicationName("Flexim");
+  QApplication::setApplicationVersion(FLEXIM_VERSION);
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription("Flexible multibody modeller and simulator");
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument("model", "Model file (.json) to open.", "[MODEL.json]");
+  const QCommandLineOption runOption("run", "Run the model to completion after loading.");
+  const QCommandLineOption screenshotOption("screenshot", "Save a screenshot of the window.", "FILE.png");
+  const QCommandLineOption quitOption("quit", "Quit when done; the exit code tells success (0).");
+  parser.addOptions({runOption, screenshotOption, quitOption});
+  parser.process(app);
+  if (parser.positionalArguments().size() > 1) {
+    std::fprintf(stderr, "flexim: expected at most one model file\n");
+    return 1;
+  }
+
+  flexim::ui::AutomationRequest request;
+  request.modelPath = parser.positionalArguments().value(0);
+  request.run = parser.isSet(runOption);
+  request.screenshotPath = parser.value(screenshotOption);
+  request.quit = parser.isSet(quitOption);
+
+  flexim::ui::MainWindow window;
+  window.show();
+
+  flexim::ui::GuiAutomation automation(window, request);
+  QObject::connect(&automation, &flexim::ui::GuiAutomation::finished, &app,
+                   [&](int exitCode, const QString& message) {
+                     if (exitCode != 0) std::fprintf(stderr, "flexim: %s\n", qPrintable(message));
+                     if (request.quit) QApplication::exit(exitCode);
+                   });
+  automation.start();
+  return QApplication::exec();
+}

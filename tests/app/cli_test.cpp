@@ -1,0 +1,124 @@
+// flexim-cli end to end: the bundled examples run and write the documented CSV; bad input
+// gives one clear line and a non-zero exit code.
+#include "io/csv_writer.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+namespace {
+
+struct Result {
+  int code = -1;
+  QString out, err;
+};
+
+Result cli(const QStringList& args) {
+  QProcess p;
+  p.start(FLEXIM_CLI, args);
+  p.waitForFinished(120000);
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+          QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString example(const char* name) { return QString(FLEXIM_SOURCE_DIR) + "/resources/examples/" + name; }
+
+}  // namespace
+
+class CliTest : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_dir;
+
+ private slots:
+  void sliderCrankExampleWritesDocumentedCsv() {
+    const QString out = m_dir.filePath("x.csv");
+    const Result r = cli({"run", example("slider_crank_rigid.json"), "--out", out});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY(r.out.contains("steps:"));
+    flexim::io::CsvTable t;
+    std::string error;
+    QVERIFY2(flexim::io::readCsv(out.toStdString(), t, &error), error.c_str());
+    // metadata: version, model file + SHA-256, integrator, date
+    const auto meta = [&](const char* key) {
+      for (const auto& m : t.metadata)
+        if (QString::fromStdString(m).startsWith(key)) return true;
+      return false;
+    };
+    QVERIFY(meta("Flexim"));
+    QVERIFY(meta("model: slider_crank_rigid.json sha256="));
+    QVERIFY(meta("integrator:"));
+    QVERIFY(meta("date:"));
+    QCOMPARE(QString::fromStdString(t.header.at(0)), QString("time [s]"));
+    const int x = t.find("slider.position.x"), a = t.find("slider.acceleration.x");
+    QVERIFY(x > 0 && a > 0);
+    QCOMPARE(QString::fromStdString(t.header[x]), QString("slider.position.x [m]"));
+    QCOMPARE(QString::fromStdString(t.header[a]), QString("slider.acceleration.x [m/s^2]"));
+    QVERIFY(t.rows() > 100);
+    QVERIFY(std::abs(t.columns[0].back() - 0.1) < 1e-12);
+    // closed-form slider-crank: r = 0.15, l = 0.3, omega = 150 rad/s
+    const double r0 = 0.15, l = 0.3, w = 150;
+    double maxPos = 0, maxAcc = 0, peak = 0;
+    for (size_t i = 0; i < t.rows(); ++i) {
+      const double th = w * t.columns[0][i], s = std::sin(th), c = std::cos(th), D = std::sqrt(l * l - r0 * r0 * s * s);
+      const double acc = -r0 * w * w * c - r0 * r0 * w * w * ((c * c - s * s) / D + r0 * r0 * s * s * c * c / (D * D * D));
+      maxPos = std::max(maxPos, std::abs(t.columns[x][i] - (r0 * c + D)));
+      maxAcc = std::max(maxAcc, std::abs(t.columns[a][i] - acc));
+      peak = std::max(peak, std::abs(acc));
+    }
+    QVERIFY2(maxPos <= 1e-6, qPrintable(QString::number(maxPos)));
+    QVERIFY2(maxAcc / peak <= 1e-3, qPrintable(QString::number(maxAcc / peak)));
+  }
+
+  void overridesAndGenAlpha() {
+    const QString out = m_dir.filePath("ga.csv");
+    const Result r = cli({"run", example("slider_crank_rigid.json"), "--out", out, "--t-end", "0.02", "--step", "5e-5",
+                          "--integrator", "gen-alpha"});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    flexim::io::CsvTable t;
+    QVERIFY(flexim::io::readCsv(out.toStdString(), t));
+    QVERIFY(std::abs(t.columns[0].back() - 0.02) < 1e-12);
+    QVERIFY(r.out.contains("gen-alpha"));
+  }
+
+  void allExamplesValidateAndRun_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* f : {"slider_crank_rigid.json", "double_pendulum.json", "spatial_mechanism.json"})
+      QTest::newRow(f) << QString(f);
+  }
+  void allExamplesValidateAndRun() {
+    QFETCH(QString, file);
+    const Result v = cli({"validate", example(file.toUtf8().constData())});
+    QVERIFY2(v.code == 0, qPrintable(v.err + v.out));
+    QVERIFY(v.out.contains("degrees of freedom"));
+    const Result r = cli({"run", example(file.toUtf8().constData()), "--out", m_dir.filePath(file + ".csv")});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+  }
+
+  void badInputGivesOneClearLine() {
+    const QString bad = m_dir.filePath("bad.json");
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"schema_version\": 1, \"bodies\": [ {\"name\": \"b\", \"mass\": -1} ");
+    f.close();
+    Result r = cli({"run", bad});
+    QVERIFY(r.code != 0);
+    QVERIFY2(r.err.contains("flexim-cli: error:"), qPrintable(r.err));
+    r = cli({"run", m_dir.filePath("missing.json")});
+    QVERIFY(r.code != 0);
+    QVERIFY(r.err.contains("flexim-cli: error:"));
+    r = cli({"run", example("slider_crank_rigid.json"), "--integrator", "euler"});
+    QVERIFY(r.code != 0);
+    QVERIFY(r.err.contains("unknown integrator 'euler'"));
+    r = cli({"frobnicate"});
+    QVERIFY(r.code != 0);
+    // an output path below a regular file cannot be created
+    r = cli({"run", example("slider_crank_rigid.json"), "--out", bad + "/x.csv"});
+    QVERIFY(r.code != 0);
+    QVERIFY2(r.err.contains("x.csv"), qPrintable(r.err));
+  }
+};
+
+QTEST_GUILESS_MAIN(CliTest)
+#include "cli_test.moc"
