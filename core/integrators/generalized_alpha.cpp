@@ -143,11 +143,10 @@ class GeneralizedAlpha final : public Integrator {
         return false;
       }
       if (!m_matrixValid) {
-        if (!assemble(betap, gammap)) {
+        if (!assemble(h)) {
           why = "singular iteration matrix (redundant or inconsistent constraints?)";
           return false;
         }
-        m_factorH = h;
         refreshed = true;
       }
       if (!m_S.solve(rhs)) {
@@ -161,9 +160,11 @@ class GeneralizedAlpha final : public Integrator {
       const double incr = betap * rhs.head(nv).lpNorm<Eigen::Infinity>();
       const double phiNorm = nc ? phi.lpNorm<Eigen::Infinity>() : 0.0;
       if (incr <= m_spec.newton_tol && phiNorm <= 10 * m_spec.newton_tol) {
-        projectVelocities(p);
+        if (!projectVelocities(p, h)) {
+          why = "velocity projection failed (singular constraint Jacobian)";
+          return false;
+        }
         out = p;
-        if (k >= 4) m_matrixValid = false;  // slow convergence: fresh matrix next step
         return true;
       }
       // a stale matrix that stops contracting is refreshed once before the step is rejected
@@ -182,8 +183,11 @@ class GeneralizedAlpha final : public Integrator {
     return false;
   }
 
-  /// Iteration matrix at the current iterate (m_kin, m_rows hold it).
-  bool assemble(double betap, double gammap) {
+  /// Iteration matrix for step h at the current iterate (m_kin, m_rows hold it).
+  bool assemble(double h) {
+    const double c = (1 - m_af) / (1 - m_am);
+    const double betap = h * h * m_beta * c, gammap = h * m_gamma * c;
+    m_factorH = h;
     m_S.setZero();
     for (int b = 0; b < m_sys.nb(); ++b) {
       Mat6 blk = m_sys.massBlock(b);
@@ -242,12 +246,15 @@ class GeneralizedAlpha final : public Integrator {
     }
   }
 
-  /// Projects velocities onto G v + Phi_t = 0 with the factorised iteration matrix as metric.
-  void projectVelocities(Point& p) {
+  /// Projects velocities onto G v + Phi_t = 0 with the iteration matrix as metric. The matrix
+  /// is refactorised at the converged state: projecting along a stale Jacobian would leak
+  /// velocity into the free directions. The fresh matrix then serves the next step's Newton.
+  bool projectVelocities(Point& p, double h) {
     const int nv = m_sys.nv(), nc = m_sys.nc();
-    if (nc == 0) return;
+    if (nc == 0) return true;
     m_sys.kinematics(p.s, m_kin);
     m_sys.constraints(m_kin, p.s.t, m_rows);
+    if (!assemble(h)) return false;
     VecX rhs = VecX::Zero(nv + nc);
     for (size_t ci = 0; ci < m_rows.size(); ++ci) {
       const auto& con = *m_sys.constraints()[ci];
@@ -257,7 +264,9 @@ class GeneralizedAlpha final : public Integrator {
       if (con.body2 >= 0) r += m_rows[ci].G2 * p.s.v.segment<6>(6 * con.body2);
       rhs.segment(off + nv, con.rows()) = -r;
     }
-    if (m_S.solve(rhs)) p.s.v += rhs.head(nv);
+    if (!m_S.solve(rhs)) return false;
+    p.s.v += rhs.head(nv);
+    return true;
   }
 
   const System& m_sys;

@@ -80,6 +80,24 @@ std::string at(double t) {
   return s.str();
 }
 
+/// Largest error of a closed-form-in-time check over a run (verified once, after the loop, so a
+/// known integrator defect can be marked with QEXPECT_FAIL on exactly that check).
+struct MaxError {
+  double value = 0, t = 0;
+  void add(double e, double time) {
+    if (!(e <= value)) {  // NaN sticks
+      value = e;
+      t = time;
+    }
+  }
+  std::string str(const char* what) const {
+    std::ostringstream s;
+    s << what << ": max error " << value << " at t=" << t;
+    return s.str();
+  }
+};
+#define EXPECT_MAX(err, tol, what) QVERIFY2((err).value <= (tol), (err).str(what).c_str())
+
 // Comparisons written as !(err <= tol) so NaN (missing channel) fails.
 #define EXPECT_VEC(actual, expected, tol, what)                                                              \
   do {                                                                                                        \
@@ -174,7 +192,13 @@ bool simulate(const ModelSpec& m, Collector& c, std::string& error, ModelCheck* 
     error = "model rejected: " + diag.str();
     return false;
   }
-  if (check) *check = sim->check();
+  const ModelCheck mc = sim->check();
+  if (check) *check = mc;
+  // the test models are written assembled; a residual here means the test's geometry is wrong
+  if (mc.initial_position_residual > 1e-12) {
+    error = "test model not assembled as written: " + mc.str();
+    return false;
+  }
   c.summary = sim->run({&c});
   error = c.summary.str();
   return c.summary.ok;
@@ -188,8 +212,17 @@ bool simulate(const ModelSpec& m, Collector& c, std::string& error, ModelCheck* 
 
 /// Constraint residual before the output projection, per integrator.
 double residualTolerance(IntegratorType it) { return it == IntegratorType::Ida ? 1e-7 : 1e-9; }
-/// Accuracy of integrated states against closed forms (relative to O(1) magnitudes).
+/// Accuracy of integrated states against closed forms (relative to O(1) magnitudes). Observed:
+/// IDA <= 2e-6, generalized-alpha (h = 1e-3, rho_inf 0.8) <= 5e-6 once the known bug is fixed.
 double stateTolerance(IntegratorType it) { return it == IntegratorType::Ida ? 2e-6 : 2e-5; }
+
+/// (a) The constraint residual over the run, before the per-sample projection.
+#define EXPECT_RESIDUAL(collector, it)                                                                       \
+  do {                                                                                                        \
+    qInfo("max constraint residual before projection: %.2e", (collector).summary.max_constraint_residual);    \
+    QVERIFY2((collector).summary.max_constraint_residual <= residualTolerance(it),                            \
+             (collector).summary.str().c_str());                                                              \
+  } while (0)
 
 IntegratorType fetchIntegrator() {
   QFETCH(int, integrator);
@@ -448,8 +481,8 @@ class JointsTest : public QObject {
     upper.position = c1;
     upper.orientation = rot(0.3, Vec3(0, 1, 1));
     const Mat3 A1 = upper.orientation.toRotationMatrix();
-    upper.markers = {marker("W", A1.transpose() * (W - c1)), marker("K", A1.transpose() * (K - c1),
-                                                                      upper.orientation.conjugate() * zAlong(Vec3::UnitX()))};
+    upper.markers = {marker("W", A1.transpose() * (W - c1), upper.orientation.conjugate()),  // axes = ground axes
+                     marker("K", A1.transpose() * (K - c1), upper.orientation.conjugate() * zAlong(Vec3::UnitX()))};
     RigidBodySpec lower;
     lower.name = "lower";
     lower.mass = m2;
@@ -501,22 +534,34 @@ class JointsTest : public QObject {
     Collector c;
     RUN(jointModel(s, it, 1.0, 0.01, Vec3::Zero()), c);
     QCOMPARE(c.samples.size(), size_t(101));
+    EXPECT_RESIDUAL(c, it);
     const double Fmag = kMass * w * w * r;
     EXPECT_VEC(c.vec(0, "r.reaction_force"), Vec3(-Fmag, 0, 0), 1e-9 * Fmag, "centripetal force at t=0");
     EXPECT_VEC(c.vec(0, "r.reaction_torque"), Vec3(0, -kMass * r * h * w * w, 0), 1e-9 * Fmag, "torque at t=0");
-    const double tol = stateTolerance(it);
+    // every sample: the reaction of the sampled state (spin w_s about z, centre of mass at c)
+    MaxError pos, rate, angle;
     for (size_t i = 0; i < c.samples.size(); ++i) {
       const double t = c.t(i);
       const std::string when = at(t);
-      const Vec3 rel = Vec3(r * std::cos(w * t), r * std::sin(w * t), h);  // c - P, closed form
-      EXPECT_VEC(c.vec(i, "com.position") - s.P, rel, tol, "centre of mass" + when);
-      const Vec3 perp(rel.x(), rel.y(), 0);
-      EXPECT_VEC(c.vec(i, "r.reaction_force"), -kMass * w * w * perp, tol * Fmag, "centripetal force" + when);
-      EXPECT_VEC(c.vec(i, "r.reaction_torque"), -kMass * w * w * h * Vec3::UnitZ().cross(perp), tol * Fmag,
+      const double ws = c.value(i, "r.velocity.rotation");
+      const Vec3 rel = c.vec(i, "com.position") - s.P, perp(rel.x(), rel.y(), 0);
+      EXPECT_NUM(rel.z(), h, 1e-9, "centre of mass height" + when);
+      EXPECT_NUM(perp.norm(), r, 1e-9, "centre of mass radius" + when);
+      EXPECT_VEC(c.vec(i, "com.angular_velocity"), Vec3(0, 0, ws), 1e-9, "spin about the axis only" + when);
+      EXPECT_VEC(c.vec(i, "r.reaction_force"), -kMass * ws * ws * perp, 1e-9 * Fmag, "centripetal force" + when);
+      EXPECT_VEC(c.vec(i, "r.reaction_torque"), -kMass * ws * ws * h * Vec3::UnitZ().cross(perp), 1e-9 * Fmag,
                  "reaction torque" + when);
-      EXPECT_NUM(c.value(i, "r.velocity.rotation"), w, tol, "joint rate" + when);
-      EXPECT_NUM(c.value(i, "r.coordinate.rotation"), w * t, tol, "joint angle" + when);
+      // trajectory against the closed form: uniform rotation
+      pos.add((rel - Vec3(r * std::cos(w * t), r * std::sin(w * t), h)).norm(), t);
+      rate.add(std::abs(ws - w), t);
+      angle.add(std::abs(c.value(i, "r.coordinate.rotation") - w * t), t);
     }
+    const double tol = stateTolerance(it);
+    qInfo("uniform rotation: max error position %.2e m, rate %.2e rad/s, angle %.2e rad", pos.value, rate.value,
+          angle.value);
+    MaxError all;
+    all.add(std::max({pos.value, rate.value / w, angle.value}), 0);
+    EXPECT_MAX(all, tol, "uniform rotation (max of position [m], rate / w, angle [rad])");
   }
 
   // ---- (a) kinematics + residuals per joint type ----------------------------------------------
@@ -534,7 +579,7 @@ class JointsTest : public QObject {
     const Vec3 g(0.5, 3.0, -kG);
     Collector c;
     RUN(jointModel(s, it, 0.5, 0.01, g), c);
-    QVERIFY2(c.summary.max_constraint_residual <= residualTolerance(it), c.summary.str().c_str());
+    EXPECT_RESIDUAL(c, it);
     const Vec3 F = -kMass * g, T = s.d.cross(F);  // holds the weight and its moment about the joint point
     for (size_t i = 0; i < c.samples.size(); ++i) {
       const std::string when = at(c.t(i));
@@ -562,8 +607,9 @@ class JointsTest : public QObject {
     s.v0 = s.w0.cross(s.d);
     Collector c;
     RUN(jointModel(s, it, 1.0, 0.01, Vec3(0, 0, -kG)), c);
-    QVERIFY2(c.summary.max_constraint_residual <= residualTolerance(it), c.summary.str().c_str());
-    const double E0 = c.value(0, "e.total.value");
+    EXPECT_RESIDUAL(c, it);
+    const double E0 = c.value(0, "e.total.value"), Escale = kMg * s.d.norm();
+    MaxError energy;
     double thMin = 1e9, thMax = -1e9;
     for (size_t i = 0; i < c.samples.size(); ++i) {
       const std::string when = at(c.t(i));
@@ -577,11 +623,13 @@ class JointsTest : public QObject {
       EXPECT_NUM(c.value(i, "r.velocity.rotation"), c.vec(i, "com.angular_velocity").dot(z1), 1e-9,
                  "coordinate rate = omega . z" + when);
       EXPECT_SMALL(c.vec(i, "r.reaction_torque").dot(z1), 1e-9 * kMg, "no torque about the axis" + when);
-      EXPECT_NUM(c.value(i, "e.total.value"), E0, 10 * stateTolerance(it), "energy conserved" + when);
+      energy.add(std::abs(c.value(i, "e.total.value") - E0) / Escale, c.t(i));
       thMin = std::min(thMin, th);
       thMax = std::max(thMax, th);
     }
     QVERIFY2(thMax - thMin > 0.5, "the pendulum really moved");
+    qInfo("energy drift / (m g |d|) = %.2e", energy.value);
+    EXPECT_MAX(energy, stateTolerance(it), "energy conserved (relative to m g |d|)");
   }
 
   void prismaticDynamics_data() { integratorRows(); }
@@ -599,11 +647,11 @@ class JointsTest : public QObject {
     s.v0 = v0 * z1;
     Collector c;
     RUN(jointModel(s, it, 1.0, 0.01, g), c);
-    QVERIFY2(c.summary.max_constraint_residual <= residualTolerance(it), c.summary.str().c_str());
+    EXPECT_RESIDUAL(c, it);
     const Mat3 Rrel0 = c.axes(0, "m1").transpose() * c.axes(0, "m2");
     QVERIFY((Rrel0 - Mat3::Identity()).norm() <= 1e-9);
     const Vec3 F = -kMass * (g - gz * z1);  // carries the weight component across the axis
-    const double tol = stateTolerance(it);
+    MaxError travel, speed;
     for (size_t i = 0; i < c.samples.size(); ++i) {
       const double t = c.t(i);
       const std::string when = at(t);
@@ -611,13 +659,14 @@ class JointsTest : public QObject {
       EXPECT_SMALL(rel.cross(z1).norm(), 1e-9, "relative motion only along marker1 z" + when);
       QVERIFY2((c.axes(i, "m1").transpose() * c.axes(i, "m2") - Rrel0).norm() <= 1e-9,
                ("orientation locked" + when).c_str());
-      const double x = v0 * t + 0.5 * gz * t * t;
-      EXPECT_NUM(rel.dot(z1), x, tol, "travel = v0 t + g_z t^2 / 2" + when);
-      EXPECT_NUM(c.value(i, "r.coordinate.translation"), x, tol, "translation coordinate" + when);
-      EXPECT_NUM(c.value(i, "r.velocity.translation"), v0 + gz * t, tol, "translation rate" + when);
+      EXPECT_NUM(c.value(i, "r.coordinate.translation"), rel.dot(z1), 1e-12, "translation coordinate" + when);
+      travel.add(std::abs(rel.dot(z1) - (v0 * t + 0.5 * gz * t * t)), t);
+      speed.add(std::abs(c.value(i, "r.velocity.translation") - (v0 + gz * t)), t);
       EXPECT_VEC(c.vec(i, "r.reaction_force"), F, 1e-9 * kMg, "reaction force" + when);
       EXPECT_VEC(c.vec(i, "r.reaction_torque"), s.d.cross(F), 1e-9 * kMg, "reaction torque" + when);
     }
+    EXPECT_MAX(travel, stateTolerance(it), "travel = v0 t + g_z t^2 / 2");
+    EXPECT_MAX(speed, stateTolerance(it), "translation rate = v0 + g_z t");
   }
 
   void cylindricalDynamics_data() { integratorRows(); }
@@ -637,9 +686,9 @@ class JointsTest : public QObject {
     s.w0 = w * z1;
     Collector c;
     RUN(jointModel(s, it, 1.0, 0.01, g), c);
-    QVERIFY2(c.summary.max_constraint_residual <= residualTolerance(it), c.summary.str().c_str());
+    EXPECT_RESIDUAL(c, it);
     const Vec3 F = -kMass * (g - gz * z1);
-    const double tol = stateTolerance(it);
+    MaxError traj;
     for (size_t i = 0; i < c.samples.size(); ++i) {
       const double t = c.t(i);
       const std::string when = at(t);
@@ -649,16 +698,20 @@ class JointsTest : public QObject {
       EXPECT_SMALL(R1.col(2).cross(R2.col(2)).norm(), 1e-9, "z axes parallel" + when);
       const double th = c.value(i, "r.coordinate.rotation");
       QVERIFY2((R1.transpose() * R2 - rotZ(th)).norm() <= 1e-9, ("R1^T R2 = Rz(coordinate)" + when).c_str());
-      EXPECT_NUM(th, w * t, tol, "rotation = w t" + when);
-      EXPECT_NUM(c.value(i, "r.velocity.rotation"), w, tol, "rotation rate" + when);
-      EXPECT_NUM(c.value(i, "r.coordinate.translation"), v0 * t + 0.5 * gz * t * t, tol, "translation" + when);
-      EXPECT_NUM(c.value(i, "r.velocity.translation"), v0 + gz * t, tol, "translation rate" + when);
-      EXPECT_VEC(c.vec(i, "r.reaction_force"), F, tol * kMg, "reaction force" + when);
+      // closed form: rotation w t, translation v0 t + g_z t^2 / 2
+      traj.add(std::max({std::abs(th - w * t), std::abs(c.value(i, "r.velocity.rotation") - w) / w,
+                         std::abs(c.value(i, "r.coordinate.translation") - (v0 * t + 0.5 * gz * t * t)),
+                         std::abs(c.value(i, "r.velocity.translation") - (v0 + gz * t))}),
+               t);
+      // reactions of the sampled state: cross-axis weight, gyroscopic moment w_s^2 z x (J_global z)
+      const double ws = c.value(i, "r.velocity.rotation");
+      EXPECT_VEC(c.vec(i, "r.reaction_force"), F, 1e-9 * kMg, "reaction force" + when);
       const Mat3 A = c.bodyA(i), Jg = A * kInertia * A.transpose();
-      EXPECT_VEC(c.vec(i, "r.reaction_torque"), w * w * z1.cross(Jg * z1), tol * kMg, "gyroscopic torque" + when);
+      EXPECT_VEC(c.vec(i, "r.reaction_torque"), ws * ws * z1.cross(Jg * z1), 1e-9 * kMg, "gyroscopic torque" + when);
       EXPECT_SMALL(c.vec(i, "r.reaction_torque").dot(z1), 1e-9 * kMg, "no torque about the axis" + when);
       EXPECT_SMALL(c.vec(i, "r.reaction_force").dot(z1), 1e-9 * kMg, "no force along the axis" + when);
     }
+    EXPECT_MAX(traj, stateTolerance(it), "rotation w t and translation v0 t + g_z t^2 / 2 (and rates)");
   }
 
   void sphericalDynamics_data() { integratorRows(); }
@@ -674,7 +727,7 @@ class JointsTest : public QObject {
     s.v0 = s.w0.cross(s.d);
     Collector c;
     RUN(jointModel(s, it, 1.0, 0.01, Vec3(0, 0, -kG)), c);
-    QVERIFY2(c.summary.max_constraint_residual <= residualTolerance(it), c.summary.str().c_str());
+    EXPECT_RESIDUAL(c, it);
     auto Hz = [&](size_t i) {
       const Mat3 A = c.bodyA(i);
       const Vec3 r = c.vec(i, "com.position") - s.P;
@@ -682,16 +735,20 @@ class JointsTest : public QObject {
     };
     const double E0 = c.value(0, "e.total.value"), H0 = Hz(0);
     QVERIFY(std::abs(H0) > 0.1);
+    MaxError energy, momentum;
     double maxAngle = 0;
     for (size_t i = 0; i < c.samples.size(); ++i) {
       const std::string when = at(c.t(i));
       EXPECT_VEC(c.vec(i, "m2.position"), c.vec(i, "m1.position"), 1e-9, "origins coincide" + when);
       EXPECT_VEC(c.vec(i, "r.reaction_torque"), Vec3::Zero(), 1e-9 * kMg, "no torque" + when);
-      EXPECT_NUM(c.value(i, "e.total.value"), E0, 10 * stateTolerance(it), "energy conserved" + when);
-      EXPECT_NUM(Hz(i), H0, 10 * stateTolerance(it), "vertical angular momentum about the pivot" + when);
+      energy.add(std::abs(c.value(i, "e.total.value") - E0) / (kMg * s.d.norm()), c.t(i));
+      momentum.add(std::abs(Hz(i) - H0) / std::abs(H0), c.t(i));
       maxAngle = std::max(maxAngle, Eigen::AngleAxisd(c.bodyA(i)).angle());
     }
     QVERIFY2(maxAngle > 0.5, "the body really rotated");
+    qInfo("energy drift / (m g |d|) = %.2e, vertical angular momentum drift %.2e", energy.value, momentum.value);
+    EXPECT_MAX(energy, stateTolerance(it), "energy conserved (relative to m g |d|)");
+    EXPECT_MAX(momentum, stateTolerance(it), "vertical angular momentum about the pivot conserved (relative)");
   }
 
   void universalDynamics_data() { integratorRows(); }
@@ -708,8 +765,9 @@ class JointsTest : public QObject {
     s.v0 = s.w0.cross(s.d);
     Collector c;
     RUN(jointModel(s, it, 1.0, 0.01, Vec3(0, 0, -kG)), c);
-    QVERIFY2(c.summary.max_constraint_residual <= residualTolerance(it), c.summary.str().c_str());
+    EXPECT_RESIDUAL(c, it);
     const double E0 = c.value(0, "e.total.value");
+    MaxError energy;
     double minZ2y = 1;
     for (size_t i = 0; i < c.samples.size(); ++i) {
       const std::string when = at(c.t(i));
@@ -719,10 +777,12 @@ class JointsTest : public QObject {
       const Vec3 T = c.vec(i, "r.reaction_torque");
       EXPECT_SMALL(T.dot(z1), 1e-9 * kMg, "no torque about pin 1" + when);
       EXPECT_SMALL(T.dot(z2), 1e-9 * kMg, "no torque about pin 2" + when);
-      EXPECT_NUM(c.value(i, "e.total.value"), E0, 10 * stateTolerance(it), "energy conserved" + when);
+      energy.add(std::abs(c.value(i, "e.total.value") - E0) / (kMg * s.d.norm()), c.t(i));
       minZ2y = std::min(minZ2y, z2.y());
     }
     QVERIFY2(minZ2y < 0.95, "the cross really turned");
+    qInfo("energy drift / (m g |d|) = %.2e", energy.value);
+    EXPECT_MAX(energy, stateTolerance(it), "energy conserved (relative to m g |d|)");
   }
 
   void planarDynamics_data() { integratorRows(); }
@@ -743,30 +803,46 @@ class JointsTest : public QObject {
     s.w0 = w * z1;
     Collector c;
     RUN(jointModel(s, it, 1.0, 0.01, g), c);
-    QVERIFY2(c.summary.max_constraint_residual <= residualTolerance(it), c.summary.str().c_str());
+    EXPECT_RESIDUAL(c, it);
     const Vec3 F = -kMass * g.dot(z1) * z1;
-    const double tol = stateTolerance(it);
+    MaxError traj;
     for (size_t i = 0; i < c.samples.size(); ++i) {
       const double t = c.t(i);
       const std::string when = at(t);
       const Vec3 rel = c.vec(i, "m2.position") - c.vec(i, "m1.position");
       EXPECT_SMALL(rel.dot(z1), 1e-9, "marker2 origin in marker1 xy plane" + when);
       EXPECT_SMALL(c.axes(i, "m2").col(2).cross(z1).norm(), 1e-9, "z axes parallel" + when);
-      EXPECT_VEC(c.vec(i, "com.position"), s.P + s.v0 * t + 0.5 * gPlane * t * t, 2 * tol, "in-plane parabola" + when);
-      EXPECT_VEC(c.vec(i, "com.angular_velocity"), w * z1, tol, "constant spin" + when);
-      EXPECT_VEC(c.vec(i, "r.reaction_force"), F, tol * kMg, "reaction force normal to the plane" + when);
+      const Vec3 ws = c.vec(i, "com.angular_velocity");
+      EXPECT_SMALL(ws.cross(z1).norm(), 1e-9, "spin about the plane normal only" + when);
+      traj.add(std::max((c.vec(i, "com.position") - (s.P + s.v0 * t + 0.5 * gPlane * t * t)).norm(),
+                        (ws - w * z1).norm() / w),
+               t);
+      // reactions of the sampled state: normal weight component, gyroscopic moment
+      EXPECT_VEC(c.vec(i, "r.reaction_force"), F, 1e-9 * kMg, "reaction force normal to the plane" + when);
       const Mat3 A = c.bodyA(i), Jg = A * kInertia * A.transpose();
-      EXPECT_VEC(c.vec(i, "r.reaction_torque"), w * w * z1.cross(Jg * z1), tol * kMg, "gyroscopic torque" + when);
+      EXPECT_VEC(c.vec(i, "r.reaction_torque"), ws.cross(Jg * ws), 1e-9 * kMg, "gyroscopic torque" + when);
+      EXPECT_SMALL(c.vec(i, "r.reaction_torque").dot(z1), 1e-9 * kMg, "no torque about the normal" + when);
     }
+    EXPECT_MAX(traj, 2 * stateTolerance(it), "in-plane parabola and constant spin");
   }
 
   // ---- (c) drivers -----------------------------------------------------------------------------
-  void revoluteDriverConstantSpeed_data() { integratorRows(); }
+  void revoluteDriverConstantSpeed_data() {
+    QTest::addColumn<int>("integrator");
+    QTest::addColumn<double>("w");
+    for (double w : {10.0, -10.0}) {  // both senses: the unwrapping must count turns either way
+      const std::string sense = w > 0 ? "/positive" : "/negative";
+      QTest::newRow(("ida" + sense).c_str()) << static_cast<int>(IntegratorType::Ida) << w;
+      QTest::newRow(("gen-alpha" + sense).c_str()) << static_cast<int>(IntegratorType::GeneralizedAlpha) << w;
+    }
+  }
   void revoluteDriverConstantSpeed() {
     // arm L along body x, driven at w about global z, gravity -y. Closed form, theta = w t:
-    // driver torque T_z = m g L cos(theta); F = -m w^2 d(t) + (0, m g, 0), d = L (cos, sin, 0).
+    // driver torque T_z = m g L cos(theta) (either sense); F = -m w^2 d(t) + (0, m g, 0),
+    // d = L (cos theta, sin theta, 0).
     const IntegratorType it = fetchIntegrator();
-    const double w = 10.0, L = 0.5;
+    QFETCH(double, w);
+    const double L = 0.5;
     JointSetup s;
     s.type = JointType::Revolute;
     s.d = Vec3(L, 0, 0);
@@ -785,9 +861,10 @@ class JointsTest : public QObject {
     std::string err;
     QVERIFY2(simulate(m, c, err, &mc), err.c_str());
     QCOMPARE(mc.dof, 0);
-    QVERIFY2(c.summary.max_constraint_residual <= residualTolerance(it), c.summary.str().c_str());
+    EXPECT_RESIDUAL(c, it);
     QCOMPARE(c.samples.size(), size_t(201));
-    QVERIFY(c.value(c.samples.size() - 1, "r.coordinate.rotation") > 3 * 2 * kPi);  // unwrapped over > 3 turns
+    // unwrapped over more than 3 turns
+    QVERIFY(std::abs(c.value(c.samples.size() - 1, "r.coordinate.rotation")) > 3 * 2 * kPi);
     for (size_t i = 0; i < c.samples.size(); ++i) {
       const double t = c.t(i), th = w * t;
       const std::string when = at(t);
@@ -824,7 +901,7 @@ class JointsTest : public QObject {
     m.drivers = {drive};
     Collector c;
     RUN(m, c);
-    QVERIFY2(c.summary.max_constraint_residual <= residualTolerance(it), c.summary.str().c_str());
+    EXPECT_RESIDUAL(c, it);
     double peak = 0;
     for (size_t i = 0; i < c.samples.size(); ++i) {
       const double t = c.t(i);
