@@ -1,0 +1,770 @@
+#include "io/model_json.h"
+
+#include "core/model/time_function.h"
+#include "io/json_reader.h"
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace flexim::io {
+
+namespace {
+
+using TF = TimeFunctionSpec::Type;
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+
+// Model documents are small (FE data lives in files of its own). These bounds keep hostile
+// input from exhausting memory or burying the user in messages.
+constexpr std::size_t kMaxModelBytes = 16u << 20;
+constexpr std::size_t kMaxListItems = 100000;
+constexpr std::size_t kMaxDiagnostics = 200;
+
+// Enums without a toString in core: their file names live here.
+const Choices<DriverSpec::Coordinate> kDriverCoordinates{
+    {DriverSpec::Coordinate::Rotation, "rotation"}, {DriverSpec::Coordinate::Translation, "translation"}};
+const Choices<ForceSpec::Frame> kForceFrames{{ForceSpec::Frame::Global, "global"},
+                                             {ForceSpec::Frame::Marker, "marker"}};
+const Choices<SensorSpec::Frame> kSensorFrames{{SensorSpec::Frame::Global, "global"},
+                                               {SensorSpec::Frame::Body, "body"}};
+
+/// Quantities each sensor type records (the list in core/model/model.h; core/run/sensors.cpp
+/// turns them into channels).
+const std::vector<std::string>& quantityNames(SensorSpec::Type t) {
+  static const std::vector<std::string> marker{"position",     "orientation",         "velocity", "angular_velocity",
+                                               "acceleration", "angular_acceleration"};
+  static const std::vector<std::string> joint{"coordinate", "velocity", "reaction_force", "reaction_torque"};
+  static const std::vector<std::string> energy{"kinetic", "potential", "total"};
+  switch (t) {
+    case SensorSpec::Type::Marker: return marker;
+    case SensorSpec::Type::Joint: return joint;
+    case SensorSpec::Type::Energy: return energy;
+  }
+  return energy;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string s;
+  for (const auto& item : items) s += (s.empty() ? "" : ", ") + item;
+  return s;
+}
+
+std::string inQuotes(const std::string& s) { return "'" + s + "'"; }
+
+// ============================== loading ===================================================
+
+/// What has been defined so far, for reference checks (bodies are read before joints, joints
+/// before drivers and sensors, whatever the key order in the file).
+struct Scope {
+  std::map<std::string, std::set<std::string>> markers;  ///< body (ground included) -> markers
+  std::map<std::string, JointType> joints;
+};
+
+/// Reads the list under node with readItem(elementNode, item) for each element.
+template <class T, class F>
+std::vector<T> readList(const Node& node, F&& readItem) {
+  std::vector<T> items;
+  if (!node.present() || !node.expectArray()) return items;
+  if (node.size() > kMaxListItems) {
+    node.error("more than " + std::to_string(kMaxListItems) + " items");
+    return items;
+  }
+  items.resize(node.size());
+  for (std::size_t i = 0; i < items.size(); ++i) readItem(node.element(i), items[i]);
+  return items;
+}
+
+/// Reads the required, non-empty "name" and checks it is not already in taken.
+bool readName(ObjectReader& o, std::set<std::string>& taken, std::string& name) {
+  const Node n = o.required("name");
+  if (!n.present() || !read(n, name)) return false;
+  if (name.empty()) {
+    n.error("must not be empty");
+    return false;
+  }
+  if (!taken.insert(name).second) {
+    n.error("duplicate name " + inQuotes(name));
+    return false;
+  }
+  return true;
+}
+
+/// Unit quaternion [w, x, y, z]. Normalised unless already unit to rounding, so that a saved
+/// value reads back bit for bit.
+bool readQuaternion(const Node& n, Quat& out) {
+  Eigen::Vector4d wxyz;
+  const bool numbers = numbersInto(n.json(), wxyz.data(), 4);
+  const double norm = numbers ? wxyz.stableNorm() : 0.0;
+  if (!(norm > 0) || !std::isfinite(norm)) {
+    n.error("expected [w, x, y, z] with a non-zero length");
+    return false;
+  }
+  if (std::abs(norm - 1) > 1e-12) wxyz /= norm;
+  out = Quat(wxyz[0], wxyz[1], wxyz[2], wxyz[3]);
+  return true;
+}
+
+/// Marker axes from z_axis and optional x_axis (the convenience form of an orientation).
+/// Without x_axis, x is the body x axis projected onto the plane normal to z (body y when z is
+/// close to body x), so the result is predictable.
+bool readAxes(ObjectReader& o, Quat& out) {
+  Vec3 z, x;
+  const bool hasX = o.has("x_axis");
+  if (!o.req("z_axis", z) || (hasX && !o.req("x_axis", x))) return false;
+  // stableNorm: components near 1e300 must not overflow to a zero-length axis
+  const double zLength = z.stableNorm();
+  if (!(zLength > 0)) {
+    o.error("z_axis", "must not be zero");
+    return false;
+  }
+  z /= zLength;
+  if (!hasX) x = std::abs(z.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  if (const double xLength = x.stableNorm(); xLength > 0) x /= xLength;
+  x -= x.dot(z) * z;
+  if (!(x.norm() > 1e-9)) {
+    o.error("x_axis", "must not be zero or parallel to z_axis");
+    return false;
+  }
+  Mat3 axes;
+  x.normalize();
+  axes << x, z.cross(x), z;
+  out = Quat(axes).normalized();
+  return true;
+}
+
+bool readOrientation(ObjectReader& o, Quat& out, bool allowAxes) {
+  const bool hasAxes = allowAxes && (o.has("z_axis") || o.has("x_axis"));
+  if (hasAxes && o.has("orientation")) {
+    o.error("orientation", "give either orientation or z_axis/x_axis, not both");
+    return false;
+  }
+  if (hasAxes) return readAxes(o, out);
+  const Node n = o.get("orientation");
+  return !n.present() || readQuaternion(n, out);
+}
+
+/// The two accepted inertia shapes: [[Ixx, Ixy, Ixz], [..], [..]] or the diagonal [Ixx, Iyy, Izz].
+bool readInertiaShape(const Json& j, Mat3& I) {
+  if (Vec3 d; numbersInto(j, d.data(), 3)) {
+    I = d.asDiagonal();
+    return true;
+  }
+  if (!j.is_array() || j.size() != 3) return false;
+  for (int r = 0; r < 3; ++r) {
+    Vec3 row;
+    if (!numbersInto(j[static_cast<std::size_t>(r)], row.data(), 3)) return false;
+    I.row(r) = row.transpose();
+  }
+  return true;
+}
+
+/// Inertia about the centre of mass: symmetric positive definite (symmetrised exactly on load).
+bool readInertia(const Node& n, Mat3& out) {
+  Mat3 I;
+  if (!readInertiaShape(n.json(), I)) {
+    n.error("expected a 3x3 array or a diagonal [Ixx, Iyy, Izz]");
+    return false;
+  }
+  const double scale = I.cwiseAbs().maxCoeff();
+  const bool symmetric = (I - I.transpose()).cwiseAbs().maxCoeff() <= 1e-9 * scale;
+  if (!symmetric || !(scale > 0) || Eigen::LLT<Mat3>(I).info() != Eigen::Success) {
+    n.error("expected 3x3 symmetric positive-definite matrix");
+    return false;
+  }
+  out = 0.5 * (I + I.transpose());
+  const Vec3 m = Eigen::SelfAdjointEigenSolver<Mat3>(out, Eigen::EigenvaluesOnly).eigenvalues();  // ascending
+  if (m[0] + m[1] < m[2] * (1 - 1e-9))
+    n.warning("principal moments violate the triangle inequality (no rigid body has this inertia)");
+  return true;
+}
+
+void readMarker(const Node& n, MarkerSpec& m, std::set<std::string>& names) {
+  ObjectReader o(n);
+  readName(o, names, m.name);
+  o.opt("position", m.position);
+  readOrientation(o, m.orientation, true);
+  o.finish();
+}
+
+std::vector<MarkerSpec> readMarkers(const Node& n, std::set<std::string>& names) {
+  return readList<MarkerSpec>(n, [&](const Node& e, MarkerSpec& m) { readMarker(e, m, names); });
+}
+
+void readBody(const Node& n, RigidBodySpec& b, std::set<std::string>& names, Scope& scope) {
+  ObjectReader o(n);
+  if (readName(o, names, b.name) && b.name == kGroundName)
+    o.error("name", inQuotes(b.name) + " is reserved for the fixed ground body");
+  if (o.req("mass", b.mass) && !(b.mass > 0)) o.error("mass", "must be positive");
+  if (const Node inertia = o.required("inertia"); inertia.present()) readInertia(inertia, b.inertia);
+  o.opt("position", b.position);
+  readOrientation(o, b.orientation, false);
+  o.opt("velocity", b.velocity);
+  o.opt("angular_velocity", b.angular_velocity);
+  std::set<std::string> markerNames;
+  b.markers = readMarkers(o.get("markers"), markerNames);
+  if (!b.name.empty() && b.name != kGroundName) scope.markers.emplace(b.name, markerNames);
+  o.finish();
+}
+
+/// Reads a (body, marker) reference pair and checks both exist.
+void readMarkerRef(ObjectReader& o, const std::string& bodyKey, const std::string& markerKey, std::string& body,
+                   std::string& marker, const Scope& scope) {
+  const bool hasBody = o.req(bodyKey, body);
+  const bool hasMarker = o.req(markerKey, marker);
+  if (!hasBody) return;
+  const auto it = scope.markers.find(body);
+  if (it == scope.markers.end())
+    o.error(bodyKey, "no body named " + inQuotes(body));
+  else if (hasMarker && !it->second.count(marker))
+    o.error(markerKey, "body " + inQuotes(body) + " has no marker " + inQuotes(marker));
+}
+
+void readJoint(const Node& n, JointSpec& j, std::set<std::string>& names, Scope& scope) {
+  ObjectReader o(n);
+  const bool named = readName(o, names, j.name);
+  const bool typed = o.req("type", j.type, coreChoices<JointType>());
+  readMarkerRef(o, "body1", "marker1", j.body1, j.marker1, scope);
+  readMarkerRef(o, "body2", "marker2", j.body2, j.marker2, scope);
+  if (!j.body1.empty() && j.body1 == j.body2) o.error("body2", "a joint cannot connect body " + inQuotes(j.body1) + " to itself");
+  if (named && typed) scope.joints.emplace(j.name, j.type);
+  o.finish();
+}
+
+/// Time function: only the keys of its type are read (others are reported as unknown).
+bool readFunction(const Node& n, TimeFunctionSpec& f) {
+  ObjectReader o(n);
+  if (!o.valid()) return false;
+  TimeFunctionSpec g;  // start from defaults so stale parameters of another type never leak in
+  if (!o.req("type", g.type, coreChoices<TF>())) return false;
+  // read every key of the type (no short-circuit) so that all problems are reported
+  bool ok = true;
+  const auto need = [&](const char* key, auto& v) { ok = o.req(key, v) && ok; };
+  const auto maybe = [&](const char* key, auto& v) { ok = o.opt(key, v) && ok; };
+  switch (g.type) {
+    case TF::Constant: need("value", g.value); break;
+    case TF::ConstantSpeed:
+      maybe("initial", g.initial);
+      need("speed", g.speed);
+      break;
+    case TF::Ramp:
+      maybe("initial", g.initial);
+      maybe("start", g.start);
+      need("slope", g.slope);
+      break;
+    case TF::SmoothStep:
+      need("t0", g.t0);
+      need("value0", g.value0);
+      need("t1", g.t1);
+      need("value1", g.value1);
+      break;
+    case TF::Harmonic:
+      need("amplitude", g.amplitude);
+      need("frequency", g.frequency);
+      maybe("phase", g.phase);
+      maybe("offset", g.offset);
+      break;
+    case TF::Table:
+      need("times", g.times);
+      need("values", g.values);
+      break;
+  }
+  if (ok) {
+    const std::string why = TimeFunction::check(g);
+    if (!why.empty()) n.error(why);
+    ok = why.empty();
+  }
+  o.finish();
+  if (ok) f = std::move(g);
+  return ok;
+}
+
+/// Which coordinates a joint type can be driven in.
+bool drivable(JointType t, DriverSpec::Coordinate c) {
+  using C = DriverSpec::Coordinate;
+  switch (t) {
+    case JointType::Revolute: return c == C::Rotation;
+    case JointType::Prismatic: return c == C::Translation;
+    case JointType::Cylindrical: return true;
+    default: return false;
+  }
+}
+
+void readDriver(const Node& n, DriverSpec& d, std::set<std::string>& names, const Scope& scope) {
+  ObjectReader o(n);
+  readName(o, names, d.name);
+  const JointType* jointType = nullptr;
+  if (o.req("joint", d.joint)) {
+    if (const auto it = scope.joints.find(d.joint); it != scope.joints.end())
+      jointType = &it->second;
+    else
+      o.error("joint", "no joint named " + inQuotes(d.joint));
+  }
+  // the natural coordinate of the joint is the default
+  if (jointType && *jointType == JointType::Prismatic) d.coordinate = DriverSpec::Coordinate::Translation;
+  const bool coordinateOk = o.opt("coordinate", d.coordinate, kDriverCoordinates);
+  if (jointType && coordinateOk && !drivable(*jointType, d.coordinate))
+    o.error("coordinate", std::string("a ") + toString(*jointType) + " joint cannot be driven in " +
+                              nameOf(d.coordinate, kDriverCoordinates) +
+                              " (drivers need a revolute, prismatic or cylindrical joint)");
+  if (const Node f = o.required("function"); f.present()) readFunction(f, d.function);
+  o.finish();
+}
+
+/// Reads key and checks it is >= 0 (stiffness, damping, lengths).
+template <class T>
+void readNonNegative(ObjectReader& o, const std::string& key, T& out, bool required) {
+  if (!(required ? o.req(key, out) : o.opt(key, out))) return;
+  if constexpr (std::is_same_v<T, double>) {
+    if (out < 0) o.error(key, "must not be negative");
+  } else {
+    if ((out.array() < 0).any()) o.error(key, "must not be negative");
+  }
+}
+
+void readForce(const Node& n, ForceSpec& f, std::set<std::string>& names, const Scope& scope) {
+  ObjectReader o(n);
+  readName(o, names, f.name);
+  if (o.req("type", f.type, coreChoices<ForceSpec::Type>())) {
+    switch (f.type) {
+      case ForceSpec::Type::PointForce:
+      case ForceSpec::Type::PointTorque:
+        readMarkerRef(o, "body", "marker", f.body1, f.marker1, scope);
+        o.req("vector", f.vector);
+        o.opt("frame", f.frame, kForceFrames);
+        if (const Node fn = o.get("function"); fn.present()) readFunction(fn, f.function);
+        break;
+      case ForceSpec::Type::SpringDamper:
+        readMarkerRef(o, "body1", "marker1", f.body1, f.marker1, scope);
+        readMarkerRef(o, "body2", "marker2", f.body2, f.marker2, scope);
+        readNonNegative(o, "stiffness", f.stiffness, true);
+        readNonNegative(o, "damping", f.damping, false);
+        readNonNegative(o, "free_length", f.free_length, true);
+        o.opt("preload", f.preload);
+        break;
+      case ForceSpec::Type::Bushing:
+        readMarkerRef(o, "body1", "marker1", f.body1, f.marker1, scope);
+        readMarkerRef(o, "body2", "marker2", f.body2, f.marker2, scope);
+        readNonNegative(o, "bushing_stiffness", f.bushing_stiffness, true);
+        readNonNegative(o, "bushing_damping", f.bushing_damping, false);
+        break;
+    }
+  }
+  o.finish();
+}
+
+/// Sensor names head CSV column names, so they must not break the CSV or the "a.b.c" pattern.
+bool validSensorName(const std::string& name) {
+  return std::none_of(name.begin(), name.end(), [](char c) {
+    return c == ',' || c == '"' || c == '.' || c == '[' || c == ']' || static_cast<unsigned char>(c) < 0x20;
+  });
+}
+
+void readQuantities(const Node& n, SensorSpec& s) {
+  if (!read(n, s.quantities)) return;
+  if (s.quantities.empty()) n.error("expected at least one quantity");
+  const auto& known = quantityNames(s.type);
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < s.quantities.size(); ++i) {
+    const std::string& q = s.quantities[i];
+    if (std::find(known.begin(), known.end(), q) == known.end())
+      n.element(i).error("unknown quantity " + inQuotes(q) + " for a " + toString(s.type) +
+                         " sensor (expected one of " + joined(known) + ")");
+    else if (!seen.insert(q).second)
+      n.element(i).error("duplicate quantity " + inQuotes(q));
+  }
+}
+
+void readSensor(const Node& n, SensorSpec& s, std::set<std::string>& names, const Scope& scope) {
+  ObjectReader o(n);
+  if (readName(o, names, s.name) && !validSensorName(s.name))
+    o.error("name", "must not contain , \" . [ ] or control characters (it starts CSV column names)");
+  if (o.req("type", s.type, coreChoices<SensorSpec::Type>())) {
+    switch (s.type) {
+      case SensorSpec::Type::Marker:
+        readMarkerRef(o, "body", "marker", s.body, s.marker, scope);
+        o.opt("frame", s.frame, kSensorFrames);
+        break;
+      case SensorSpec::Type::Joint:
+        if (o.req("joint", s.joint) && !scope.joints.count(s.joint)) o.error("joint", "no joint named " + inQuotes(s.joint));
+        o.opt("frame", s.frame, kSensorFrames);
+        break;
+      case SensorSpec::Type::Energy: break;
+    }
+    if (const Node q = o.required("quantities"); q.present()) readQuantities(q, s);
+  }
+  o.finish();
+}
+
+void readSolver(const Node& n, SolverSpec& s) {
+  ObjectReader o(n);
+  const auto positive = [&](const char* key, double& v) {
+    if (o.opt(key, v) && !(v > 0)) o.error(key, "must be positive");
+  };
+  positive("t_end", s.t_end);
+  const bool integratorOk = o.opt("integrator", s.integrator, coreChoices<IntegratorType>());
+  if (o.opt("step", s.step)) {
+    if (s.step < 0) o.error("step", "must not be negative");
+    else if (s.step == 0 && integratorOk && s.integrator != IntegratorType::Ida)
+      o.error("step", std::string("must be positive for ") + toString(s.integrator) + " (0 means no limit only for ida)");
+  }
+  positive("output_interval", s.output_interval);
+  positive("rtol", s.rtol);
+  positive("atol", s.atol);
+  if (o.opt("rho_inf", s.rho_inf) && !(s.rho_inf >= 0 && s.rho_inf <= 1)) o.error("rho_inf", "must be in [0, 1]");
+  positive("newton_tol", s.newton_tol);
+  if (o.opt("max_newton", s.max_newton) && s.max_newton < 1) o.error("max_newton", "must be at least 1");
+  o.finish();
+}
+
+/// Fills m from a parsed document; problems go to diag.
+void readModel(const Json& root, ModelSpec& m, Diagnostics& diag, const std::string& source) {
+  if (!root.is_object()) {
+    diag.error(source, "expected a JSON object at the top level");
+    return;
+  }
+  ObjectReader o(Node(&root, "", diag));
+  if (const Node v = o.required("schema_version"); v.present() && read(v, m.schema_version)) {
+    if (m.schema_version > kModelSchemaVersion) {
+      // a newer file may mean anything: stop rather than report a cascade of misreadings
+      diag.error(source, "schema_version " + std::to_string(m.schema_version) +
+                             " is newer than this Flexim supports (" + std::to_string(kModelSchemaVersion) + ")");
+      return;
+    }
+    if (m.schema_version < 1) v.error("must be " + std::to_string(kModelSchemaVersion));
+  }
+  o.opt("name", m.name);
+  o.opt("description", m.description);
+  o.opt("gravity", m.gravity);
+
+  Scope scope;
+  ObjectReader ground(o.get("ground"));
+  std::set<std::string> groundMarkers;
+  m.ground_markers = readMarkers(ground.get("markers"), groundMarkers);
+  scope.markers.emplace(kGroundName, groundMarkers);
+  ground.finish();
+
+  std::set<std::string> bodies, joints, drivers, forces, sensors;
+  m.bodies = readList<RigidBodySpec>(o.get("bodies"), [&](const Node& n, auto& b) { readBody(n, b, bodies, scope); });
+  m.joints = readList<JointSpec>(o.get("joints"), [&](const Node& n, auto& j) { readJoint(n, j, joints, scope); });
+  m.drivers = readList<DriverSpec>(o.get("drivers"), [&](const Node& n, auto& d) { readDriver(n, d, drivers, scope); });
+  m.forces = readList<ForceSpec>(o.get("forces"), [&](const Node& n, auto& f) { readForce(n, f, forces, scope); });
+  m.sensors = readList<SensorSpec>(o.get("sensors"), [&](const Node& n, auto& s) { readSensor(n, s, sensors, scope); });
+  readSolver(o.get("simulation"), m.solver);
+  o.finish();
+}
+
+std::string tooLarge(std::uintmax_t bytes) {
+  return "too large for a model (" + std::to_string(bytes) + " bytes; the limit is " +
+         std::to_string(kMaxModelBytes >> 20) + " MiB)";
+}
+
+/// The first kMaxDiagnostics items of all, then a count of the rest.
+Diagnostics firstItems(const Diagnostics& all) {
+  if (all.items().size() <= kMaxDiagnostics) return all;
+  Diagnostics some;
+  for (std::size_t i = 0; i < kMaxDiagnostics; ++i) {
+    const Diagnostic& d = all.items()[i];
+    switch (d.severity) {
+      case Severity::Error: some.error(d.where, d.message); break;
+      case Severity::Warning: some.warning(d.where, d.message); break;
+      case Severity::Info: some.info(d.where, d.message); break;
+    }
+  }
+  some.error("", std::to_string(all.items().size() - kMaxDiagnostics) + " more problems not listed");
+  return some;
+}
+
+/// Whole file into text; model files are small, so anything huge is refused rather than read.
+bool readTextFile(const std::string& path, std::string& text, std::string& error) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    error = "file not found";
+    return false;
+  }
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    error = "not a regular file";
+    return false;
+  }
+  if (const auto size = std::filesystem::file_size(path, ec); !ec && size > kMaxModelBytes) {
+    error = tooLarge(size);
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = std::string("cannot open: ") + std::strerror(errno);
+    return false;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) {
+    error = "read error";
+    return false;
+  }
+  text = buffer.str();
+  return true;
+}
+
+// ============================== saving ====================================================
+// Every field relevant to an item's type is written, always, in one fixed order: that is what
+// makes save -> load -> save byte-identical.
+
+OrderedJson toJson(const Vec3& v) { return OrderedJson::array({v.x(), v.y(), v.z()}); }
+OrderedJson toJson(const Vec6& v) { return OrderedJson(std::vector<double>(v.data(), v.data() + 6)); }
+OrderedJson toJson(const Quat& q) { return OrderedJson::array({q.w(), q.x(), q.y(), q.z()}); }
+OrderedJson toJson(const Mat3& m) {
+  OrderedJson rows = OrderedJson::array();
+  for (int r = 0; r < 3; ++r) rows.push_back(OrderedJson::array({m(r, 0), m(r, 1), m(r, 2)}));
+  return rows;
+}
+
+OrderedJson toJson(const MarkerSpec& m) {
+  OrderedJson j;
+  j["name"] = m.name;
+  j["position"] = toJson(m.position);
+  j["orientation"] = toJson(m.orientation);
+  return j;
+}
+
+// declared up front so that listJson sees every overload
+OrderedJson toJson(const RigidBodySpec& b);
+OrderedJson toJson(const JointSpec& s);
+OrderedJson toJson(const DriverSpec& d);
+OrderedJson toJson(const ForceSpec& f);
+OrderedJson toJson(const SensorSpec& s);
+
+template <class T>
+OrderedJson listJson(const std::vector<T>& items) {
+  OrderedJson a = OrderedJson::array();
+  for (const auto& item : items) a.push_back(toJson(item));
+  return a;
+}
+
+OrderedJson toJson(const RigidBodySpec& b) {
+  OrderedJson j;
+  j["name"] = b.name;
+  j["mass"] = b.mass;
+  j["inertia"] = toJson(b.inertia);
+  j["position"] = toJson(b.position);
+  j["orientation"] = toJson(b.orientation);
+  j["velocity"] = toJson(b.velocity);
+  j["angular_velocity"] = toJson(b.angular_velocity);
+  j["markers"] = listJson(b.markers);
+  return j;
+}
+
+OrderedJson toJson(const JointSpec& s) {
+  OrderedJson j;
+  j["name"] = s.name;
+  j["type"] = toString(s.type);
+  j["body1"] = s.body1;
+  j["marker1"] = s.marker1;
+  j["body2"] = s.body2;
+  j["marker2"] = s.marker2;
+  return j;
+}
+
+OrderedJson toJson(const TimeFunctionSpec& f) {
+  OrderedJson j;
+  j["type"] = toString(f.type);
+  switch (f.type) {
+    case TF::Constant: j["value"] = f.value; break;
+    case TF::ConstantSpeed:
+      j["initial"] = f.initial;
+      j["speed"] = f.speed;
+      break;
+    case TF::Ramp:
+      j["initial"] = f.initial;
+      j["start"] = f.start;
+      j["slope"] = f.slope;
+      break;
+    case TF::SmoothStep:
+      j["t0"] = f.t0;
+      j["value0"] = f.value0;
+      j["t1"] = f.t1;
+      j["value1"] = f.value1;
+      break;
+    case TF::Harmonic:
+      j["amplitude"] = f.amplitude;
+      j["frequency"] = f.frequency;
+      j["phase"] = f.phase;
+      j["offset"] = f.offset;
+      break;
+    case TF::Table:
+      j["times"] = f.times;
+      j["values"] = f.values;
+      break;
+  }
+  return j;
+}
+
+OrderedJson toJson(const DriverSpec& d) {
+  OrderedJson j;
+  j["name"] = d.name;
+  j["joint"] = d.joint;
+  j["coordinate"] = nameOf(d.coordinate, kDriverCoordinates);
+  j["function"] = toJson(d.function);
+  return j;
+}
+
+OrderedJson toJson(const ForceSpec& f) {
+  OrderedJson j;
+  j["name"] = f.name;
+  j["type"] = toString(f.type);
+  switch (f.type) {
+    case ForceSpec::Type::PointForce:
+    case ForceSpec::Type::PointTorque:
+      j["body"] = f.body1;
+      j["marker"] = f.marker1;
+      j["vector"] = toJson(f.vector);
+      j["frame"] = nameOf(f.frame, kForceFrames);
+      j["function"] = toJson(f.function);
+      break;
+    case ForceSpec::Type::SpringDamper:
+    case ForceSpec::Type::Bushing:
+      j["body1"] = f.body1;
+      j["marker1"] = f.marker1;
+      j["body2"] = f.body2;
+      j["marker2"] = f.marker2;
+      if (f.type == ForceSpec::Type::SpringDamper) {
+        j["stiffness"] = f.stiffness;
+        j["damping"] = f.damping;
+        j["free_length"] = f.free_length;
+        j["preload"] = f.preload;
+      } else {
+        j["bushing_stiffness"] = toJson(f.bushing_stiffness);
+        j["bushing_damping"] = toJson(f.bushing_damping);
+      }
+      break;
+  }
+  return j;
+}
+
+OrderedJson toJson(const SensorSpec& s) {
+  OrderedJson j;
+  j["name"] = s.name;
+  j["type"] = toString(s.type);
+  switch (s.type) {
+    case SensorSpec::Type::Marker:
+      j["body"] = s.body;
+      j["marker"] = s.marker;
+      j["frame"] = nameOf(s.frame, kSensorFrames);
+      break;
+    case SensorSpec::Type::Joint:
+      j["joint"] = s.joint;
+      j["frame"] = nameOf(s.frame, kSensorFrames);
+      break;
+    case SensorSpec::Type::Energy: break;
+  }
+  j["quantities"] = s.quantities;
+  return j;
+}
+
+OrderedJson toJson(const SolverSpec& s) {
+  OrderedJson j;
+  j["t_end"] = s.t_end;
+  j["step"] = s.step;
+  j["output_interval"] = s.output_interval;
+  j["integrator"] = toString(s.integrator);
+  j["rtol"] = s.rtol;
+  j["atol"] = s.atol;
+  j["rho_inf"] = s.rho_inf;
+  j["newton_tol"] = s.newton_tol;
+  j["max_newton"] = s.max_newton;
+  return j;
+}
+
+OrderedJson toJson(const ModelSpec& m) {
+  OrderedJson j;
+  j["schema_version"] = kModelSchemaVersion;
+  j["name"] = m.name;
+  j["description"] = m.description;
+  j["gravity"] = toJson(m.gravity);
+  j["ground"] = OrderedJson{{"markers", listJson(m.ground_markers)}};
+  j["bodies"] = listJson(m.bodies);
+  j["joints"] = listJson(m.joints);
+  j["drivers"] = listJson(m.drivers);
+  j["forces"] = listJson(m.forces);
+  j["sensors"] = listJson(m.sensors);
+  j["simulation"] = toJson(m.solver);
+  return j;
+}
+
+}  // namespace
+
+bool loadModelString(const std::string& text, ModelSpec& out, Diagnostics& diag, const std::string& source) {
+  Diagnostics local;  // so the result reflects this load only, whatever diag held before
+  try {
+    Json root;
+    ModelSpec model;
+    if (text.size() > kMaxModelBytes)
+      local.error(source, tooLarge(text.size()));
+    else if (parseJson(text, source, root, local))
+      readModel(root, model, local, source);
+    if (!local.hasErrors()) out = std::move(model);
+  } catch (const std::exception& e) {
+    local.error(source, std::string("cannot read the model: ") + e.what());
+  } catch (...) {
+    local.error(source, "cannot read the model: unknown failure");
+  }
+  diag.append(firstItems(local));
+  return !local.hasErrors();
+}
+
+bool loadModelFile(const std::string& path, ModelSpec& out, Diagnostics& diag) {
+  std::string text, error;
+  try {
+    if (!readTextFile(path, text, error)) {
+      diag.error(path, error);
+      return false;
+    }
+  } catch (const std::exception& e) {
+    diag.error(path, std::string("cannot read: ") + e.what());
+    return false;
+  }
+  return loadModelString(text, out, diag, path);
+}
+
+std::string saveModelString(const ModelSpec& m) { return formatJson(toJson(m)); }
+
+bool saveModelFile(const ModelSpec& m, const std::string& path, std::string* error) {
+  const auto fail = [&](const std::string& why) {
+    if (error) *error = "cannot write " + inQuotes(path) + ": " + why;
+    return false;
+  };
+  try {
+    const std::string text = saveModelString(m);
+    // write beside the target, then rename: a failure never leaves a half-written model
+    const std::string tmp = path + ".tmp";
+    {
+      std::ofstream outFile(tmp, std::ios::binary | std::ios::trunc);
+      if (!outFile) return fail(std::strerror(errno));
+      outFile << text;
+      outFile.flush();
+      if (!outFile) {
+        std::remove(tmp.c_str());
+        return fail("write error");
+      }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+      std::remove(tmp.c_str());
+      return fail(ec.message());
+    }
+    return true;
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+}
+
+}  // namespace flexim::io
