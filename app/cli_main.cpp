@@ -152,7 +152,7 @@ int runCommand(const std::vector<std::string>& args) {
   std::fprintf(stderr, "running %s: t_end = %g s, %s, output every %g s -> %s\n", modelPath.c_str(),
                model.solver.t_end, toString(model.solver.integrator), model.solver.output_interval, outPath.c_str());
   const RunSummary summary = sim->run({&csv}, options);
-  if (!csv.ok()) return fail("cannot write '" + outPath + "': " + csv.error());
+  if (!csv.ok()) return fail(csv.error());
   std::printf("%s\n", summary.str().c_str());
   if (!summary.ok) return fail(summary.message + " (results up to t = " + std::to_string(summary.t_reached) +
                                " s kept in " + outPath + ")");

@@ -2,24 +2,15 @@
 // automation contract (DESIGN.md) run load -> run -> screenshot -> quit.
 #include "ui/gui_automation.h"
 #include "ui/main_window.h"
+#include "ui/surface_format.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QSurfaceFormat>
 
 #include <cstdio>
 
 int main(int argc, char** argv) {
-  // VTK needs an OpenGL 3.2 core context with depth; this must precede QApplication
-  QSurfaceFormat format;
-  format.setRenderableType(QSurfaceFormat::OpenGL);
-  format.setVersion(3, 2);
-  format.setProfile(QSurfaceFormat::CoreProfile);
-  format.setDepthBufferSize(24);
-  format.setStencilBufferSize(8);
-  format.setSamples(0);
-  QSurfaceFormat::setDefaultFormat(format);
-
+  flexim::ui::setDefaultSurfaceFormatForVtk();  // must precede QApplication
   QApplication app(argc, argv);
   QApplication::setApplicationName("Flexim");
   QApplication::setApplicationVersion(FLEXIM_VERSION);

@@ -1,5 +1,7 @@
 #include "io/model_json.h"
 
+#include "core/run/sensors.h"
+
 #include "core/model/time_function.h"
 #include "io/json_reader.h"
 
@@ -37,21 +39,6 @@ const Choices<ForceSpec::Frame> kForceFrames{{ForceSpec::Frame::Global, "global"
                                              {ForceSpec::Frame::Marker, "marker"}};
 const Choices<SensorSpec::Frame> kSensorFrames{{SensorSpec::Frame::Global, "global"},
                                                {SensorSpec::Frame::Body, "body"}};
-
-/// Quantities each sensor type records (the list in core/model/model.h; core/run/sensors.cpp
-/// turns them into channels).
-const std::vector<std::string>& quantityNames(SensorSpec::Type t) {
-  static const std::vector<std::string> marker{"position",     "orientation",         "velocity", "angular_velocity",
-                                               "acceleration", "angular_acceleration"};
-  static const std::vector<std::string> joint{"coordinate", "velocity", "reaction_force", "reaction_torque"};
-  static const std::vector<std::string> energy{"kinetic", "potential", "total"};
-  switch (t) {
-    case SensorSpec::Type::Marker: return marker;
-    case SensorSpec::Type::Joint: return joint;
-    case SensorSpec::Type::Energy: return energy;
-  }
-  return energy;
-}
 
 std::string joined(const std::vector<std::string>& items) {
   std::string s;
@@ -372,7 +359,7 @@ bool validSensorName(const std::string& name) {
 void readQuantities(const Node& n, SensorSpec& s) {
   if (!read(n, s.quantities)) return;
   if (s.quantities.empty()) n.error("expected at least one quantity");
-  const auto& known = quantityNames(s.type);
+  const std::vector<std::string> known = sensorQuantities(s.type);
   std::set<std::string> seen;
   for (std::size_t i = 0; i < s.quantities.size(); ++i) {
     const std::string& q = s.quantities[i];

@@ -103,8 +103,7 @@ class GeneralizedAlpha final : public Integrator {
   /// Newton iterations for one step of size h from m_cur. Reuses the factorised iteration
   /// matrix while it converges; refreshes it once before giving up.
   bool attempt(double h, Point& out, std::string& why) {
-    const double c = (1 - m_af) / (1 - m_am);
-    const double betap = h * h * m_beta * c, gammap = h * m_gamma * c;
+    const double betap = h * h * m_beta * (1 - m_af) / (1 - m_am);
     const int nv = m_sys.nv(), nc = m_sys.nc();
     if (h != m_factorH) m_matrixValid = false;
     Point p;

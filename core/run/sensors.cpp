@@ -58,6 +58,13 @@ const std::vector<QuantityInfo>& quantityTable() {
 
 }  // namespace
 
+std::vector<std::string> sensorQuantities(SensorSpec::Type type) {
+  std::vector<std::string> names;
+  for (const auto& q : quantityTable())
+    if (q.type == type) names.push_back(q.name);
+  return names;
+}
+
 SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
   const auto& model = sys.model();
   for (size_t i = 0; i < model.sensors.size(); ++i) {

@@ -6,6 +6,9 @@
 
 namespace flexim {
 
+/// Quantity names a sensor type records, in channel order (the file format's vocabulary).
+std::vector<std::string> sensorQuantities(SensorSpec::Type type);
+
 class SensorSet {
  public:
   /// Resolves sensor references; errors name "sensors[i] 'name'".
