@@ -1,0 +1,61 @@
+#include "core/fe/fe_model.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace flexim::fe {
+
+namespace {
+struct TypeInfo {
+  ElementType type;
+  const char* name;
+  int nodes;
+};
+constexpr std::array<TypeInfo, 6> kTypes{{
+    {ElementType::Tet4, "C3D4", 4},
+    {ElementType::Tet10, "C3D10", 10},
+    {ElementType::Hex8, "C3D8", 8},
+    {ElementType::Hex8R, "C3D8R", 8},
+    {ElementType::Hex20, "C3D20", 20},
+    {ElementType::Hex20R, "C3D20R", 20},
+}};
+}  // namespace
+
+int nodeCount(ElementType t) {
+  for (const auto& i : kTypes)
+    if (i.type == t) return i.nodes;
+  return 0;
+}
+
+const char* abaqusName(ElementType t) {
+  for (const auto& i : kTypes)
+    if (i.type == t) return i.name;
+  return "?";
+}
+
+bool fromAbaqusName(const std::string& name, ElementType& out) {
+  std::string upper(name);
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+  for (const auto& i : kTypes)
+    if (upper == i.name) {
+      out = i.type;
+      return true;
+    }
+  return false;
+}
+
+int FeModel::addNode(int id, const Eigen::Vector3d& x) {
+  if (node_index.count(id)) return -1;
+  const int index = nodeCount();
+  node_ids.push_back(id);
+  coords.push_back(x);
+  node_index.emplace(id, index);
+  return index;
+}
+
+int FeModel::indexOf(int id) const {
+  const auto it = node_index.find(id);
+  return it == node_index.end() ? -1 : it->second;
+}
+
+}  // namespace flexim::fe
