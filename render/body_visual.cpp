@@ -1,0 +1,24 @@
+#include "render/body_visual.h"
+
+#include <vtkMatrix4x4.h>
+
+namespace flexim::render {
+
+void BodyVisual::attach(vtkSmartPointer<vtkActor> actor, const Pose& inBody) {
+  actor->SetUserMatrix(toVtkMatrix(m_bodyToWorld * inBody));
+  m_parts.push_back({std::move(actor), inBody});
+}
+
+void BodyVisual::setPose(const Pose& bodyToWorld) {
+  m_bodyToWorld = bodyToWorld;
+  for (Part& part : m_parts) part.actor->SetUserMatrix(toVtkMatrix(bodyToWorld * part.inBody));
+}
+
+std::vector<vtkActor*> BodyVisual::actors() const {
+  std::vector<vtkActor*> list;
+  list.reserve(m_parts.size());
+  for (const Part& part : m_parts) list.push_back(part.actor);
+  return list;
+}
+
+}  // namespace flexim::render

@@ -1,0 +1,337 @@
+#include "render/model_scene.h"
+
+#include "render/geometry.h"
+#include "render/inertia_shape.h"
+#include "render/palette.h"
+
+#include <vtkActor.h>
+#include <vtkLightKit.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+
+#include <cstdio>
+
+namespace flexim::render {
+namespace {
+
+// thinnest box edge relative to the longest (slender links; see addBodies for the absolute floor)
+constexpr double kMinBoxAspect = 0.02;
+
+vtkSmartPointer<vtkActor> makeActor(vtkPolyData* mesh, const Rgb& colour) {
+  auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+  mapper->SetInputData(mesh);
+  mapper->ScalarVisibilityOff();
+  auto actor = vtkSmartPointer<vtkActor>::New();
+  actor->SetMapper(mapper);
+  vtkProperty* property = actor->GetProperty();
+  property->SetColor(colour[0], colour[1], colour[2]);
+  property->SetAmbient(0.15);
+  property->SetDiffuse(0.8);
+  property->SetSpecular(0.25);
+  property->SetSpecularPower(30.0);
+  return actor;
+}
+
+// Lines coloured by their own cell scalars, unlit so they keep their colour from any side.
+vtkSmartPointer<vtkActor> makeLineActor(vtkPolyData* lines, double width) {
+  auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+  mapper->SetInputData(lines);
+  mapper->SetScalarModeToUseCellData();
+  mapper->SetColorModeToDirectScalars();
+  auto actor = vtkSmartPointer<vtkActor>::New();
+  actor->SetMapper(mapper);
+  actor->GetProperty()->SetLineWidth(width);
+  actor->GetProperty()->LightingOff();
+  return actor;
+}
+
+vtkSmartPointer<vtkTextActor> makeLabel(const std::string& text, int fontSize) {
+  auto label = vtkSmartPointer<vtkTextActor>::New();
+  label->SetInput(text.c_str());
+  vtkTextProperty* style = label->GetTextProperty();
+  style->SetFontSize(fontSize);
+  style->SetColor(kTextColour.data());
+  style->SetFontFamilyToArial();
+  return label;
+}
+
+const MarkerSpec* findByName(const std::vector<MarkerSpec>& markers, const std::string& name) {
+  for (const MarkerSpec& m : markers)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+}  // namespace
+
+ModelScene::ModelScene(SceneOptions options) : m_options(options) {
+  m_renderer = vtkSmartPointer<vtkRenderer>::New();
+  setupRenderer();
+}
+
+ModelScene::~ModelScene() = default;
+
+vtkRenderer* ModelScene::renderer() const { return m_renderer; }
+
+void ModelScene::setupRenderer() {
+  if (m_options.gradientBackground) {
+    m_renderer->GradientBackgroundOn();
+    m_renderer->SetBackground(kBackgroundBottom.data());
+    m_renderer->SetBackground2(kBackgroundTop.data());
+  } else {
+    m_renderer->SetBackground(kBackgroundBottom.data());
+  }
+  // a key/fill/back light kit reads shapes better than the single default headlight
+  m_renderer->AutomaticLightCreationOff();
+  auto lights = vtkSmartPointer<vtkLightKit>::New();
+  lights->AddLightsToRenderer(m_renderer);
+}
+
+void ModelScene::clear() {
+  m_renderer->RemoveAllViewProps();
+  m_bodies.clear();
+  m_ground = BodyVisual();
+  m_initialPoses.clear();
+  m_markerActors.clear();
+  m_springs.clear();
+  m_timeLabel = nullptr;
+  m_bounds = SceneBounds();
+  m_length = 1.0;
+  m_glyphSize = 0.05;
+  m_planeNormal = Vec3::Zero();
+}
+
+void ModelScene::build(const ModelSpec& model, Diagnostics* diag) {
+  clear();
+  m_up = upDirection(model.gravity);
+  measure(model);
+  addBodies(model);
+  addGround(model);
+  addJoints(model, diag);
+  addSprings(model, diag);
+  if (m_options.showFloor && !m_bounds.empty()) addFloor();
+  if (m_options.showLabels) addLabels(model);
+  setMarkersVisible(m_options.showMarkers);
+  resetCamera();
+}
+
+void ModelScene::measure(const ModelSpec& model) {
+  for (const RigidBodySpec& body : model.bodies) {
+    const Pose bodyToWorld = makePose(body.position, body.orientation);
+    const InertiaBox box = equivalentInertiaBox(body.mass, body.inertia, kMinBoxAspect);
+    m_bounds.add(body.position, box.valid ? 0.5 * box.size.norm() : 0.0);
+    for (const MarkerSpec& marker : body.markers) m_bounds.add(bodyToWorld * marker.position);
+  }
+  for (const MarkerSpec& marker : model.ground_markers) m_bounds.add(marker.position);
+  m_length = m_bounds.diagonal() > 1e-9 ? m_bounds.diagonal() : 1.0;
+  m_glyphSize = 0.045 * m_length;
+}
+
+void ModelScene::addBodies(const ModelSpec& model) {
+  m_bodies.resize(model.bodies.size());
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const RigidBodySpec& body = model.bodies[b];
+    BodyVisual& visual = m_bodies[b];
+    visual.setPose(makePose(body.position, body.orientation));
+    m_initialPoses.push_back(visual.pose());
+    const Rgb colour = bodyColour(b);
+
+    // the shape: equivalent-inertia box, or a small cube when mass data are unusable
+    // slender links all get about the same visible thickness, whatever their length
+    const InertiaBox box = equivalentInertiaBox(body.mass, body.inertia, kMinBoxAspect);
+    const Vec3 size = box.valid ? Vec3(box.size.cwiseMax(0.55 * m_glyphSize))
+                                : Vec3::Constant(1.5 * m_glyphSize);
+    auto shape = makeActor(boxMesh(size), colour);
+    visual.attach(shape, Pose(box.orientation));
+    addActor(shape);
+
+    // the links from the centre of mass to the markers make a linkage read as one
+    std::vector<Vec3> ends;
+    for (const MarkerSpec& marker : body.markers) ends.push_back(marker.position);
+    auto tubes = linkTubes(ends, 0.14 * m_glyphSize);
+    if (tubes->GetNumberOfPoints() > 0) {
+      auto links = makeActor(tubes, darker(colour, 0.8));
+      visual.attach(links);
+      addActor(links);
+    }
+    if (!body.markers.empty()) addMarkerTriads(visual, body.markers);
+  }
+}
+
+void ModelScene::addGround(const ModelSpec& model) {
+  for (const MarkerSpec& marker : model.ground_markers) {
+    // apex at the marker, base towards the floor; drawn in world axes so it always points down
+    auto anchor = makeActor(groundCone(m_up, 1.3 * m_glyphSize, 0.55 * m_glyphSize), kGroundColour);
+    m_ground.attach(anchor, makePose(marker.position, Quat::Identity()));
+    addActor(anchor);
+  }
+  if (!model.ground_markers.empty()) addMarkerTriads(m_ground, model.ground_markers);
+}
+
+void ModelScene::addMarkerTriads(BodyVisual& owner, const std::vector<MarkerSpec>& markers) {
+  std::vector<Pose> frames;
+  for (const MarkerSpec& marker : markers) frames.push_back(makePose(marker.position, marker.orientation));
+  auto triads = makeLineActor(axisTriads(frames, 1.8 * m_glyphSize), 2.0);
+  owner.attach(triads);
+  addActor(triads);
+  m_markerActors.push_back(triads);
+}
+
+void ModelScene::addJoints(const ModelSpec& model, Diagnostics* diag) {
+  std::vector<Vec3> hingeAxes;  // world axes of revolute and cylindrical joints
+  for (std::size_t j = 0; j < model.joints.size(); ++j) {
+    const JointSpec& joint = model.joints[j];
+    // the glyph rides on body2 (on body1 when body2 is the ground)
+    const bool onBody2 = joint.body2 != kGroundName;
+    const std::string& body = onBody2 ? joint.body2 : joint.body1;
+    const std::string& marker = onBody2 ? joint.marker2 : joint.marker1;
+    int owner = -1;
+    Pose markerInBody;
+    if (!findMarker(model, body, marker, owner, markerInBody)) {
+      if (diag)
+        diag->warning("joints[" + std::to_string(j) + "] '" + joint.name + "'",
+                      "marker '" + marker + "' on body '" + body + "' not found; joint not drawn");
+      continue;
+    }
+    auto glyph = makeActor(jointGlyph(joint.type, m_glyphSize), jointColour(joint.type));
+    visualOf(owner).attach(glyph, markerInBody);
+    addActor(glyph);
+    if (joint.type == JointType::Revolute || joint.type == JointType::Cylindrical)
+      hingeAxes.push_back((visualOf(owner).pose() * markerInBody).linear().col(2));
+  }
+  m_planeNormal = motionPlaneNormal(hingeAxes);
+}
+
+void ModelScene::addSprings(const ModelSpec& model, Diagnostics* diag) {
+  for (std::size_t f = 0; f < model.forces.size(); ++f) {
+    const ForceSpec& force = model.forces[f];
+    if (force.type != ForceSpec::Type::SpringDamper && force.type != ForceSpec::Type::Bushing) continue;
+    SpringVisual spring;
+    Pose marker1, marker2;
+    if (!findMarker(model, force.body1, force.marker1, spring.end1.body, marker1) ||
+        !findMarker(model, force.body2, force.marker2, spring.end2.body, marker2)) {
+      if (diag)
+        diag->warning("forces[" + std::to_string(f) + "] '" + force.name + "'",
+                      "a marker of this element was not found; element not drawn");
+      continue;
+    }
+    spring.end1.inBody = marker1.translation();
+    spring.end2.inBody = marker2.translation();
+    spring.line = springLine(worldPoint(spring.end1), worldPoint(spring.end2), springAmplitude());
+    auto actor = makeActor(spring.line, kSpringColour);
+    actor->GetProperty()->SetLineWidth(2.5);
+    actor->GetProperty()->LightingOff();
+    addActor(actor);
+    m_springs.push_back(spring);
+  }
+}
+
+void ModelScene::addFloor() {
+  // grid a little below the lowest point of the model, in the plane normal to "up"
+  const Vec3 centre = m_bounds.centre();
+  double lowest = centre.dot(m_up);
+  for (int corner = 0; corner < 8; ++corner) {
+    const Vec3 p((corner & 1) ? m_bounds.max().x() : m_bounds.min().x(),
+                 (corner & 2) ? m_bounds.max().y() : m_bounds.min().y(),
+                 (corner & 4) ? m_bounds.max().z() : m_bounds.min().z());
+    lowest = std::min(lowest, p.dot(m_up));
+  }
+  // at least half the model size below its centre: links that swing down from a flat initial
+  // layout should mostly stay above the grid
+  const double below = std::min(lowest - centre.dot(m_up), -0.5 * m_length) - 0.08 * m_length;
+  const Vec3 floorCentre = centre + below * m_up;
+  const double spacing = niceStep(m_length / 8.0);
+  auto grid = makeActor(floorGrid(floorCentre, m_up, 0.75 * m_length, spacing), kGridColour);
+  grid->GetProperty()->LightingOff();
+  grid->GetProperty()->SetOpacity(0.55);
+  addActor(grid);
+
+  std::vector<Pose> origin{Pose::Identity()};
+  auto worldAxes = makeLineActor(axisTriads(origin, 0.12 * m_length), 3.0);
+  addActor(worldAxes);
+}
+
+void ModelScene::addLabels(const ModelSpec& model) {
+  const std::string title = model.name.empty() ? std::string("(unnamed model)") : model.name;
+  auto titleLabel = makeLabel(title, 18);
+  titleLabel->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  titleLabel->GetPositionCoordinate()->SetValue(0.015, 0.94);
+  m_renderer->AddViewProp(titleLabel);
+
+  m_timeLabel = makeLabel("", 18);
+  m_timeLabel->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  m_timeLabel->GetPositionCoordinate()->SetValue(0.015, 0.02);
+  m_renderer->AddViewProp(m_timeLabel);
+  setTime(0.0);
+}
+
+void ModelScene::addActor(vtkActor* actor) { m_renderer->AddActor(actor); }
+
+bool ModelScene::findMarker(const ModelSpec& model, const std::string& body,
+                            const std::string& marker, int& bodyIndex, Pose& markerInBody) const {
+  if (body == kGroundName) {
+    const MarkerSpec* m = findByName(model.ground_markers, marker);
+    if (!m) return false;
+    bodyIndex = -1;
+    markerInBody = makePose(m->position, m->orientation);
+    return true;
+  }
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    if (model.bodies[b].name != body) continue;
+    const MarkerSpec* m = findByName(model.bodies[b].markers, marker);
+    if (!m) return false;
+    bodyIndex = static_cast<int>(b);
+    markerInBody = makePose(m->position, m->orientation);
+    return true;
+  }
+  return false;
+}
+
+BodyVisual& ModelScene::visualOf(int bodyIndex) {
+  return bodyIndex < 0 ? m_ground : m_bodies[static_cast<std::size_t>(bodyIndex)];
+}
+
+Vec3 ModelScene::worldPoint(const AnchoredPoint& p) const {
+  const Pose& bodyToWorld =
+      p.body < 0 ? m_ground.pose() : m_bodies[static_cast<std::size_t>(p.body)].pose();
+  return bodyToWorld * p.inBody;
+}
+
+bool ModelScene::setPoses(const std::vector<BodyPose>& poses) {
+  if (poses.size() != m_bodies.size()) return false;
+  for (std::size_t b = 0; b < poses.size(); ++b)
+    m_bodies[b].setPose(makePose(poses[b].position, poses[b].orientation));
+  updateSprings();
+  return true;
+}
+
+void ModelScene::resetPoses() {
+  for (std::size_t b = 0; b < m_bodies.size(); ++b) m_bodies[b].setPose(m_initialPoses[b]);
+  updateSprings();
+}
+
+void ModelScene::updateSprings() {
+  for (SpringVisual& spring : m_springs) {
+    placeSpring(spring.line, worldPoint(spring.end1), worldPoint(spring.end2), springAmplitude());
+  }
+}
+
+void ModelScene::setTime(double t) {
+  if (!m_timeLabel) return;
+  char text[64];
+  std::snprintf(text, sizeof text, "t = %.4f s", t);
+  m_timeLabel->SetInput(text);
+}
+
+void ModelScene::setMarkersVisible(bool visible) {
+  m_options.showMarkers = visible;
+  for (auto& actor : m_markerActors) actor->SetVisibility(visible);
+}
+
+void ModelScene::resetCamera() { frameCamera(*m_renderer, m_bounds, m_up, m_planeNormal); }
+
+}  // namespace flexim::render

@@ -1,0 +1,102 @@
+#include "render/scene_framing.h"
+
+#include "render/geometry.h"
+
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
+
+#include <cmath>
+
+namespace flexim::render {
+
+void SceneBounds::add(const Vec3& point, double radius) {
+  const Vec3 r = Vec3::Constant(radius);
+  if (m_empty) {
+    m_min = point - r;
+    m_max = point + r;
+    m_empty = false;
+    return;
+  }
+  m_min = m_min.cwiseMin(point - r);
+  m_max = m_max.cwiseMax(point + r);
+}
+
+Vec3 upDirection(const Vec3& gravity) {
+  return gravity.norm() > 1e-12 ? Vec3(-gravity.normalized()) : Vec3(Vec3::UnitZ());
+}
+
+Vec3 motionPlaneNormal(const std::vector<Vec3>& jointAxes) {
+  if (jointAxes.empty()) return Vec3::Zero();
+  Vec3 normal = jointAxes.front().normalized();
+  for (const Vec3& axis : jointAxes)
+    if (std::abs(axis.normalized().dot(normal)) < 0.999) return Vec3::Zero();
+  int largest = 0;
+  normal.cwiseAbs().maxCoeff(&largest);
+  return normal(largest) < 0 ? Vec3(-normal) : normal;
+}
+
+namespace {
+
+// The flat direction of the bounds, preferring one across "up" (a linkage standing upright).
+bool flatDirection(const SceneBounds& bounds, const Vec3& up, Vec3& normal) {
+  const Vec3 extent = bounds.extent();
+  const double largest = extent.maxCoeff();
+  bool found = false;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (extent(axis) >= 0.25 * largest) continue;
+    const bool acrossUp = std::abs(Vec3::Unit(axis).dot(up)) < 0.9;
+    if (!found || acrossUp) {
+      normal = Vec3::Unit(axis);
+      found = true;
+      if (acrossUp) break;
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+Vec3 defaultViewDirection(const SceneBounds& bounds, const Vec3& up, const Vec3& planeNormal) {
+  Vec3 normal = planeNormal;
+  const bool planar = planeNormal.norm() > 0.5 || flatDirection(bounds, up, normal);
+  const bool lyingFlat = planar && std::abs(normal.normalized().dot(up)) > 0.9;
+
+  // a camera on the "front" side sees "side" pointing to the right (not a mirrored view)
+  const Vec3 side = anyPerpendicular(up);
+  const Vec3 front = side.cross(up);
+  Vec3 direction;
+  if (planar && !lyingFlat) {
+    // face-on, turned a little so the joint glyphs show depth
+    const Vec3 across = up.cross(normal).normalized();
+    direction = normal + 0.45 * across + 0.3 * up;
+  } else if (planar) {
+    direction = up + 0.6 * front + 0.3 * side;  // looking down at a flat layout
+  } else {
+    direction = front + 0.8 * side + 0.7 * up;  // isometric-like
+  }
+  return direction.normalized();
+}
+
+void frameCamera(vtkRenderer& renderer, const SceneBounds& bounds, const Vec3& up,
+                 const Vec3& planeNormal) {
+  vtkCamera* camera = renderer.GetActiveCamera();
+  const Vec3 centre = bounds.empty() ? Vec3::Zero() : bounds.centre();
+  const Vec3 direction = defaultViewDirection(bounds, up, planeNormal);
+  const double distance = std::max(bounds.diagonal(), 1e-3) * 2.0;
+  const Vec3 position = centre + distance * direction;
+  camera->SetFocalPoint(centre.x(), centre.y(), centre.z());
+  camera->SetPosition(position.x(), position.y(), position.z());
+  camera->SetViewUp(up.x(), up.y(), up.z());
+  camera->OrthogonalizeViewUp();
+  camera->SetViewAngle(30.0);
+  if (bounds.empty()) {
+    renderer.ResetCameraClippingRange();
+    return;
+  }
+  const Vec3 lo = bounds.min(), hi = bounds.max();
+  double box[6] = {lo.x(), hi.x(), lo.y(), hi.y(), lo.z(), hi.z()};
+  renderer.ResetCamera(box);
+  camera->Zoom(1.3);  // ResetCamera fits a bounding sphere, which leaves wide margins
+}
+
+}  // namespace flexim::render

@@ -1,0 +1,274 @@
+// MainWindow end to end on a real X server (xvfb-run): load an example model, list it, run it on
+// the worker thread, scrub the results, export CSV, cancel, report errors, automation contract.
+#include "io/csv_writer.h"
+#include "ui/gui_automation.h"
+#include "ui/main_window.h"
+#include "ui/messages_panel.h"
+#include "ui/model_tree.h"
+#include "ui/playback_bar.h"
+#include "ui/surface_format.h"
+#include "ui/vtk_viewport.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QProgressBar>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace flexim;
+using namespace flexim::ui;
+
+namespace {
+
+const QString kSliderCrank = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_rigid.json");
+const QString kDoublePendulum = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/double_pendulum.json");
+
+// Fraction of pixels that stand out from their row's first pixel (the background is a
+// vertical gradient, so each row has one background colour).
+double drawnFraction(const QImage& image) {
+  if (image.isNull()) return 0.0;
+  long drawn = 0;
+  for (int y = 0; y < image.height(); ++y) {
+    const QRgb background = image.pixel(0, y);
+    for (int x = 0; x < image.width(); ++x) {
+      const QRgb p = image.pixel(x, y);
+      const int d = std::max({std::abs(qRed(p) - qRed(background)), std::abs(qGreen(p) - qGreen(background)),
+                              std::abs(qBlue(p) - qBlue(background))});
+      if (d > 30) ++drawn;
+    }
+  }
+  return double(drawn) / (double(image.width()) * image.height());
+}
+
+void sendMouse(QWidget* widget, QEvent::Type type, QPoint at, Qt::MouseButton button,
+               Qt::MouseButtons buttons) {
+  QMouseEvent event(type, QPointF(at), QPointF(widget->mapToGlobal(at)), button, buttons, Qt::NoModifier);
+  QCoreApplication::sendEvent(widget, &event);
+}
+
+double differingFraction(const QImage& a, const QImage& b) {
+  if (a.size() != b.size() || a.isNull()) return 1.0;
+  long differing = 0;
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 0; x < a.width(); ++x)
+      if (a.pixel(x, y) != b.pixel(x, y)) ++differing;
+  return double(differing) / (double(a.width()) * a.height());
+}
+
+}  // namespace
+
+class MainWindowTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init();
+  void cleanup();
+  void listsTheModel();
+  void reportsUnreadableFile();
+  void runsScrubsAndExports();
+  void cancelKeepsSamples();
+  void compileErrorGoesToMessages();
+  void closingWhileRunningStopsTheWorker();
+  void mouseOrbitsWheelZoomsAndResetRestores();
+  void playbackPlaysToTheEnd();
+  void markersCanBeHidden();
+  void automationRunsAndSavesScreenshot();
+  void automationFailsOnMissingModel();
+
+ private:
+  std::unique_ptr<MainWindow> m_window;
+};
+
+void MainWindowTest::init() {
+  m_window = std::make_unique<MainWindow>();
+  m_window->resize(1000, 700);
+  m_window->show();
+  QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void MainWindowTest::cleanup() { m_window.reset(); }
+
+void MainWindowTest::listsTheModel() {
+  QVERIFY(m_window->openModelFile(kSliderCrank));
+  ModelTree* tree = m_window->modelTree();
+  QCOMPARE(tree->itemNames("Bodies"), QStringList({"crank", "rod", "slider"}));
+  QCOMPARE(tree->itemNames("Joints"), QStringList({"crank_pivot", "crank_pin", "wrist_pin", "slider_rail"}));
+  QCOMPARE(tree->itemNames("Drivers"), QStringList({"motor"}));
+  QCOMPARE(m_window->messages()->count(Severity::Error), 0);
+  // the scene shows the model before any run
+  const QImage view = m_window->viewport()->screenshot();
+  QVERIFY2(drawnFraction(view) > 0.01, qPrintable(QString::number(drawnFraction(view))));
+}
+
+void MainWindowTest::reportsUnreadableFile() {
+  QVERIFY(!m_window->openModelFile("/nonexistent/model.json"));
+  QVERIFY(m_window->messages()->count(Severity::Error) >= 1);
+  QVERIFY(!m_window->startRun());  // no model: refused with a message, not a crash
+}
+
+void MainWindowTest::runsScrubsAndExports() {
+  QVERIFY(m_window->openModelFile(kSliderCrank));
+  QSignalSpy finished(m_window.get(), &MainWindow::runFinished);
+  QVERIFY(m_window->startRun());
+  QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 20000);
+  QCOMPARE(finished.count(), 1);
+  QVERIFY2(m_window->lastSummary().ok, m_window->lastSummary().message.c_str());
+  QCOMPARE(m_window->progressBar()->value(), m_window->progressBar()->maximum());
+
+  // 0.1 s at 1e-4 s output interval
+  const std::size_t count = m_window->results().size();
+  QCOMPARE(count, std::size_t(1001));
+  PlaybackBar* playback = m_window->playbackBar();
+  QCOMPARE(playback->frameCount(), int(count));
+
+  // scrub: the first and a quarter-turn later frame look different (the crank turns 150 rad/s)
+  playback->slider()->setValue(0);
+  const QImage first = m_window->viewport()->screenshot();
+  playback->slider()->setValue(100);  // t = 0.01 s, crank at 1.5 rad
+  const QImage later = m_window->viewport()->screenshot();
+  QVERIFY(drawnFraction(first) > 0.01);
+  QVERIFY(drawnFraction(later) > 0.01);
+  QVERIFY2(differingFraction(first, later) > 0.002, qPrintable(QString::number(differingFraction(first, later))));
+
+  const QImage window = m_window->grabWindowImage();
+  QCOMPARE(window.size(), m_window->size());
+  QVERIFY(drawnFraction(window) > 0.02);
+
+  QTemporaryDir dir;
+  const QString csvPath = dir.filePath("results.csv");
+  QVERIFY(m_window->exportResultsCsv(csvPath));
+  io::CsvTable table;
+  std::string error;
+  QVERIFY2(io::readCsv(csvPath.toStdString(), table, &error), error.c_str());
+  QCOMPARE(table.rows(), count);
+  QVERIFY(table.find("slider.position.x") >= 0);
+}
+
+void MainWindowTest::cancelKeepsSamples() {
+  // a long run of the double pendulum, cancelled after the first samples
+  QVERIFY(m_window->openModelFile(kDoublePendulum));
+  ModelSpec model = m_window->model();
+  model.solver.t_end = 1.0e4;
+  m_window->showModel(model, "long double pendulum");
+  QVERIFY(m_window->startRun());
+  QTRY_VERIFY_WITH_TIMEOUT(m_window->results().size() > 5, 10000);
+  m_window->cancelRun();
+  QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 10000);
+  QVERIFY(m_window->lastSummary().cancelled);
+  QVERIFY(m_window->results().size() > 5);
+  QCOMPARE(m_window->playbackBar()->frameCount(), int(m_window->results().size()));
+  QVERIFY(m_window->messages()->count(Severity::Warning) >= 1);
+}
+
+void MainWindowTest::compileErrorGoesToMessages() {
+  QVERIFY(m_window->openModelFile(kSliderCrank));
+  ModelSpec broken = m_window->model();
+  broken.joints[0].body2 = "no_such_body";
+  m_window->showModel(broken, "broken model");
+  const int errorsBefore = m_window->messages()->count(Severity::Error);
+  QVERIFY(!m_window->startRun());
+  QVERIFY(!m_window->isRunning());
+  QVERIFY(m_window->messages()->count(Severity::Error) > errorsBefore);
+}
+
+void MainWindowTest::closingWhileRunningStopsTheWorker() {
+  QVERIFY(m_window->openModelFile(kDoublePendulum));
+  ModelSpec model = m_window->model();
+  model.solver.t_end = 1.0e4;
+  m_window->showModel(model, "long double pendulum");
+  QVERIFY(m_window->startRun());
+  QTRY_VERIFY_WITH_TIMEOUT(m_window->results().size() > 2, 10000);
+  QElapsedTimer clock;
+  clock.start();
+  m_window.reset();  // cancels and joins the worker
+  QVERIFY2(clock.elapsed() < 5000, "the worker stops promptly");
+}
+
+void MainWindowTest::mouseOrbitsWheelZoomsAndResetRestores() {
+  QVERIFY(m_window->openModelFile(kSliderCrank));
+  VtkViewport* view = m_window->viewport();
+  const QImage before = view->screenshot();
+
+  // left drag: trackball rotation
+  const QPoint centre = view->rect().center();
+  sendMouse(view, QEvent::MouseButtonPress, centre, Qt::LeftButton, Qt::LeftButton);
+  for (int i = 1; i <= 10; ++i)
+    sendMouse(view, QEvent::MouseMove, centre + QPoint(8 * i, 3 * i), Qt::NoButton, Qt::LeftButton);
+  sendMouse(view, QEvent::MouseButtonRelease, centre + QPoint(80, 30), Qt::LeftButton, Qt::NoButton);
+  const QImage orbited = view->screenshot();
+  QVERIFY2(differingFraction(before, orbited) > 0.01, "dragging rotates the view");
+
+  // wheel: zoom
+  QWheelEvent wheel(QPointF(centre), QPointF(view->mapToGlobal(centre)), QPoint(), QPoint(0, 120),
+                    Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+  QCoreApplication::sendEvent(view, &wheel);
+  QVERIFY(differingFraction(orbited, view->screenshot()) > 0.01);
+
+  view->resetView();
+  QVERIFY2(differingFraction(before, view->screenshot()) < 0.001, "reset view restores the default camera");
+}
+
+void MainWindowTest::playbackPlaysToTheEnd() {
+  QVERIFY(m_window->openModelFile(kSliderCrank));
+  QVERIFY(m_window->startRun());
+  QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 20000);
+  PlaybackBar* playback = m_window->playbackBar();
+  playback->setCurrentFrame(0);
+  playback->play();  // real time: the 0.1 s run plays in about 0.1 s
+  QVERIFY(playback->isPlaying());
+  QTRY_VERIFY_WITH_TIMEOUT(!playback->isPlaying(), 5000);
+  QCOMPARE(playback->currentFrame(), playback->frameCount() - 1);
+}
+
+void MainWindowTest::markersCanBeHidden() {
+  QVERIFY(m_window->openModelFile(kSliderCrank));
+  const QImage with = m_window->viewport()->screenshot();
+  auto* showMarkers = m_window->findChild<QAction*>("actionShowMarkers");
+  QVERIFY(showMarkers && showMarkers->isCheckable() && showMarkers->isChecked());
+  showMarkers->trigger();
+  const QImage without = m_window->viewport()->screenshot();
+  const double changedPixels = differingFraction(with, without) * with.width() * with.height();
+  // most marker axes lie inside the links here; the visible ends are a few dozen pixels
+  QVERIFY2(changedPixels > 40, qPrintable(QString::number(changedPixels)));
+  QVERIFY(drawnFraction(without) < drawnFraction(with));
+}
+
+void MainWindowTest::automationRunsAndSavesScreenshot() {
+  QTemporaryDir dir;
+  AutomationRequest request;
+  request.modelPath = kSliderCrank;
+  request.run = true;
+  request.screenshotPath = dir.filePath("shot.png");
+  GuiAutomation automation(*m_window, request);
+  QSignalSpy finished(&automation, &GuiAutomation::finished);
+  automation.start();
+  QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+  QCOMPARE(finished.at(0).at(0).toInt(), 0);
+  const QImage shot(request.screenshotPath);
+  QVERIFY(!shot.isNull());
+  QVERIFY(drawnFraction(shot) > 0.02);
+  if (qEnvironmentVariableIsSet("FLEXIM_KEEP_SCREENSHOT"))
+    QVERIFY(shot.save(qEnvironmentVariable("FLEXIM_KEEP_SCREENSHOT")));
+}
+
+void MainWindowTest::automationFailsOnMissingModel() {
+  AutomationRequest request;
+  request.modelPath = "/nonexistent/model.json";
+  request.run = true;
+  GuiAutomation automation(*m_window, request);
+  QSignalSpy finished(&automation, &GuiAutomation::finished);
+  automation.start();
+  QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+  QVERIFY(finished.at(0).at(0).toInt() != 0);
+  QVERIFY(!finished.at(0).at(1).toString().isEmpty());
+}
+
+int main(int argc, char** argv) {
+  setDefaultSurfaceFormatForVtk();
+  QApplication app(argc, argv);
+  MainWindowTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "ui_mainwindow_test.moc"

@@ -1,0 +1,62 @@
+#include "ui/gui_automation.h"
+
+#include "ui/main_window.h"
+#include "ui/messages_panel.h"
+
+#include <QTimer>
+#include <QWindow>
+
+namespace flexim::ui {
+
+GuiAutomation::GuiAutomation(MainWindow& window, AutomationRequest request, QObject* parent)
+    : QObject(parent), m_window(window), m_request(std::move(request)) {}
+
+void GuiAutomation::start() { QTimer::singleShot(0, this, &GuiAutomation::loadStep); }
+
+void GuiAutomation::loadStep() {
+  if (!m_request.modelPath.isEmpty() && !m_window.openModelFile(m_request.modelPath))
+    return fail(2, tr("cannot load model '%1'").arg(m_request.modelPath));
+  runStep();
+}
+
+void GuiAutomation::runStep() {
+  if (!m_request.run) return screenshotStep();
+  connect(&m_window, &MainWindow::runFinished, this, [this](bool ok) {
+    if (!ok) {
+      const QString reason = QString::fromStdString(m_window.lastSummary().message);
+      return fail(4, tr("the run failed: %1").arg(reason.isEmpty() ? tr("see Messages") : reason));
+    }
+    screenshotStep();
+  }, Qt::SingleShotConnection);
+  if (!m_window.startRun()) {
+    disconnect(&m_window, &MainWindow::runFinished, this, nullptr);
+    fail(3, tr("the run did not start (no model, or it does not compile)"));
+  }
+}
+
+void GuiAutomation::screenshotStep() {
+  if (m_request.screenshotPath.isEmpty()) {
+    emit finished(0, {});
+    return;
+  }
+  // the window must be on screen (exposed) before its OpenGL view can be grabbed
+  QWindow* handle = m_window.windowHandle();
+  if (!handle || !handle->isExposed()) {
+    if (++m_exposeWaits > 100) return fail(5, tr("the window never became visible"));
+    QTimer::singleShot(50, this, &GuiAutomation::screenshotStep);
+    return;
+  }
+  const QImage image = m_window.grabWindowImage();
+  if (image.isNull() || !image.save(m_request.screenshotPath))
+    return fail(5, tr("cannot write screenshot '%1'").arg(m_request.screenshotPath));
+  emit finished(0, {});
+}
+
+void GuiAutomation::fail(int exitCode, const QString& message) {
+  // nobody may be looking at the window: carry the errors along in the message
+  QString full = message;
+  for (const QString& line : m_window.messages()->lines(Severity::Error)) full += "\n  " + line;
+  emit finished(exitCode, full);
+}
+
+}  // namespace flexim::ui

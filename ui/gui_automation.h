@@ -1,0 +1,43 @@
+// The GUI automation contract (DESIGN.md): `flexim MODEL.json --run --screenshot FILE.png --quit`.
+// Steps run from the event loop: load, run to completion, screenshot, then report an exit code.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+namespace flexim::ui {
+
+class MainWindow;
+
+struct AutomationRequest {
+  QString modelPath;       ///< empty: keep the current (empty) scene
+  bool run = false;
+  QString screenshotPath;  ///< empty: no screenshot
+  bool quit = false;
+};
+
+class GuiAutomation : public QObject {
+  Q_OBJECT
+
+ public:
+  GuiAutomation(MainWindow& window, AutomationRequest request, QObject* parent = nullptr);
+  /// Starts the sequence once the event loop runs; finished() reports the outcome.
+  void start();
+
+ signals:
+  /// exitCode 0 on success; otherwise message says what failed, followed by the error lines
+  /// of the Messages panel.
+  void finished(int exitCode, const QString& message);
+
+ private:
+  void loadStep();
+  void runStep();
+  void screenshotStep();
+  void fail(int exitCode, const QString& message);
+
+  MainWindow& m_window;
+  AutomationRequest m_request;
+  int m_exposeWaits = 0;
+};
+
+}  // namespace flexim::ui

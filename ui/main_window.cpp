@@ -1,0 +1,305 @@
+#include "ui/main_window.h"
+
+#include "io/model_json.h"
+#include "render/model_scene.h"
+#include "ui/messages_panel.h"
+#include "ui/model_tree.h"
+#include "ui/playback_bar.h"
+#include "ui/results_export.h"
+#include "ui/simulation_controller.h"
+#include "ui/vtk_viewport.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPainter>
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+namespace flexim::ui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setWindowTitle(tr("Flexim"));
+  resize(1200, 800);
+  m_scene = std::make_unique<render::ModelScene>();
+  m_controller = new SimulationController(this);
+
+  createCentralArea();
+  createDocks();
+  createActions();
+  createMenus();
+
+  m_statusText = new QLabel(tr("No model"), this);
+  m_progress = new QProgressBar(this);
+  m_progress->setRange(0, 1000);
+  m_progress->setValue(0);
+  m_progress->setMaximumWidth(260);
+  m_progress->setFormat(tr("%p%"));
+  statusBar()->addWidget(m_statusText, 1);
+  statusBar()->addPermanentWidget(m_progress);
+
+  connect(m_controller, &SimulationController::runStarted, this, &MainWindow::onRunStarted);
+  connect(m_controller, &SimulationController::samplesArrived, this, &MainWindow::onSamplesArrived);
+  connect(m_controller, &SimulationController::runFinished, this, &MainWindow::onRunFinished);
+  connect(m_controller, &SimulationController::progressChanged, this,
+          [this](double fraction) { m_progress->setValue(int(fraction * 1000.0 + 0.5)); });
+  connect(m_playback, &PlaybackBar::frameChanged, this, &MainWindow::showFrame);
+  updateActions();
+}
+
+MainWindow::~MainWindow() {
+  // stop the worker before the scene and stores it feeds go away
+  delete m_controller;
+  m_controller = nullptr;
+}
+
+void MainWindow::createCentralArea() {
+  m_viewport = new VtkViewport(this);
+  m_viewport->setRenderer(m_scene->renderer());
+  m_viewport->setCameraReset([this] { m_scene->resetCamera(); });
+  m_playback = new PlaybackBar(this);
+
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(m_viewport, 1);
+  layout->addWidget(m_playback);
+  setCentralWidget(central);
+}
+
+void MainWindow::createDocks() {
+  m_tree = new ModelTree(this);
+  auto* treeDock = new QDockWidget(tr("Model"), this);
+  treeDock->setObjectName("modelDock");
+  treeDock->setWidget(m_tree);
+  addDockWidget(Qt::LeftDockWidgetArea, treeDock);
+
+  m_messages = new MessagesPanel(this);
+  auto* messagesDock = new QDockWidget(tr("Messages"), this);
+  messagesDock->setObjectName("messagesDock");
+  messagesDock->setWidget(m_messages);
+  addDockWidget(Qt::BottomDockWidgetArea, messagesDock);
+  resizeDocks({treeDock}, {280}, Qt::Horizontal);
+  resizeDocks({messagesDock}, {150}, Qt::Vertical);
+}
+
+void MainWindow::createActions() {
+  m_openAction = new QAction(tr("&Open model…"), this);
+  m_openAction->setObjectName("actionOpen");  // found by tests and automation
+  m_openAction->setShortcut(QKeySequence::Open);
+  connect(m_openAction, &QAction::triggered, this, &MainWindow::onOpenRequested);
+
+  m_exportAction = new QAction(tr("&Export results CSV…"), this);
+  m_exportAction->setObjectName("actionExportCsv");
+  m_exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
+  connect(m_exportAction, &QAction::triggered, this, &MainWindow::onExportRequested);
+
+  m_quitAction = new QAction(tr("&Quit"), this);
+  m_quitAction->setObjectName("actionQuit");
+  m_quitAction->setShortcut(QKeySequence::Quit);
+  connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+  m_runAction = new QAction(tr("&Run"), this);
+  m_runAction->setObjectName("actionRun");
+  m_runAction->setShortcut(QKeySequence(Qt::Key_F5));
+  connect(m_runAction, &QAction::triggered, this, [this] { startRun(); });
+
+  m_cancelAction = new QAction(tr("&Cancel"), this);
+  m_cancelAction->setObjectName("actionCancel");
+  m_cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+  connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelRun);
+
+  m_resetCameraAction = new QAction(tr("&Reset camera"), this);
+  m_resetCameraAction->setObjectName("actionResetCamera");
+  m_resetCameraAction->setShortcut(QKeySequence(Qt::Key_Home));
+  connect(m_resetCameraAction, &QAction::triggered, m_viewport, &VtkViewport::resetView);
+
+  m_showMarkersAction = new QAction(tr("Show &markers"), this);
+  m_showMarkersAction->setObjectName("actionShowMarkers");
+  m_showMarkersAction->setCheckable(true);
+  m_showMarkersAction->setChecked(m_scene->markersVisible());
+  connect(m_showMarkersAction, &QAction::toggled, this, [this](bool on) {
+    m_scene->setMarkersVisible(on);
+    m_viewport->update();
+  });
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(m_openAction);
+  file->addAction(m_exportAction);
+  file->addSeparator();
+  file->addAction(m_quitAction);
+  QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
+  simulation->addAction(m_runAction);
+  simulation->addAction(m_cancelAction);
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(m_resetCameraAction);
+  view->addAction(m_showMarkersAction);
+}
+
+void MainWindow::updateActions() {
+  const bool running = isRunning();
+  m_openAction->setEnabled(!running);
+  m_runAction->setEnabled(m_hasModel && !running);
+  m_cancelAction->setEnabled(running);
+  m_exportAction->setEnabled(!running && !m_results.empty());
+}
+
+bool MainWindow::isRunning() const { return m_controller && m_controller->isRunning(); }
+
+bool MainWindow::openModelFile(const QString& path) {
+  if (isRunning()) {
+    m_messages->add(Severity::Error, path, tr("cannot open a model while a run is in progress"));
+    return false;
+  }
+  ModelSpec model;
+  Diagnostics diag;
+  const bool ok = io::loadModelFile(path.toStdString(), model, diag);
+  m_messages->add(diag);
+  if (!ok || diag.hasErrors()) {
+    m_messages->add(Severity::Error, path, tr("the model was not loaded"));
+    m_statusText->setText(tr("Could not load %1").arg(QFileInfo(path).fileName()));
+    return false;
+  }
+  showModel(model, path);
+  return true;
+}
+
+void MainWindow::showModel(const ModelSpec& model, const QString& source) {
+  m_model = model;
+  m_modelSource = source;
+  m_hasModel = true;
+  m_results.reset({});
+  m_playback->clear();
+  m_progress->setValue(0);
+
+  Diagnostics diag;
+  m_scene->build(m_model, &diag);
+  m_messages->add(diag);
+  m_tree->showModel(m_model);
+  m_viewport->update();
+
+  const QString name = m_model.name.empty() ? QFileInfo(source).fileName() : QString::fromStdString(m_model.name);
+  setWindowTitle(tr("%1 — Flexim").arg(name));
+  m_statusText->setText(tr("Loaded %1: %2 bodies, %3 joints")
+                            .arg(name)
+                            .arg(m_model.bodies.size())
+                            .arg(m_model.joints.size()));
+  m_messages->add(Severity::Info, source, tr("model loaded"));
+  updateActions();
+  emit modelLoaded();
+}
+
+bool MainWindow::startRun() {
+  if (!m_hasModel) {
+    m_messages->add(Severity::Error, tr("simulation"), tr("no model loaded; use File > Open model"));
+    return false;
+  }
+  Diagnostics diag;
+  const bool started = m_controller->start(m_model, diag);
+  m_messages->add(diag);
+  if (!started) {
+    m_messages->add(Severity::Error, tr("simulation"), tr("the run did not start"));
+    m_statusText->setText(tr("Run did not start (see Messages)"));
+  }
+  updateActions();
+  return started;
+}
+
+void MainWindow::cancelRun() {
+  if (!isRunning()) return;
+  m_controller->cancel();
+  m_statusText->setText(tr("Cancelling…"));
+}
+
+void MainWindow::onRunStarted(const std::vector<Channel>& channels) {
+  m_results.reset(channels);
+  m_playback->clear();
+  m_statusText->setText(tr("Running…"));
+  m_messages->add(Severity::Info, tr("simulation"), tr("run started (t_end = %1 s)").arg(m_model.solver.t_end));
+}
+
+void MainWindow::onSamplesArrived(const std::vector<Sample>& samples) {
+  m_results.append(samples);
+  std::vector<double> times;
+  times.reserve(samples.size());
+  for (const Sample& s : samples) times.push_back(s.t);
+  m_playback->appendFrames(times);
+}
+
+void MainWindow::onRunFinished(const RunSummary& summary) {
+  m_lastSummary = summary;
+  if (summary.ok) {
+    m_progress->setValue(m_progress->maximum());
+    m_statusText->setText(tr("Finished: t = %1 s, %2 samples").arg(summary.t_reached).arg(summary.samples));
+    m_messages->add(Severity::Info, tr("simulation"),
+                    tr("finished at t = %1 s: %2 steps, %3 samples, %4 s wall time")
+                        .arg(summary.t_reached)
+                        .arg(summary.steps)
+                        .arg(summary.samples)
+                        .arg(summary.wall_time, 0, 'g', 3));
+  } else if (summary.cancelled) {
+    m_statusText->setText(tr("Cancelled at t = %1 s").arg(summary.t_reached));
+    m_messages->add(Severity::Warning, tr("simulation"),
+                    tr("cancelled at t = %1 s; the samples so far are kept").arg(summary.t_reached));
+  } else {
+    m_statusText->setText(tr("Failed at t = %1 s (see Messages)").arg(summary.t_reached));
+    m_messages->add(Severity::Error, tr("simulation"),
+                    QString::fromStdString(summary.message.empty() ? "the run failed" : summary.message));
+  }
+  updateActions();
+  emit runFinished(summary.ok);
+}
+
+void MainWindow::showFrame(int index) {
+  if (index < 0 || std::size_t(index) >= m_results.size()) return;
+  const Sample& sample = m_results.samples()[std::size_t(index)];
+  m_scene->setPoses(sample.poses);
+  m_scene->setTime(sample.t);
+  m_viewport->update();
+}
+
+bool MainWindow::exportResultsCsv(const QString& path) {
+  if (m_results.empty()) {
+    m_messages->add(Severity::Error, path, tr("no results to export; run the model first"));
+    return false;
+  }
+  std::string error;
+  // the CSV metadata names the model file (and its hash) when the model came from one
+  const std::string modelFile = QFileInfo::exists(m_modelSource) ? m_modelSource.toStdString() : std::string();
+  if (!ui::exportResultsCsv(m_results, m_lastSummary, path.toStdString(), modelFile, error)) {
+    m_messages->add(Severity::Error, path, QString::fromStdString(error));
+    return false;
+  }
+  m_messages->add(Severity::Info, path, tr("%1 samples exported").arg(m_results.size()));
+  return true;
+}
+
+void MainWindow::onOpenRequested() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
+                                                    tr("Flexim models (*.json);;All files (*)"));
+  if (!path.isEmpty()) openModelFile(path);
+}
+
+void MainWindow::onExportRequested() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export results"), QStringLiteral("results.csv"),
+                                                    tr("CSV files (*.csv)"));
+  if (!path.isEmpty()) exportResultsCsv(path);
+}
+
+QImage MainWindow::grabWindowImage() {
+  // compose explicitly: a plain widget grab may not include the OpenGL view under every platform
+  QImage image = grab().toImage().convertToFormat(QImage::Format_RGB32);
+  const QImage view = m_viewport->screenshot();
+  QPainter painter(&image);
+  painter.drawImage(QRect(m_viewport->mapTo(this, QPoint(0, 0)), m_viewport->size()), view);
+  return image;
+}
+
+}  // namespace flexim::ui

@@ -1,0 +1,103 @@
+// The application window: viewport + playback bar in the centre, model tree and Messages docks,
+// progress in the status bar. It wires the pieces together; the work is done by ModelScene
+// (drawing), SimulationController (running), ResultStore (samples) and io (files).
+#pragma once
+
+#include "core/model/model.h"
+#include "core/run/simulation.h"
+#include "ui/result_store.h"
+
+#include <QImage>
+#include <QMainWindow>
+
+#include <memory>
+
+class QAction;
+class QLabel;
+class QProgressBar;
+
+namespace flexim::render {
+class ModelScene;
+}
+
+namespace flexim::ui {
+
+class MessagesPanel;
+class ModelTree;
+class PlaybackBar;
+class SimulationController;
+class VtkViewport;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  /// Loads a model file; problems go to the Messages dock. Returns false on errors.
+  bool openModelFile(const QString& path);
+  /// Shows a model that is already in memory (source: file name or description for the title).
+  void showModel(const ModelSpec& model, const QString& source);
+  /// Starts a run of the current model. Returns false (reasons in Messages) if it cannot start.
+  bool startRun();
+  void cancelRun();
+  bool exportResultsCsv(const QString& path);
+
+  bool isRunning() const;
+  const ModelSpec& model() const { return m_model; }
+  const ResultStore& results() const { return m_results; }
+  const RunSummary& lastSummary() const { return m_lastSummary; }
+  /// The whole window with the 3-D view composited in, opaque.
+  QImage grabWindowImage();
+
+  VtkViewport* viewport() const { return m_viewport; }
+  ModelTree* modelTree() const { return m_tree; }
+  MessagesPanel* messages() const { return m_messages; }
+  PlaybackBar* playbackBar() const { return m_playback; }
+  QProgressBar* progressBar() const { return m_progress; }
+  render::ModelScene& scene() const { return *m_scene; }
+
+ signals:
+  void modelLoaded();
+  void runFinished(bool ok);
+
+ private:
+  void createCentralArea();
+  void createDocks();
+  void createActions();
+  void createMenus();
+  void updateActions();
+
+  void onOpenRequested();
+  void onExportRequested();
+  void onRunStarted(const std::vector<Channel>& channels);
+  void onSamplesArrived(const std::vector<Sample>& samples);
+  void onRunFinished(const RunSummary& summary);
+  void showFrame(int index);
+
+  ModelSpec m_model;
+  QString m_modelSource;
+  bool m_hasModel = false;
+  std::unique_ptr<render::ModelScene> m_scene;
+  ResultStore m_results;
+  RunSummary m_lastSummary;
+  SimulationController* m_controller = nullptr;
+
+  VtkViewport* m_viewport = nullptr;
+  PlaybackBar* m_playback = nullptr;
+  ModelTree* m_tree = nullptr;
+  MessagesPanel* m_messages = nullptr;
+  QProgressBar* m_progress = nullptr;
+  QLabel* m_statusText = nullptr;
+
+  QAction* m_openAction = nullptr;
+  QAction* m_exportAction = nullptr;
+  QAction* m_quitAction = nullptr;
+  QAction* m_runAction = nullptr;
+  QAction* m_cancelAction = nullptr;
+  QAction* m_resetCameraAction = nullptr;
+  QAction* m_showMarkersAction = nullptr;
+};
+
+}  // namespace flexim::ui

@@ -1,0 +1,99 @@
+#include "ui/simulation_controller.h"
+
+#include <algorithm>
+#include <exception>
+#include <mutex>
+#include <utility>
+
+namespace flexim::ui {
+
+struct SimulationController::Inbox : ResultSink {
+  std::atomic<bool> cancel{false};
+  std::atomic<bool> done{false};
+  std::atomic<double> progress{0.0};
+  std::mutex mutex;
+  std::vector<Sample> samples;  // guarded by mutex
+  RunSummary summary;           // written by the worker before done is set
+
+  void sample(const Sample& s) override {
+    const std::lock_guard lock(mutex);
+    samples.push_back(s);
+  }
+  std::vector<Sample> take() {
+    const std::lock_guard lock(mutex);
+    return std::exchange(samples, {});
+  }
+};
+
+SimulationController::SimulationController(QObject* parent) : QObject(parent) {
+  m_drainTimer.setInterval(33);
+  connect(&m_drainTimer, &QTimer::timeout, this, &SimulationController::drain);
+}
+
+SimulationController::~SimulationController() {
+  if (m_inbox) m_inbox->cancel = true;
+  if (m_worker.joinable()) m_worker.join();
+}
+
+bool SimulationController::start(const ModelSpec& model, Diagnostics& diag) {
+  if (m_running) {
+    diag.error("simulation", "a run is already in progress; cancel it first");
+    return false;
+  }
+  std::unique_ptr<Simulation> simulation;
+  try {
+    simulation = Simulation::create(model, diag);
+  } catch (const std::exception& e) {
+    diag.error("model", e.what());
+  }
+  if (!simulation || diag.hasErrors()) return false;
+
+  if (m_worker.joinable()) m_worker.join();  // the previous run has already finished
+  m_inbox = std::make_shared<Inbox>();
+  const std::vector<Channel> channels = simulation->channels();
+  m_running = true;
+  m_worker = std::thread([inbox = m_inbox, sim = std::move(simulation)]() mutable {
+    RunOptions options;
+    options.cancel = &inbox->cancel;
+    options.progress = [&inbox](double t, double tEnd) {
+      inbox->progress = tEnd > 0.0 ? std::clamp(t / tEnd, 0.0, 1.0) : 1.0;
+    };
+    RunSummary summary;
+    try {
+      summary = sim->run({inbox.get()}, options);
+    } catch (const std::exception& e) {
+      summary.ok = false;
+      summary.message = std::string("the solver stopped with an internal error: ") + e.what();
+    } catch (...) {
+      summary.ok = false;
+      summary.message = "the solver stopped with an unknown internal error";
+    }
+    inbox->summary = std::move(summary);
+    inbox->done = true;  // publishes summary to the UI thread
+  });
+  emit runStarted(channels);
+  emit progressChanged(0.0);
+  m_drainTimer.start();
+  return true;
+}
+
+void SimulationController::cancel() {
+  if (m_inbox && m_running) m_inbox->cancel = true;
+}
+
+void SimulationController::drain() {
+  if (!m_inbox) return;
+  // read "done" before taking samples, so samples pushed before completion are not missed
+  const bool done = m_inbox->done;
+  std::vector<Sample> fresh = m_inbox->take();
+  if (!fresh.empty()) emit samplesArrived(fresh);
+  emit progressChanged(m_inbox->progress);
+  if (!done) return;
+
+  m_drainTimer.stop();
+  if (m_worker.joinable()) m_worker.join();
+  m_running = false;
+  emit runFinished(m_inbox->summary);
+}
+
+}  // namespace flexim::ui

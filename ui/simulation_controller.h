@@ -1,0 +1,52 @@
+// Runs a Simulation on a worker thread. The worker only pushes into a mutex-guarded inbox;
+// a ~30 Hz timer on the UI thread drains it and emits signals, so the UI never waits on the
+// solver and no exception crosses the thread boundary.
+#pragma once
+
+#include "core/base/diagnostics.h"
+#include "core/run/simulation.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace flexim::ui {
+
+class SimulationController : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit SimulationController(QObject* parent = nullptr);
+  /// Cancels a running simulation and waits for the worker to stop.
+  ~SimulationController() override;
+
+  /// Compiles the model and starts integrating it. Returns false, with the reasons in diag,
+  /// when the model does not compile or a run is already active.
+  bool start(const ModelSpec& model, Diagnostics& diag);
+  /// Asks the integrator to stop at the next step; runFinished follows with cancelled = true.
+  void cancel();
+  bool isRunning() const { return m_running; }
+
+ signals:
+  void runStarted(const std::vector<flexim::Channel>& channels);
+  /// New samples in time order (UI thread, at most ~30 times a second).
+  void samplesArrived(const std::vector<flexim::Sample>& samples);
+  /// Fraction of t_end reached, in [0, 1].
+  void progressChanged(double fraction);
+  void runFinished(const flexim::RunSummary& summary);
+
+ private:
+  struct Inbox;  // shared between the worker and the UI thread
+  void drain();
+
+  std::shared_ptr<Inbox> m_inbox;
+  std::thread m_worker;
+  QTimer m_drainTimer;
+  bool m_running = false;
+};
+
+}  // namespace flexim::ui

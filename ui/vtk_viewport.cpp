@@ -1,0 +1,187 @@
+#include "ui/vtk_viewport.h"
+
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QWheelEvent>
+
+#include <vtkCallbackCommand.h>
+#include <vtkCommand.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkGenericRenderWindowInteractor.h>
+#include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkOpenGLState.h>
+#include <vtkRenderer.h>
+
+namespace flexim::ui {
+
+VtkViewport::VtkViewport(QWidget* parent) : QOpenGLWidget(parent) {
+  setFocusPolicy(Qt::StrongFocus);
+  setMinimumSize(200, 150);
+
+  m_window = vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New();
+  m_window->SetOwnContext(false);       // the context belongs to Qt
+  m_window->SetFrameBlitModeToNoBlit(); // paintGL blits into Qt's framebuffer itself
+  m_window->SetMultiSamples(0);         // Qt's framebuffer is single-sampled anyway
+  m_window->AddObserver(vtkCommand::WindowMakeCurrentEvent, this, &VtkViewport::onVtkMakeCurrent);
+  m_window->AddObserver(vtkCommand::WindowIsCurrentEvent, this, &VtkViewport::onVtkIsCurrent);
+
+  m_interactor = vtkSmartPointer<vtkGenericRenderWindowInteractor>::New();
+  m_interactor->SetRenderWindow(m_window);
+  m_interactor->EnableRenderOff();  // Qt decides when to paint: interaction calls update()
+  auto style = vtkSmartPointer<vtkInteractorStyleTrackballCamera>::New();
+  m_interactor->SetInteractorStyle(style);
+}
+
+VtkViewport::~VtkViewport() {
+  releaseGraphics();
+}
+
+void VtkViewport::setRenderer(vtkRenderer* renderer) {
+  if (renderer == m_renderer) return;
+  // removing a renderer releases its GL resources, so the context must be current
+  if (m_initialized) makeCurrent();
+  if (m_renderer) m_window->RemoveRenderer(m_renderer);
+  m_renderer = renderer;
+  if (m_renderer) m_window->AddRenderer(m_renderer);
+  if (m_initialized) doneCurrent();
+  update();
+}
+
+vtkRenderer* VtkViewport::renderer() const { return m_renderer; }
+
+void VtkViewport::setCameraReset(std::function<void()> resetCamera) {
+  m_resetCamera = std::move(resetCamera);
+}
+
+void VtkViewport::resetView() {
+  if (m_resetCamera) {
+    m_resetCamera();
+  } else if (m_renderer) {
+    m_renderer->ResetCamera();
+  }
+  update();
+}
+
+QImage VtkViewport::screenshot() {
+  // Mesa may leave alpha at 0: force an opaque format
+  return grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+}
+
+void VtkViewport::initializeGL() {
+  m_surface = context()->surface();
+  // Qt may recreate the context (e.g. on reparenting); VTK's resources die with the old one
+  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &VtkViewport::releaseGraphics,
+          Qt::UniqueConnection);
+  m_window->SetReadyForRendering(true);
+  m_window->OpenGLInitContext();
+  if (!m_initialized) {
+    m_interactor->Initialize();
+    m_initialized = true;
+  }
+  const qreal ratio = devicePixelRatioF();
+  m_window->SetSize(int(width() * ratio), int(height() * ratio));
+}
+
+void VtkViewport::resizeGL(int width, int height) {
+  const qreal ratio = devicePixelRatioF();
+  const int w = int(width * ratio), h = int(height * ratio);
+  m_window->SetSize(w, h);
+  m_interactor->UpdateSize(w, h);
+}
+
+void VtkViewport::paintGL() {
+  vtkOpenGLState* state = m_window->GetState();
+  // Qt changed GL state behind the back of VTK's state cache
+  state->Reset();
+  state->Push();
+  state->vtkglDepthFunc(GL_LEQUAL);
+  if (m_renderer) {
+    m_renderer->ResetCameraClippingRange();
+    m_window->Render();
+    state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+    m_window->BlitDisplayFramebuffer();
+  } else {
+    state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+    state->vtkglClearColor(0.1f, 0.11f, 0.14f, 1.0f);
+    state->vtkglClear(GL_COLOR_BUFFER_BIT);
+  }
+  // an opaque alpha channel, or the window composition may show the widget as transparent
+  state->vtkglColorMask(false, false, false, true);
+  state->vtkglClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+  state->vtkglClear(GL_COLOR_BUFFER_BIT);
+  state->vtkglColorMask(true, true, true, true);
+  state->Pop();
+}
+
+void VtkViewport::releaseGraphics() {
+  if (!m_window || !m_initialized || !context()) return;
+  makeCurrent();
+  m_window->ReleaseGraphicsResources(m_window);
+  m_window->Finalize();
+  doneCurrent();
+}
+
+void VtkViewport::onVtkMakeCurrent() {
+  // not QOpenGLWidget::makeCurrent(): that rebinds Qt's framebuffer behind VTK's back
+  if (QOpenGLContext* ctx = context(); ctx && m_surface) ctx->makeCurrent(m_surface);
+}
+
+void VtkViewport::onVtkIsCurrent(vtkObject*, unsigned long, void* callData) {
+  auto* isCurrent = static_cast<bool*>(callData);
+  *isCurrent = context() && QOpenGLContext::currentContext() == context();
+}
+
+void VtkViewport::setEventInformation(const QPointF& position, Qt::KeyboardModifiers modifiers) {
+  const qreal ratio = devicePixelRatioF();
+  m_interactor->SetEventInformationFlipY(int(position.x() * ratio), int(position.y() * ratio),
+                                         (modifiers & Qt::ControlModifier) ? 1 : 0,
+                                         (modifiers & Qt::ShiftModifier) ? 1 : 0);
+}
+
+void VtkViewport::mousePressEvent(QMouseEvent* event) {
+  setEventInformation(event->position(), event->modifiers());
+  switch (event->button()) {
+    case Qt::LeftButton: m_interactor->InvokeEvent(vtkCommand::LeftButtonPressEvent); break;
+    case Qt::MiddleButton: m_interactor->InvokeEvent(vtkCommand::MiddleButtonPressEvent); break;
+    case Qt::RightButton: m_interactor->InvokeEvent(vtkCommand::RightButtonPressEvent); break;
+    default: break;
+  }
+  update();
+}
+
+void VtkViewport::mouseReleaseEvent(QMouseEvent* event) {
+  setEventInformation(event->position(), event->modifiers());
+  switch (event->button()) {
+    case Qt::LeftButton: m_interactor->InvokeEvent(vtkCommand::LeftButtonReleaseEvent); break;
+    case Qt::MiddleButton: m_interactor->InvokeEvent(vtkCommand::MiddleButtonReleaseEvent); break;
+    case Qt::RightButton: m_interactor->InvokeEvent(vtkCommand::RightButtonReleaseEvent); break;
+    default: break;
+  }
+  update();
+}
+
+void VtkViewport::mouseMoveEvent(QMouseEvent* event) {
+  setEventInformation(event->position(), event->modifiers());
+  m_interactor->InvokeEvent(vtkCommand::MouseMoveEvent);
+  if (event->buttons() != Qt::NoButton) update();
+}
+
+void VtkViewport::wheelEvent(QWheelEvent* event) {
+  setEventInformation(event->position(), event->modifiers());
+  const int delta = event->angleDelta().y();
+  if (delta > 0) m_interactor->InvokeEvent(vtkCommand::MouseWheelForwardEvent);
+  if (delta < 0) m_interactor->InvokeEvent(vtkCommand::MouseWheelBackwardEvent);
+  event->accept();
+  update();
+}
+
+void VtkViewport::keyPressEvent(QKeyEvent* event) {
+  // only "reset view" here: VTK's default keys (wireframe, stereo, quit) would surprise users
+  if (event->key() == Qt::Key_R) {
+    resetView();
+    return;
+  }
+  QOpenGLWidget::keyPressEvent(event);
+}
+
+}  // namespace flexim::ui

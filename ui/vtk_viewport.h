@@ -1,0 +1,65 @@
+// A QOpenGLWidget that shows a VTK renderer (Debian's VTK Qt module is Qt 5 only, hence our own).
+// VTK renders into its own framebuffers inside Qt's context; paintGL blits the result into the
+// widget's framebuffer. Mouse and wheel events drive a trackball camera. See PLATFORM-NOTES.md.
+#pragma once
+
+#include <QImage>
+#include <QOpenGLWidget>
+
+#include <vtkSmartPointer.h>
+
+#include <functional>
+
+class QSurface;
+class vtkGenericOpenGLRenderWindow;
+class vtkGenericRenderWindowInteractor;
+class vtkObject;
+class vtkRenderer;
+
+namespace flexim::ui {
+
+class VtkViewport : public QOpenGLWidget {
+  Q_OBJECT
+
+ public:
+  explicit VtkViewport(QWidget* parent = nullptr);
+  ~VtkViewport() override;
+
+  /// The renderer to show (kept alive by the viewport while shown). nullptr shows nothing.
+  void setRenderer(vtkRenderer* renderer);
+  vtkRenderer* renderer() const;
+  /// What "reset view" does; defaults to fitting the renderer's visible props.
+  void setCameraReset(std::function<void()> resetCamera);
+  /// Renders the current scene and returns it as an opaque RGB32 image.
+  QImage screenshot();
+
+ public slots:
+  void resetView();
+
+ protected:
+  void initializeGL() override;
+  void resizeGL(int width, int height) override;
+  void paintGL() override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+
+ private:
+  // VTK -> Qt context requests (WindowMakeCurrentEvent, WindowIsCurrentEvent)
+  void onVtkMakeCurrent();
+  void onVtkIsCurrent(vtkObject* caller, unsigned long event, void* callData);
+  void releaseGraphics();
+  /// Sets VTK's event position (pixels, y up) and modifiers from a Qt event.
+  void setEventInformation(const QPointF& position, Qt::KeyboardModifiers modifiers);
+
+  vtkSmartPointer<vtkGenericOpenGLRenderWindow> m_window;
+  vtkSmartPointer<vtkGenericRenderWindowInteractor> m_interactor;
+  vtkSmartPointer<vtkRenderer> m_renderer;
+  std::function<void()> m_resetCamera;
+  QSurface* m_surface = nullptr;  ///< the surface Qt made current for this widget's context
+  bool m_initialized = false;
+};
+
+}  // namespace flexim::ui
