@@ -44,6 +44,7 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
   // bodies and markers
   std::set<std::string> names{kGroundName};
   sys->m_markers.resize(model.bodies.size() + 1);
+  sys->m_markerIndex.resize(model.bodies.size() + 1);
   auto addMarkers = [&](int body, const std::string& bodyName, const std::vector<MarkerSpec>& markers,
                         const std::string& path) {
     std::set<std::string> seen;
@@ -58,6 +59,7 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
       ref.s = m.position;
       ref.R = m.orientation.normalized().toRotationMatrix();
       ref.label = bodyName + "." + m.name;
+      sys->m_markerIndex[body + 1].emplace(m.name, static_cast<int>(sys->m_markers[body + 1].size()));
       sys->m_markers[body + 1].push_back(ref);
     }
   };
@@ -75,6 +77,7 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
     if (!finite(spec.position) || !finite(spec.velocity) || !finite(spec.angular_velocity) ||
         !spec.orientation.coeffs().allFinite() || spec.orientation.norm() < 1e-12)
       diag.error(where, "initial position, orientation and velocities must be finite");
+    sys->m_bodyIndex.emplace(spec.name, static_cast<int>(b));
     sys->m_bodies.push_back({spec.name, spec.mass, J});
     addMarkers(static_cast<int>(b), spec.name, spec.markers, where);
   }
@@ -166,18 +169,15 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
 
 int System::bodyIndex(const std::string& name) const {
   if (name == kGroundName) return -1;
-  for (int b = 0; b < nb(); ++b)
-    if (m_bodies[b].name == name) return b;
-  return -2;
+  const auto it = m_bodyIndex.find(name);
+  return it == m_bodyIndex.end() ? -2 : it->second;
 }
 
 const MarkerRef* System::marker(const std::string& body, const std::string& name) const {
   const int b = bodyIndex(body);
   if (b == -2) return nullptr;
-  const auto& specs = b < 0 ? m_model.ground_markers : m_model.bodies[b].markers;
-  for (size_t i = 0; i < specs.size(); ++i)
-    if (specs[i].name == name) return &m_markers[b + 1][i];
-  return nullptr;
+  const auto it = m_markerIndex[b + 1].find(name);
+  return it == m_markerIndex[b + 1].end() ? nullptr : &m_markers[b + 1][it->second];
 }
 
 State System::initialState() const {

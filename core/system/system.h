@@ -18,6 +18,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace flexim {
@@ -154,6 +155,8 @@ class System {
   ModelSpec m_model;
   std::vector<BodyData> m_bodies;
   std::vector<std::vector<MarkerRef>> m_markers;  ///< [body+1][marker], index 0 = ground
+  std::unordered_map<std::string, int> m_bodyIndex;                 ///< name -> body index
+  std::vector<std::unordered_map<std::string, int>> m_markerIndex;  ///< [body+1]: name -> marker
   std::vector<std::unique_ptr<ConstraintElement>> m_constraints;
   std::vector<int> m_offsets;  ///< first row of each constraint element
   int m_rows = 0;
