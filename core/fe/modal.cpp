@@ -1,0 +1,210 @@
+#include "core/fe/modal.h"
+
+#include <Eigen/CholmodSupport>
+#include <Eigen/Eigenvalues>
+#include <Spectra/MatOp/SparseSymMatProd.h>
+#include <Spectra/SymGEigsShiftSolver.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <numeric>
+#include <sstream>
+
+namespace flexim::fe {
+
+using SpMat = Eigen::SparseMatrix<double>;
+
+std::vector<double> ModalResult::frequenciesHz() const {
+  std::vector<double> f(eigenvalues.size());
+  for (int i = 0; i < eigenvalues.size(); ++i) f[i] = std::sqrt(std::max(0.0, eigenvalues(i))) / (2 * std::numbers::pi);
+  return f;
+}
+
+namespace {
+
+/// (K - sigma M)^{-1} x through CHOLMOD; K - sigma M is SPD for sigma < 0.
+class ShiftInvertOp {
+ public:
+  using Scalar = double;
+  ShiftInvertOp(const SpMat& K, const SpMat& M) : m_K(K), m_M(M) {}
+  Eigen::Index rows() const { return m_K.rows(); }
+  Eigen::Index cols() const { return m_K.cols(); }
+  void set_shift(double sigma) {
+    m_llt.compute(SpMat(m_K - sigma * m_M));
+    m_ok = m_llt.info() == Eigen::Success;
+  }
+  void perform_op(const double* x, double* y) const {
+    Eigen::Map<Eigen::VectorXd>(y, rows()) = m_llt.solve(Eigen::Map<const Eigen::VectorXd>(x, rows()));
+    ++m_solves;
+  }
+  bool ok() const { return m_ok; }
+  long solves() const { return m_solves; }
+
+ private:
+  const SpMat& m_K;
+  const SpMat& m_M;
+  Eigen::CholmodSupernodalLLT<SpMat, Eigen::Lower> m_llt;
+  bool m_ok = false;
+  mutable long m_solves = 0;
+};
+
+/// M-orthonormalises the columns of X in place (modified Gram-Schmidt, twice for stability).
+void mOrthonormalise(Eigen::MatrixXd& X, const SpMat& M) {
+  for (int pass = 0; pass < 2; ++pass)
+    for (int j = 0; j < X.cols(); ++j) {
+      for (int i = 0; i < j; ++i) {
+        const Eigen::VectorXd Mi = M * X.col(i);
+        X.col(j) -= Mi.dot(X.col(j)) * X.col(i);
+      }
+      const double n = std::sqrt(X.col(j).dot(M * X.col(j)));
+      if (n > 0) X.col(j) /= n;
+    }
+}
+
+}  // namespace
+
+Eigen::MatrixXd rigidBodyModes(const std::vector<Eigen::Vector3d>& coords, const SpMat& M) {
+  const int n = static_cast<int>(coords.size());
+  // centre of mass from the translational mass of each node (x rows of M times a unit field)
+  Eigen::VectorXd ex = Eigen::VectorXd::Zero(3 * n);
+  for (int k = 0; k < n; ++k) ex(3 * k) = 1;
+  const Eigen::VectorXd mx = M * ex;
+  Eigen::Vector3d c = Eigen::Vector3d::Zero();
+  double mass = 0;
+  for (int k = 0; k < n; ++k) {
+    c += mx(3 * k) * coords[k];
+    mass += mx(3 * k);
+  }
+  if (mass > 0) c /= mass;
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(3 * n, 6);
+  for (int k = 0; k < n; ++k) {
+    const Eigen::Vector3d d = coords[k] - c;
+    for (int a = 0; a < 3; ++a) R(3 * k + a, a) = 1;
+    // rotation about axis a: e_a x d
+    for (int a = 0; a < 3; ++a) R.block<3, 1>(3 * k, 3 + a) = Eigen::Vector3d::Unit(a).cross(d);
+  }
+  mOrthonormalise(R, M);
+  return R;
+}
+
+bool freeModes(const SpMat& K, const SpMat& M, const std::vector<Eigen::Vector3d>& coords, const ModalOptions& opt,
+               ModalResult& out, Diagnostics& diag) {
+  const Eigen::Index n = K.rows();
+  if (K.rows() != K.cols() || M.rows() != n || M.cols() != n || n == 0) {
+    diag.error("modes", "stiffness and mass matrices must be square and of equal size");
+    return false;
+  }
+  // automatic shift: a fraction of the largest diagonal ratio keeps K - sigma M well conditioned
+  // (cond ~ lambda_max / |sigma|) while staying near the low end of the spectrum
+  double sigma = opt.shift;
+  if (sigma == 0) {
+    double ratioMax = 0;
+    const Eigen::VectorXd kd = K.diagonal(), md = M.diagonal();
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (md(i) > 0) ratioMax = std::max(ratioMax, kd(i) / md(i));
+    sigma = -1e-7 * ratioMax;
+  }
+  if (!(sigma < 0)) {
+    diag.error("modes", "the shift must be negative for a free-free body");
+    return false;
+  }
+  const int wanted = std::max(1, opt.elastic_modes) + std::max(0, opt.expected_rigid);
+  int nev = std::min<int>(wanted, static_cast<int>(n) - 1);
+  ShiftInvertOp op(K, M);
+  Spectra::SparseSymMatProd<double> Bop(M);
+
+  Eigen::VectorXd values;
+  Eigen::MatrixXd vectors;
+  // With a frequency limit, grow the count until the highest mode found passes the limit.
+  for (;;) {
+    const int ncv = std::min<int>(static_cast<int>(n), std::max(2 * nev + 1, nev + 20));
+    Spectra::SymGEigsShiftSolver<ShiftInvertOp, Spectra::SparseSymMatProd<double>, Spectra::GEigsMode::ShiftInvert>
+        solver(op, Bop, nev, ncv, sigma);
+    if (!op.ok()) {
+      diag.error("modes", "Cholesky factorisation of K - sigma M failed (sigma = " + std::to_string(sigma) +
+                              "); is the mass matrix positive definite and the stiffness symmetric?");
+      return false;
+    }
+    solver.init();
+    solver.compute(Spectra::SortRule::LargestMagn, 1000, opt.tolerance, Spectra::SortRule::SmallestAlge);
+    out.iterations += solver.num_iterations();
+    if (solver.info() != Spectra::CompInfo::Successful) {
+      diag.error("modes", "Lanczos iterations did not converge; try fewer modes or another shift");
+      return false;
+    }
+    values = solver.eigenvalues();
+    vectors = solver.eigenvectors();
+    const double fTop = std::sqrt(std::max(0.0, values(values.size() - 1))) / (2 * std::numbers::pi);
+    if (opt.max_frequency_hz <= 0 || fTop >= opt.max_frequency_hz || nev >= n - 1) break;
+    nev = std::min<int>(static_cast<int>(n) - 1, 2 * nev);
+  }
+  // ascending order
+  std::vector<int> order(values.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return values(a) < values(b); });
+  int keep = static_cast<int>(order.size());
+  if (opt.max_frequency_hz > 0) {
+    const double lamMax = std::pow(2 * std::numbers::pi * opt.max_frequency_hz, 2);
+    keep = 0;
+    for (int i : order)
+      if (values(i) <= lamMax || keep < opt.expected_rigid) ++keep;
+  }
+  out.eigenvalues.resize(keep);
+  out.modes.resize(n, keep);
+  for (int j = 0; j < keep; ++j) {
+    out.eigenvalues(j) = values(order[j]);
+    out.modes.col(j) = vectors.col(order[j]);
+  }
+  // rigid modes: eigenvalues far below the first elastic one
+  const double scale = std::abs(sigma);
+  out.rigid.assign(keep, false);
+  out.rigid_count = 0;
+  for (int j = 0; j < keep; ++j)
+    if (std::abs(out.eigenvalues(j)) < 1e-6 * scale) {
+      out.rigid[j] = true;
+      ++out.rigid_count;
+    }
+  if (out.rigid_count != opt.expected_rigid) {
+    std::ostringstream s;
+    s << "found " << out.rigid_count << " rigid-body modes, expected " << opt.expected_rigid;
+    if (out.rigid_count > opt.expected_rigid) s << " (is the mesh in several disconnected parts, or a mechanism?)";
+    diag.warning("modes", s.str());
+  }
+  if (opt.exact_rigid_modes && out.rigid_count == 6 && static_cast<int>(coords.size()) * 3 == n) {
+    const Eigen::MatrixXd R = rigidBodyModes(coords, M);
+    for (int j = 0, r = 0; j < keep; ++j)
+      if (out.rigid[j]) {
+        out.modes.col(j) = R.col(r++);
+        out.eigenvalues(j) = 0.0;
+      }
+  }
+  // M-normalise (Spectra returns B-normalised vectors; make it exact) and measure residuals
+  out.max_residual = 0;
+  for (int j = 0; j < keep; ++j) {
+    const Eigen::VectorXd Mx = M * out.modes.col(j);
+    out.modes.col(j) /= std::sqrt(out.modes.col(j).dot(Mx));
+    if (out.rigid[j]) continue;
+    const Eigen::VectorXd Kx = K * out.modes.col(j);
+    const double r = (Kx - out.eigenvalues(j) * (M * out.modes.col(j))).norm() / std::max(Kx.norm(), 1e-300);
+    out.max_residual = std::max(out.max_residual, r);
+  }
+  out.shift = sigma;
+  out.operations = op.solves();
+  return true;
+}
+
+Eigen::MatrixXd modalAssurance(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, const SpMat& M) {
+  const bool useM = M.rows() == a.rows();
+  const Eigen::MatrixXd Mb = useM ? Eigen::MatrixXd(M * b) : b;
+  const Eigen::MatrixXd Ma = useM ? Eigen::MatrixXd(M * a) : a;
+  Eigen::MatrixXd mac(a.cols(), b.cols());
+  for (int i = 0; i < a.cols(); ++i)
+    for (int j = 0; j < b.cols(); ++j) {
+      const double ab = a.col(i).dot(Mb.col(j));
+      mac(i, j) = ab * ab / (a.col(i).dot(Ma.col(i)) * b.col(j).dot(Mb.col(j)));
+    }
+  return mac;
+}
+
+}  // namespace flexim::fe
