@@ -16,6 +16,8 @@
 // global axes unless the sensor frame is Body (then body2's axes).
 #include "core/run/simulation.h"
 
+#include "recording_sink.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -36,26 +38,9 @@ constexpr double kMass = 2.0;
 const Mat3 kInertia = Vec3(0.05, 0.08, 0.11).asDiagonal();
 constexpr double kMg = kMass * kG;
 
-/// Stores every sample; channels by name (NaN when absent, so every comparison fails).
-class Collector final : public ResultSink {
+/// Every sample, with the vector/axes helpers these tests need.
+class Collector final : public test::RecordingSink {
  public:
-  std::vector<Channel> channels;
-  std::vector<Sample> samples;
-  RunSummary summary;
-  void begin(const std::vector<Channel>& c, const RunSummary&) override { channels = c; }
-  void sample(const Sample& s) override { samples.push_back(s); }
-  void end(const RunSummary& s) override { summary = s; }
-
-  int column(const std::string& name) const {
-    for (size_t i = 0; i < channels.size(); ++i)
-      if (channels[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
-  bool has(const std::string& name) const { return column(name) >= 0; }
-  double value(size_t i, const std::string& name) const {
-    const int c = column(name);
-    return c < 0 ? std::numeric_limits<double>::quiet_NaN() : samples[i].values[c];
-  }
   Vec3 vec(size_t i, const std::string& prefix) const {
     return {value(i, prefix + ".x"), value(i, prefix + ".y"), value(i, prefix + ".z")};
   }
