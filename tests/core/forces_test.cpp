@@ -1,0 +1,196 @@
+// Force elements against closed forms: spring-damper oscillator (period, logarithmic decrement,
+// preload), point force and torque with time functions on a free body, 6-DOF bushing
+// frequencies and static deflection.
+#include "recording_sink.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <numbers>
+
+using namespace flexim;
+using flexim::test::RecordingSink;
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+MarkerSpec marker(const std::string& name, const Vec3& p = Vec3::Zero(), const Quat& q = Quat::Identity()) {
+  return {name, p, q};
+}
+
+/// A 2 kg block with a marker at its centre, optionally on a prismatic joint along global x.
+ModelSpec block(bool onRail) {
+  ModelSpec m;
+  RigidBodySpec b{"block", 2.0, Vec3(0.01, 0.02, 0.03).asDiagonal(), Vec3(0.5, 0, 0)};
+  const Quat zx = Quat::FromTwoVectors(Vec3::UnitZ(), Vec3::UnitX());
+  b.markers = {marker("c"), marker("rail", Vec3::Zero(), zx)};
+  m.bodies = {b};
+  m.ground_markers = {marker("anchor"), marker("rail", Vec3::Zero(), zx)};
+  if (onRail) m.joints = {{"rail", JointType::Prismatic, "ground", "rail", "block", "rail"}};
+  SensorSpec s;
+  s.name = "block";
+  s.body = "block";
+  s.marker = "c";
+  s.quantities = {"position", "orientation", "velocity", "angular_velocity"};
+  m.sensors = {s};
+  m.solver.rtol = 1e-10;
+  m.solver.atol = 1e-12;
+  m.solver.step = 0;
+  m.solver.output_interval = 1e-3;
+  return m;
+}
+
+ForceSpec spring(double k, double c, double L0, double preload) {
+  ForceSpec f;
+  f.name = "spring";
+  f.type = ForceSpec::Type::SpringDamper;
+  f.body1 = "ground";
+  f.marker1 = "anchor";
+  f.body2 = "block";
+  f.marker2 = "c";
+  f.stiffness = k;
+  f.damping = c;
+  f.free_length = L0;
+  f.preload = preload;
+  return f;
+}
+
+/// Times of the local maxima of a sampled signal (parabolic refinement).
+std::vector<std::pair<double, double>> peaks(const RecordingSink& s, const std::string& channel) {
+  std::vector<std::pair<double, double>> out;
+  for (size_t i = 1; i + 1 < s.samples.size(); ++i) {
+    const double a = s.value(i - 1, channel), b = s.value(i, channel), c = s.value(i + 1, channel);
+    if (b > a && b >= c) {
+      const double h = s.samples[i].t - s.samples[i - 1].t, d = (a - c) / (2 * (a - 2 * b + c));
+      out.push_back({s.samples[i].t + d * h, b - 0.25 * (a - c) * d});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+class ForcesTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void springDamperOscillator_data() {
+    QTest::addColumn<int>("integrator");
+    QTest::newRow("ida") << static_cast<int>(IntegratorType::Ida);
+    QTest::newRow("gen-alpha") << static_cast<int>(IntegratorType::GeneralizedAlpha);
+  }
+  void springDamperOscillator() {
+    // m x'' + c x' + k (x - L0) + F0 = 0 along the rail: damped period, decrement, equilibrium
+    QFETCH(int, integrator);
+    const double m = 2.0, k = 800.0, c = 4.0, L0 = 0.4, F0 = 8.0;
+    ModelSpec model = block(true);
+    model.forces = {spring(k, c, L0, F0)};
+    model.solver.t_end = 2.0;
+    model.solver.integrator = static_cast<IntegratorType>(integrator);
+    model.solver.step = 1e-4;
+    model.solver.rho_inf = 1.0;
+    RecordingSink sink;
+    const RunSummary sum = test::runModel(model, sink);
+    QVERIFY2(sum.ok, sum.message.c_str());
+    const double wn = std::sqrt(k / m), zeta = c / (2 * std::sqrt(k * m)), wd = wn * std::sqrt(1 - zeta * zeta);
+    const double xEq = L0 - F0 / k;
+    const auto p = peaks(sink, "block.position.x");
+    QVERIFY(p.size() >= 5);
+    const double period = (p.back().first - p.front().first) / (p.size() - 1);
+    const double decrement = std::log((p.front().second - xEq) / (p[1].second - xEq));
+    qInfo("period %.6f (exact %.6f), log decrement %.5f (exact %.5f)", period, 2 * kPi / wd, decrement,
+          2 * kPi * zeta / std::sqrt(1 - zeta * zeta));
+    QVERIFY(std::abs(period - 2 * kPi / wd) < 1e-4 * (2 * kPi / wd));
+    QVERIFY(std::abs(decrement - 2 * kPi * zeta / std::sqrt(1 - zeta * zeta)) < 1e-3);
+    // the closed-form response x(t) = xEq + A e^{-zeta wn t} cos(wd t) + B e^{...} sin(wd t)
+    const double A = 0.5 - xEq, B = zeta * wn * A / wd;
+    double err = 0;
+    for (size_t i = 0; i < sink.samples.size(); ++i) {
+      const double t = sink.samples[i].t;
+      const double x = xEq + std::exp(-zeta * wn * t) * (A * std::cos(wd * t) + B * std::sin(wd * t));
+      err = std::max(err, std::abs(sink.value(i, "block.position.x") - x));
+    }
+    qInfo("max |x - x_exact| = %.2e m", err);
+    QVERIFY(err < 1e-5 * std::abs(A));
+  }
+
+  void pointForceAndTorqueOnFreeBody() {
+    // constant force (global) and a ramped torque (marker axes) on a free body:
+    // x = x0 + F t^2 / (2 m); about a principal axis theta = T0 t^3 / (6 J)
+    ModelSpec model = block(false);
+    ForceSpec f;
+    f.name = "push";
+    f.type = ForceSpec::Type::PointForce;
+    f.body1 = "block";
+    f.marker1 = "c";
+    f.vector = Vec3(0, 3.0, 0);
+    ForceSpec tq;
+    tq.name = "twist";
+    tq.type = ForceSpec::Type::PointTorque;
+    tq.body1 = "block";
+    tq.marker1 = "c";
+    tq.vector = Vec3(0, 0, 1.0);
+    tq.frame = ForceSpec::Frame::Marker;
+    tq.function.type = TimeFunctionSpec::Type::Ramp;
+    tq.function.slope = 0.5;
+    model.forces = {f, tq};
+    model.solver.t_end = 1.0;
+    RecordingSink sink;
+    const RunSummary sum = test::runModel(model, sink);
+    QVERIFY2(sum.ok, sum.message.c_str());
+    const size_t last = sink.samples.size() - 1;
+    const double t = sink.samples[last].t, J = 0.03;
+    QVERIFY(std::abs(sink.value(last, "block.position.y") - 3.0 * t * t / 4.0) < 1e-8);
+    QVERIFY(std::abs(sink.value(last, "block.angular_velocity.z") - 0.5 * t * t / (2 * J)) < 1e-7);
+    const double theta = 0.5 * t * t * t / (6 * J);
+    const double w = sink.value(last, "block.orientation.w"), z = sink.value(last, "block.orientation.z");
+    QVERIFY(std::abs(2 * std::atan2(z, w) - std::remainder(theta, 2 * kPi)) < 1e-7);
+  }
+
+  void bushingFrequenciesAndDeflection() {
+    // a free block held to ground by a bushing only: translational and torsional natural
+    // frequencies sqrt(k/m), sqrt(kr/J); under gravity the static sag is m g / k_z
+    ModelSpec model = block(false);
+    model.bodies[0].position = Vec3::Zero();
+    ForceSpec b;
+    b.name = "mount";
+    b.type = ForceSpec::Type::Bushing;
+    b.body1 = "ground";
+    b.marker1 = "anchor";
+    b.body2 = "block";
+    b.marker2 = "c";
+    b.bushing_stiffness << 2e4, 3e4, 5e4, 40, 50, 60;
+    model.forces = {b};
+    model.bodies[0].velocity = Vec3(0.01, 0, 0);
+    model.bodies[0].angular_velocity = Vec3(0, 0, 0.01);
+    model.solver.t_end = 0.5;
+    model.solver.output_interval = 1e-4;
+    RecordingSink sink;
+    const RunSummary sum = test::runModel(model, sink);
+    QVERIFY2(sum.ok, sum.message.c_str());
+    const auto px = peaks(sink, "block.position.x");
+    const auto pw = peaks(sink, "block.angular_velocity.z");
+    QVERIFY(px.size() >= 3 && pw.size() >= 3);
+    const double Tx = (px.back().first - px.front().first) / (px.size() - 1);
+    const double Tr = (pw.back().first - pw.front().first) / (pw.size() - 1);
+    qInfo("translational period %.6f (exact %.6f), torsional %.6f (exact %.6f)", Tx, 2 * kPi * std::sqrt(2.0 / 2e4), Tr,
+          2 * kPi * std::sqrt(0.03 / 60));
+    QVERIFY(std::abs(Tx / (2 * kPi * std::sqrt(2.0 / 2e4)) - 1) < 1e-4);
+    QVERIFY(std::abs(Tr / (2 * kPi * std::sqrt(0.03 / 60)) - 1) < 1e-4);
+
+    // static sag under gravity with critical-ish damping, settled
+    model.bodies[0].velocity.setZero();
+    model.bodies[0].angular_velocity.setZero();
+    model.gravity = Vec3(0, 0, -9.81);
+    model.forces[0].bushing_damping << 200, 200, 600, 1, 1, 1;
+    model.solver.t_end = 2.0;
+    model.solver.output_interval = 1e-2;
+    RecordingSink settled;
+    QVERIFY(test::runModel(model, settled).ok);
+    const double z = settled.value(settled.samples.size() - 1, "block.position.z");
+    QVERIFY2(std::abs(z + 2.0 * 9.81 / 5e4) < 1e-9, qPrintable(QString::number(z)));
+  }
+};
+
+QTEST_APPLESS_MAIN(ForcesTest)
+#include "forces_test.moc"
