@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Regenerate the FE fixtures under tests/data/fe/ with the real tools (gmsh 4.8, CalculiX ccx 2.20).
+
+Run by developers, not by CI. Uses only the Python standard library.
+
+    scripts/make_fixtures.py            # everything
+    scripts/make_fixtures.py beam tiny  # only some directories
+
+Steps per meshed model (see ../shared/design/FE-FORMATS.md, section 5):
+  1. gmsh meshes <name>.geo; the .geo itself saves the .msh (v4.1 ASCII) and the gmsh .inp
+     (one meshing run, so both files hold the same mesh).
+  2. The gmsh .inp is converted for ccx: *HEADING and 2-D element blocks written for physical surfaces
+     (CPS3/CPS6/CPS8...) and the ELSETs that refer to them are dropped; *NODE, *NSET and the
+     3-D element blocks are kept (element types may be renamed).
+  3. ccx runs the decks (*INCLUDE of the converted mesh). Scratch outputs are deleted.
+
+Everything is deterministic (gmsh and ccx single threaded) except the DATE/TIME header lines
+that ccx writes into .frd files.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "tests", "data", "fe")
+
+E = "2.1e11"
+NU = "0.3"
+RHO = "7850"
+
+ENV = dict(os.environ, OMP_NUM_THREADS="1", CCX_NPROC_EQUATION_SOLVER="1",
+           CCX_NPROC_RESULTS="1", CCX_NPROC_STIFFNESS="1", NUMBER_OF_CPUS="1")
+
+# outputs of a ccx job that are kept; everything else ccx writes is deleted
+SCRATCH_EXT = (".sta", ".cvg", ".12d", ".inp.bak", ".eig", ".out")
+
+
+def run(cmd, cwd):
+    print("  $", " ".join(cmd), flush=True)
+    r = subprocess.run(cmd, cwd=cwd, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    if r.returncode != 0 or "*ERROR" in r.stdout:
+        sys.stdout.write(r.stdout)
+        raise SystemExit("command failed: " + " ".join(cmd))
+    return r.stdout
+
+
+def gmsh(d, geo):
+    run(["gmsh", "-nt", "1", geo, "-"], d)
+
+
+def gmsh_inp_to_ccx(src, dst, rename=None):
+    """Keeps *NODE, *NSET and 3-D *ELEMENT blocks; drops *HEADING, 2-D element blocks and their
+    ELSETs."""
+    rename = rename or {}
+    with open(src) as f:
+        lines = f.read().splitlines()
+    blocks = []  # [keyword line, data lines]
+    for line in lines:
+        if line.startswith("*") and not line.startswith("**"):
+            blocks.append([line, []])
+        elif blocks:
+            blocks[-1][1].append(line)
+        else:
+            blocks.append([None, [line]])
+
+    def ids(data):
+        out = []
+        for line in data:
+            out += [int(t) for t in line.split(",") if t.strip()]
+        return out
+
+    dropped = set()
+    out = []
+    for key, data in blocks:
+        up = (key or "").upper().replace(" ", "")
+        if up.startswith("*HEADING"):
+            continue  # the decks that *INCLUDE the mesh have their own heading (only one allowed)
+        if up.startswith("*ELEMENT,"):
+            m = re.search(r"type=([A-Za-z0-9]+)", key, re.I)
+            etype = m.group(1).upper()
+            if not etype.startswith("C3D"):
+                # 2-D/1-D elements of physical surfaces: first field of each element record
+                rec = []
+                for line in data:
+                    rec.append(line)
+                    if not line.rstrip().endswith(","):
+                        dropped.add(int(rec[0].split(",")[0]))
+                        rec = []
+                continue
+            if etype in rename:
+                key = re.sub(r"type=[A-Za-z0-9]+", "type=" + rename[etype], key, flags=re.I)
+        elif up.startswith("*ELSET,"):
+            members = ids(data)
+            hit = [i for i in members if i in dropped]
+            if hit:
+                if len(hit) != len(members):
+                    raise SystemExit("%s: ELSET mixes 2-D and 3-D elements: %s" % (src, key))
+                continue
+        out.append(key)
+        out.extend(data)
+    with open(dst, "w") as f:
+        f.write("\n".join(l for l in out if l is not None) + "\n")
+
+
+def material_block(elset):
+    return ("*MATERIAL, NAME=STEEL\n*ELASTIC\n%s, %s\n*DENSITY\n%s\n"
+            "*SOLID SECTION, ELSET=%s, MATERIAL=STEEL\n" % (E, NU, RHO, elset))
+
+
+def write_deck(path, title, mesh, elset, step, boundary=""):
+    with open(path, "w") as f:
+        f.write("*HEADING\n%s\n" % title)
+        f.write("*INCLUDE, INPUT=%s\n" % mesh)
+        f.write(material_block(elset))
+        f.write(boundary)
+        f.write("*STEP\n" + step + "*END STEP\n")
+
+
+def freq_step(n):
+    return "*FREQUENCY\n%d\n*NODE FILE\nU\n" % n
+
+
+MATRIX_STEP = "*FREQUENCY, SOLVER=MATRIXSTORAGE\n"
+
+
+def ccx(d, job, keep):
+    """Runs ccx on <job>.inp in d; keeps <job>.<ext> for ext in keep, deletes other outputs."""
+    for ext in (".dat", ".frd", ".sti", ".mas", ".dof"):
+        p = os.path.join(d, job + ext)
+        if os.path.exists(p):
+            os.remove(p)
+    log = run(["ccx", "-i", job], d)
+    if "info=-" in log:
+        sys.stdout.write(log)
+        raise SystemExit("ARPACK failed for " + job)
+    for name in os.listdir(d):
+        base, ext = os.path.splitext(name)
+        p = os.path.join(d, name)
+        if name == "spooles.out" or (base == job and ext not in keep and ext != ".inp"):
+            os.remove(p)
+    for ext in keep:
+        if not os.path.exists(os.path.join(d, job + ext)):
+            raise SystemExit("ccx did not write %s%s" % (job, ext))
+
+
+def frequencies(dat):
+    """Rows of the eigenvalue table: (mode, eigenvalue, f [Hz])."""
+    rows = []
+    with open(dat) as f:
+        lines = f.read().splitlines()
+    for i, line in enumerate(lines):
+        if "E I G E N V A L U E   O U T P U T" in line:
+            j = i + 6
+            while j < len(lines) and lines[j].strip():
+                t = lines[j].split()
+                rows.append((int(t[0]), float(t[1]), float(t[3])))
+                j += 1
+            break
+    if not rows or all(r[1] == 0.0 for r in rows):
+        raise SystemExit(dat + ": empty or all-zero eigenvalue table")
+    return rows
+
+
+def total_mass(dat):
+    with open(dat) as f:
+        lines = f.read().splitlines()
+    for i, line in enumerate(lines):
+        if "T O T A L   E F F E C T I V E   M A S S" in line:
+            for l in lines[i + 1:]:
+                t = l.split()
+                if len(t) == 6:
+                    return [float(x) for x in t]
+    return None
+
+
+def summary(d, job):
+    rows = frequencies(os.path.join(d, job + ".dat"))
+    print("  %s: %s" % (job, ", ".join("%.6g" % r[2] for r in rows)))
+
+
+# ------------------------------------------------------------------------------------------
+
+def make_beam():
+    d = os.path.join(DATA, "beam")
+    print("beam")
+    # C3D10 beam
+    gmsh(d, "beam.geo")
+    gmsh_inp_to_ccx(os.path.join(d, "mesh_gmsh.inp"), os.path.join(d, "mesh_ccx.inp"))
+    write_deck(os.path.join(d, "beam_free.inp"), "beam 0.3 x 0.01 x 0.01 m, C3D10, free-free",
+               "mesh_ccx.inp", "BEAM", freq_step(20))
+    ccx(d, "beam_free", (".dat", ".frd"))
+    write_deck(os.path.join(d, "beam_clamped.inp"),
+               "beam 0.3 x 0.01 x 0.01 m, C3D10, clamped at x = 0 (END0)",
+               "mesh_ccx.inp", "BEAM", freq_step(10), "*BOUNDARY\nEND0, 1, 3\n")
+    ccx(d, "beam_clamped", (".dat",))
+    # C3D20 beam, structured
+    gmsh(d, "beam_hex.geo")
+    gmsh_inp_to_ccx(os.path.join(d, "mesh_hex_gmsh.inp"), os.path.join(d, "mesh_hex_ccx.inp"))
+    write_deck(os.path.join(d, "beam_hex_free.inp"),
+               "beam 0.3 x 0.01 x 0.01 m, C3D20, free-free",
+               "mesh_hex_ccx.inp", "BEAM", freq_step(20))
+    ccx(d, "beam_hex_free", (".dat", ".frd"))
+    write_deck(os.path.join(d, "beam_hex_clamped.inp"),
+               "beam 0.3 x 0.01 x 0.01 m, C3D20, clamped at x = 0 (END0)",
+               "mesh_hex_ccx.inp", "BEAM", freq_step(10), "*BOUNDARY\nEND0, 1, 3\n")
+    ccx(d, "beam_hex_clamped", (".dat",))
+    # matrix export on the small hex mesh (the C3D10 mesh would give 4 MB per matrix file)
+    write_deck(os.path.join(d, "beam_hex_mat.inp"),
+               "beam 0.3 x 0.01 x 0.01 m, C3D20, matrix export",
+               "mesh_hex_ccx.inp", "BEAM", MATRIX_STEP)
+    ccx(d, "beam_hex_mat", (".sti", ".mas", ".dof"))
+    for job in ("beam_free", "beam_clamped", "beam_hex_free", "beam_hex_clamped"):
+        summary(d, job)
+
+
+def make_conrod():
+    d = os.path.join(DATA, "conrod")
+    print("conrod")
+    gmsh(d, "conrod.geo")
+    gmsh_inp_to_ccx(os.path.join(d, "mesh_gmsh.inp"), os.path.join(d, "mesh_ccx.inp"))
+    write_deck(os.path.join(d, "conrod_free.inp"), "connecting rod, C3D10, free-free",
+               "mesh_ccx.inp", "CONROD", freq_step(10))
+    ccx(d, "conrod_free", (".dat", ".frd"))
+    summary(d, "conrod_free")
+
+
+def make_bracket():
+    d = os.path.join(DATA, "bracket")
+    print("bracket")
+    gmsh(d, "bracket.geo")
+    gmsh_inp_to_ccx(os.path.join(d, "mesh_gmsh.inp"), os.path.join(d, "mesh_ccx.inp"))
+    write_deck(os.path.join(d, "bracket_free.inp"), "L-bracket with bolt hole, C3D4, free-free",
+               "mesh_ccx.inp", "BRACKET", freq_step(10))
+    ccx(d, "bracket_free", (".dat", ".frd"))
+    summary(d, "bracket_free")
+
+
+def make_tiny():
+    d = os.path.join(DATA, "tiny")
+    print("tiny")
+    # hand-written decks (committed); ccx runs on those that have results
+    for job in ("c3d8_modal", "c3d20_modal", "c3d10_modal", "features"):
+        ccx(d, job, (".dat", ".frd"))
+        summary(d, job)
+    for job in ("c3d8_mat", "c3d20_mat", "c3d10_mat"):
+        ccx(d, job, (".sti", ".mas", ".dof"))
+
+
+def main(argv):
+    for tool in ("gmsh", "ccx"):
+        if not shutil.which(tool):
+            raise SystemExit("needs %s (Debian packages gmsh, calculix-ccx)" % tool)
+    parts = {"beam": make_beam, "conrod": make_conrod, "bracket": make_bracket, "tiny": make_tiny}
+    for name in (argv or list(parts)):
+        parts[name]()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
