@@ -1,6 +1,7 @@
 // flexim-cli: headless front end. Thin: parse arguments, load, run, report.
 //   flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator ida|gen-alpha]
 //   flexim-cli validate MODEL.json
+#include "app/cli_common.h"
 #include "core/run/simulation.h"
 #include "io/csv_writer.h"
 #include "io/model_json.h"
@@ -21,12 +22,17 @@
 namespace {
 
 using namespace flexim;
+using namespace flexim::cli;
 
 int usage(FILE* out, int code) {
   std::fprintf(out,
                "usage:\n"
                "  flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator ida|gen-alpha]\n"
                "  flexim-cli validate MODEL.json\n"
+               "  flexim-cli modes MESH [--count N] [--material E,nu,rho] [--out modes.csv]\n"
+               "  flexim-cli reduce MESH [--modes N | --max-frequency F] [--interface SET[:rigid|:averaging] ...]\n"
+               "                    [--method free-free|craig-bampton] [--orthonormalise] [--material E,nu,rho] --out BODY.frb\n"
+               "  flexim-cli info FILE   (mesh, deck, matrix set or reduced body)\n"
                "  flexim-cli --version\n");
   return code;
 }
@@ -34,22 +40,6 @@ int usage(FILE* out, int code) {
 /// Ctrl-C asks the run to stop between steps; the CSV keeps everything written so far.
 std::atomic<bool> g_cancel{false};
 extern "C" void onInterrupt(int) { g_cancel = true; }
-
-/// One clear line on stderr and a non-zero exit code.
-int fail(const std::string& message) {
-  std::fprintf(stderr, "flexim-cli: error: %s\n", message.c_str());
-  return 1;
-}
-
-bool parseNumber(const std::string& text, double& out) {
-  char* end = nullptr;
-  out = std::strtod(text.c_str(), &end);
-  return end && *end == '\0' && !text.empty() && std::isfinite(out);
-}
-
-void printDiagnostics(const Diagnostics& diag) {
-  for (const auto& d : diag.items()) std::fprintf(stderr, "%s\n", d.str().c_str());
-}
 
 bool loadModel(const std::string& path, ModelSpec& model) {
   Diagnostics diag;
@@ -192,6 +182,9 @@ int main(int argc, char** argv) {
     }
     if (cmd == "run") return runCommand(args);
     if (cmd == "validate") return validateCommand(args);
+    if (cmd == "modes") return modesCommand(args);
+    if (cmd == "reduce") return reduceCommand(args);
+    if (cmd == "info") return infoCommand(args);
     return fail("unknown command '" + cmd + "' (see flexim-cli --help)");
   } catch (const std::exception& e) {
     return fail(std::string("unexpected: ") + e.what());

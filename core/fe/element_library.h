@@ -93,7 +93,8 @@ struct JacobianFailure {
   bool degenerate = false;  ///< |detJ| tiny relative to the element size (flat element)
 };
 
-/// Checks det(dx/dxi) > 0 at every point of the given rule. On failure fills `fail`.
+/// Checks det(dx/dxi) > 0 at every point of the given rule. On failure fills `fail`
+/// (fail.massRule = false).
 bool checkJacobian(const ElementKind& kind, const ElementCoords& X, std::span<const QuadPoint> rule,
                    JacobianFailure& fail);
 

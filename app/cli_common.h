@@ -1,0 +1,34 @@
+// Small helpers shared by the flexim-cli command files.
+#pragma once
+
+#include "core/base/diagnostics.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace flexim::cli {
+
+/// One clear line on stderr and a non-zero exit code.
+inline int fail(const std::string& message) {
+  std::fprintf(stderr, "flexim-cli: error: %s\n", message.c_str());
+  return 1;
+}
+
+inline bool parseNumber(const std::string& text, double& out) {
+  char* end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  return end && *end == '\0' && !text.empty() && std::isfinite(out);
+}
+
+inline void printDiagnostics(const Diagnostics& diag) {
+  for (const auto& d : diag.items()) std::fprintf(stderr, "%s\n", d.str().c_str());
+}
+
+int modesCommand(const std::vector<std::string>& args);
+int reduceCommand(const std::vector<std::string>& args);
+int infoCommand(const std::vector<std::string>& args);
+
+}  // namespace flexim::cli

@@ -1,0 +1,270 @@
+// flexim-cli commands for FE data: modes, reduce, info.
+#include "app/cli_common.h"
+#include "core/fe/assembly.h"
+#include "core/fe/modal.h"
+#include "core/fe/reduction.h"
+#include "core/fe/surface.h"
+#include "core/fe/validation_report.h"
+#include "io/fe/calculix_dat.h"
+#include "io/fe/calculix_frd.h"
+#include "io/fe/import.h"
+#include "io/fe/reduced_body_file.h"
+#include "io/sha256.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+namespace flexim::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Options shared by the FE commands.
+struct FeArgs {
+  std::string input, out;
+  std::optional<fe::Material> material;
+  int count = -1;
+  double max_frequency = 0;
+  std::vector<fe::InterfaceSpec> interfaces;
+  std::string method;
+  bool orthonormalise = false;
+};
+
+bool parseMaterial(const std::string& text, fe::Material& m) {
+  std::vector<double> v;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    double x = 0;
+    if (!parseNumber(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start), x)) return false;
+    v.push_back(x);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (v.size() != 3 || v[0] <= 0 || v[1] <= -1 || v[1] >= 0.5 || v[2] <= 0) return false;
+  m.name = "command line";
+  m.E = v[0];
+  m.nu = v[1];
+  m.rho = v[2];
+  m.has_elastic = m.has_density = true;
+  return true;
+}
+
+/// Parses the options; returns an error message or empty.
+std::string parseArgs(const std::vector<std::string>& args, FeArgs& a) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& o = args[i];
+    const bool hasValue = i + 1 < args.size();
+    auto next = [&]() { return args[++i]; };
+    double x = 0;
+    if ((o == "--count" || o == "--modes") && hasValue) {
+      if (!parseNumber(next(), x) || x < 1 || x != std::floor(x)) return o + " needs a positive whole number";
+      a.count = static_cast<int>(x);
+    } else if (o == "--max-frequency" && hasValue) {
+      if (!parseNumber(next(), x) || x <= 0) return "--max-frequency needs a positive frequency in Hz";
+      a.max_frequency = x;
+    } else if (o == "--material" && hasValue) {
+      fe::Material m;
+      if (!parseMaterial(next(), m)) return "--material needs E,nu,rho in SI units, e.g. 2.1e11,0.3,7850";
+      a.material = m;
+    } else if ((o == "--out" || o == "-o") && hasValue) {
+      a.out = next();
+    } else if (o == "--interface" && hasValue) {
+      std::string v = next();
+      fe::InterfaceSpec spec;
+      const size_t colon = v.rfind(':');
+      if (colon != std::string::npos) {
+        const std::string kind = v.substr(colon + 1);
+        if (kind == "rigid") spec.kind = fe::Interface::Kind::Rigid;
+        else if (kind == "averaging") spec.kind = fe::Interface::Kind::Averaging;
+        else return "--interface " + v + ": kind must be rigid or averaging";
+        v = v.substr(0, colon);
+      }
+      spec.set = v;
+      a.interfaces.push_back(spec);
+    } else if (o == "--method" && hasValue) {
+      a.method = next();
+      if (a.method != "free-free" && a.method != "craig-bampton") return "--method must be free-free or craig-bampton";
+    } else if (o == "--orthonormalise" || o == "--orthonormalize") {
+      a.orthonormalise = true;
+    } else if (!o.empty() && o[0] == '-') {
+      return "unknown option '" + o + "' (or missing value)";
+    } else if (a.input.empty()) {
+      a.input = o;
+    } else {
+      return "unexpected argument '" + o + "'";
+    }
+  }
+  if (a.input.empty()) return "an input file is needed";
+  return {};
+}
+
+bool importMesh(const FeArgs& a, fe::FeModel& mesh) {
+  Diagnostics diag;
+  const bool ok = io::importFe(a.input, mesh, diag);
+  printDiagnostics(diag);
+  return ok;
+}
+
+std::string utcNow() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+/// The FE program's own results beside the input (same stem): .dat frequencies, .frd modes.
+void loadReferences(const std::string& input, const fe::FeModel& mesh, std::vector<double>& hz, Eigen::MatrixXd& modes) {
+  const fs::path p(input);
+  const fs::path dat = fs::path(p).replace_extension(".dat"), frd = fs::path(p).replace_extension(".frd");
+  Diagnostics ignored;
+  if (p.extension() != ".dat" && fs::exists(dat)) io::readCalculixDat(dat.string(), hz, ignored);
+  if (p.extension() != ".frd" && fs::exists(frd)) {
+    fe::FeModel withModes = mesh;
+    if (io::readCalculixFrd(frd.string(), withModes, ignored)) {
+      modes = withModes.modes;
+      if (hz.empty()) hz = withModes.frequencies_hz;
+    }
+  }
+}
+
+}  // namespace
+
+int modesCommand(const std::vector<std::string>& args) {
+  FeArgs a;
+  if (const std::string e = parseArgs(args, a); !e.empty()) return fail("modes: " + e);
+  fe::FeModel mesh;
+  if (!importMesh(a, mesh)) return fail("cannot import '" + a.input + "'");
+  fe::AssemblyOptions aopt;
+  if (a.material) aopt.override_material = &*a.material;
+  fe::AssembledMatrices mats;
+  Diagnostics diag;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!fe::assemble(mesh, aopt, mats, diag)) {
+    printDiagnostics(diag);
+    return fail("cannot assemble '" + a.input + "'");
+  }
+  fe::ModalOptions mopt;
+  mopt.elastic_modes = a.count > 0 ? a.count : 10;
+  mopt.max_frequency_hz = a.max_frequency;
+  fe::ModalResult modes;
+  const bool ok = fe::freeModes(mats.K, mats.M, mesh.coords, mopt, modes, diag);
+  printDiagnostics(diag);
+  if (!ok) return fail("eigen solution failed for '" + a.input + "'");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::vector<double> f = modes.frequenciesHz();
+  std::printf("%s: %d nodes, %zu elements; %ld modes in %.2f s\n", a.input.c_str(), mesh.nodeCount(),
+              mesh.elements.size(), static_cast<long>(f.size()), seconds);
+  std::printf("mode,frequency [Hz],kind\n");
+  for (size_t i = 0; i < f.size(); ++i) std::printf("%zu,%.8g,%s\n", i + 1, f[i], modes.rigid[i] ? "rigid" : "elastic");
+  if (!a.out.empty()) {
+    std::ofstream csv(a.out);
+    csv << "mode,frequency [Hz],kind\n";
+    char line[96];
+    for (size_t i = 0; i < f.size(); ++i) {
+      std::snprintf(line, sizeof line, "%zu,%.10g,%s\n", i + 1, f[i], modes.rigid[i] ? "rigid" : "elastic");
+      csv << line;
+    }
+    if (!csv) return fail("cannot write '" + a.out + "'");
+    std::printf("written: %s\n", a.out.c_str());
+  }
+  return 0;
+}
+
+int reduceCommand(const std::vector<std::string>& args) {
+  FeArgs a;
+  if (const std::string e = parseArgs(args, a); !e.empty()) return fail("reduce: " + e);
+  if (a.out.empty()) return fail("reduce: --out BODY.frb is required");
+  fe::FeModel mesh;
+  if (!importMesh(a, mesh)) return fail("cannot import '" + a.input + "'");
+  fe::ReductionOptions opt;
+  opt.modes = a.count > 0 ? a.count : 8;
+  opt.max_frequency_hz = a.max_frequency;
+  opt.interfaces = a.interfaces;
+  opt.orthonormalise = a.orthonormalise;
+  if (a.material) opt.material = &*a.material;
+  const bool cb = a.method.empty() ? !a.interfaces.empty() : a.method == "craig-bampton";
+  opt.method = cb ? fe::ReductionOptions::Method::CraigBampton : fe::ReductionOptions::Method::FreeFree;
+  fe::ReducedBody body;
+  fe::ReductionReport report;
+  Diagnostics diag;
+  const bool ok = fe::reduce(mesh, opt, body, report, diag);
+  printDiagnostics(diag);
+  if (!ok) return fail("reduction of '" + a.input + "' failed");
+  body.name = fs::path(a.input).stem().string();
+  body.surface = fe::outerSurface(mesh);
+  body.created = utcNow();
+  for (const auto& src : mesh.sources.empty() ? std::vector<std::string>{a.input} : mesh.sources) {
+    std::string hex;
+    io::sha256FileHex(src, hex);
+    body.sources.push_back({src, hex});
+  }
+  std::string error;
+  if (!io::saveReducedBody(body, a.out, &error)) return fail(error);
+  fe::ValidationReport r;
+  fe::reportReducedBody(body, r);
+  std::printf("%s", r.str().c_str());
+  std::printf("assembly %.2f s, eigen solution %.2f s\nwritten: %s\n", report.seconds_assembly, report.seconds_eigen,
+              a.out.c_str());
+  return 0;
+}
+
+int infoCommand(const std::vector<std::string>& args) {
+  FeArgs a;
+  if (const std::string e = parseArgs(args, a); !e.empty()) return fail("info: " + e);
+  fe::ValidationReport r;
+  if (fs::path(a.input).extension() == ".frb") {
+    fe::ReducedBody body;
+    std::string error;
+    if (!io::loadReducedBody(a.input, body, &error)) return fail(error);
+    fe::reportReducedBody(body, r);
+    std::printf("%s", r.str().c_str());
+    return 0;
+  }
+  fe::FeModel mesh;
+  if (!importMesh(a, mesh)) return fail("cannot import '" + a.input + "'");
+  fe::reportMesh(mesh, r);
+  std::vector<double> refHz = mesh.frequencies_hz;
+  Eigen::MatrixXd refModes = mesh.modes;
+  if (refHz.empty()) loadReferences(a.input, mesh, refHz, refModes);
+  Eigen::SparseMatrix<double> K = mesh.K, M = mesh.M;
+  std::vector<Eigen::Vector3d> coords = mesh.coords;
+  if (!mesh.elements.empty()) {
+    fe::AssemblyOptions aopt;
+    if (a.material) aopt.override_material = &*a.material;
+    fe::AssembledMatrices mats;
+    Diagnostics diag;
+    if (!fe::assemble(mesh, aopt, mats, diag)) {
+      printDiagnostics(diag);
+      std::printf("%s", r.str().c_str());
+      return fail("cannot assemble '" + a.input + "'");
+    }
+    fe::reportMatrices(mesh, mats, r);
+    K = mats.K;
+    M = mats.M;
+  } else if (K.rows() > 0) {
+    r.add("matrix set: " + std::to_string(K.rows()) + " dofs");
+    if (static_cast<long>(coords.size()) * 3 != K.rows()) coords.clear();  // no geometry: no exact rigid modes
+  }
+  if (K.rows() > 0) {
+    fe::ModalOptions mopt;
+    mopt.elastic_modes = a.count > 0 ? a.count : std::max<int>(4, static_cast<int>(refHz.size()) - 6);
+    mopt.exact_rigid_modes = !coords.empty();
+    fe::ModalResult modes;
+    Diagnostics diag;
+    if (fe::freeModes(K, M, coords, mopt, modes, diag)) {
+      if (refModes.rows() != modes.modes.rows()) refModes.resize(0, 0);
+      fe::reportModes(modes, refHz, refModes, M, r);
+    }
+    for (const auto& d : diag.items()) r.warn(d.message);
+  }
+  std::printf("%s", r.str().c_str());
+  return 0;
+}
+
+}  // namespace flexim::cli

@@ -1,0 +1,27 @@
+// Display surface of a solid mesh: the outer faces of the volume elements, split into
+// triangles that reference FE node indices (so a deformed surface is drawn by moving those
+// nodes), and a count of disconnected parts for the import warnings.
+#pragma once
+
+#include "core/fe/fe_model.h"
+
+#include <array>
+#include <vector>
+
+namespace flexim::fe {
+
+/// Triangles of the outer surface of `mesh`: every element face that belongs to exactly one
+/// element (faces are matched by their sorted corner node indices), in the Abaqus face order
+/// (C3D4: S1 1-2-3, S2 1-4-2, S3 2-4-3, S4 3-4-1; C3D8: S1 1-2-3-4, S2 5-8-7-6, S3 1-5-6-2,
+/// S4 2-6-7-3, S5 3-7-8-4, S6 4-8-5-1; elements in mesh order). Every triangle is oriented
+/// with its normal (right-hand rule) pointing out of its element. Faces are split as
+///   3-node triangle -> 1, 6-node triangle -> 4 (through the mid-edge nodes),
+///   4-node quad     -> 2, 8-node quad     -> 6 (4 corner triangles + inner quad as 2).
+/// Entries are node indices (into mesh.coords): this is the surface-to-FE-node map.
+std::vector<std::array<int, 3>> outerSurface(const FeModel& mesh);
+
+/// Number of disconnected parts: groups of elements connected through shared nodes (nodes that
+/// belong to no element are not counted). 0 for a mesh without elements.
+int connectedParts(const FeModel& mesh);
+
+}  // namespace flexim::fe

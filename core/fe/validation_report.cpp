@@ -1,0 +1,156 @@
+#include "core/fe/validation_report.h"
+
+#include "core/base/rotation.h"
+#include "core/fe/surface.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <numbers>
+
+namespace flexim::fe {
+
+namespace {
+
+std::string format(const char* fmt, auto... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, fmt, args...);
+  return buf;
+}
+
+}  // namespace
+
+std::string ValidationReport::str() const {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  for (const auto& w : warnings) out += "warning: " + w + "\n";
+  return out;
+}
+
+void reportMesh(const FeModel& mesh, ValidationReport& r) {
+  r.add(format("nodes: %d", mesh.nodeCount()));
+  std::map<std::string, int> byType;
+  for (const auto& e : mesh.elements) ++byType[abaqusName(e.type)];
+  std::string types;
+  for (const auto& [name, count] : byType) types += format(" %s x %d", name.c_str(), count);
+  r.add(format("elements: %zu%s", mesh.elements.size(), types.c_str()));
+  for (const auto& [name, nodes] : mesh.node_sets) r.add(format("node set %s: %zu nodes", name.c_str(), nodes.size()));
+  for (const auto& [name, elems] : mesh.element_sets)
+    r.add(format("element set %s: %zu elements", name.c_str(), elems.size()));
+  for (const auto& m : mesh.materials)
+    r.add(format("material %s: E = %.6g Pa, nu = %.4g, rho = %.6g kg/m^3", m.name.c_str(), m.E, m.nu, m.rho));
+  if (mesh.elements.empty()) return;
+  const int parts = connectedParts(mesh);
+  if (parts > 1) r.warn(format("mesh has %d disconnected parts (each adds 6 rigid-body modes)", parts));
+  std::vector<bool> used(mesh.nodeCount(), false);
+  for (const auto& e : mesh.elements)
+    for (int i = 0; i < nodeCount(e.type); ++i) used[e.nodes[i]] = true;
+  const long unused = std::count(used.begin(), used.end(), false);
+  if (unused) r.warn(format("%ld nodes belong to no element", unused));
+  int unassigned = 0;
+  for (const auto& e : mesh.elements) unassigned += e.material < 0;
+  if (unassigned) r.warn(format("%d elements have no material (give --material E,nu,rho)", unassigned));
+  for (const auto& m : mesh.materials)
+    if (m.has_elastic && (m.E < 1e6 || m.E > 1e13))
+      r.warn(format("material %s: E = %.3g looks like non-SI units (Pa expected; MPa/mm models need conversion)",
+                    m.name.c_str(), m.E));
+}
+
+void reportMatrices(const FeModel& mesh, const AssembledMatrices& mats, ValidationReport& r) {
+  const Eigen::SparseMatrix<double> Kt = mats.K.transpose(), Mt = mats.M.transpose();
+  const double symK = (mats.K - Kt).norm() / std::max(mats.K.norm(), 1e-300);
+  const double symM = (mats.M - Mt).norm() / std::max(mats.M.norm(), 1e-300);
+  r.add(format("stiffness: %ld x %ld, %ld nonzeros, symmetry |K - K^T|/|K| = %.1e", static_cast<long>(mats.K.rows()),
+               static_cast<long>(mats.K.cols()), static_cast<long>(mats.K.nonZeros()), symK));
+  r.add(format("mass: symmetry |M - M^T|/|M| = %.1e", symM));
+  if (symK > 1e-10 || symM > 1e-10) r.warn("matrices are not symmetric");
+  // a rigid translation field gives the total mass and first moment straight from M
+  const int n = mesh.nodeCount();
+  if (mats.M.rows() != 3 * n || n == 0) return;
+  Eigen::VectorXd ex = Eigen::VectorXd::Zero(3 * n);
+  for (int k = 0; k < n; ++k) ex(3 * k) = 1;
+  const Eigen::VectorXd Mex = mats.M * ex;
+  double mass = 0;
+  Eigen::Vector3d first = Eigen::Vector3d::Zero();
+  for (int k = 0; k < n; ++k) {
+    mass += Mex(3 * k);
+    first += Mex(3 * k) * mesh.coords[k];
+  }
+  const Eigen::Vector3d com = mass > 0 ? Eigen::Vector3d(first / mass) : Eigen::Vector3d::Zero();
+  r.add(format("total mass from M: %.7g kg; rho V of the elements: %.7g kg (volume %.7g m^3)", mass, mats.mass, mats.volume));
+  if (std::abs(mass - mats.mass) > 1e-6 * mats.mass) r.warn("mass matrix total differs from rho V");
+  r.add(format("centre of mass: (%.6g, %.6g, %.6g) m", com.x(), com.y(), com.z()));
+  Eigen::Matrix3d J = Eigen::Matrix3d::Zero();
+  for (int k = 0; k < n; ++k) {
+    const Eigen::Matrix3d s = skew(mesh.coords[k] - com);
+    J -= mats.lumped_node_mass[k] * s * s;
+  }
+  r.add(format("inertia about the centre of mass (lumped): [%.6g %.6g %.6g; %.6g %.6g %.6g; %.6g %.6g %.6g] kg m^2", J(0, 0),
+               J(0, 1), J(0, 2), J(1, 0), J(1, 1), J(1, 2), J(2, 0), J(2, 1), J(2, 2)));
+}
+
+void reportModes(const ModalResult& modes, const std::vector<double>& reference_hz, const Eigen::MatrixXd& reference_modes,
+                 const Eigen::SparseMatrix<double>& M, ValidationReport& r) {
+  const std::vector<double> f = modes.frequenciesHz();
+  r.add(format("modes: %zu (%d rigid), shift %.3g (rad/s)^2, max residual %.1e, %ld solves", f.size(), modes.rigid_count,
+               modes.shift, modes.max_residual, modes.operations));
+  Eigen::VectorXd mac;
+  if (reference_modes.cols() > 0 && reference_modes.rows() == modes.modes.rows()) {
+    const int k = std::min<int>(static_cast<int>(reference_modes.cols()), static_cast<int>(modes.modes.cols()));
+    const Eigen::MatrixXd full = modalAssurance(modes.modes.leftCols(k), reference_modes.leftCols(k), M);
+    mac = full.diagonal();
+  }
+  double worst = 0;
+  for (size_t i = 0; i < f.size(); ++i) {
+    std::string line = format("  mode %3zu  %12.6g Hz  %-7s", i + 1, f[i], modes.rigid[i] ? "rigid" : "elastic");
+    if (i < reference_hz.size()) {
+      const double ref = reference_hz[i];
+      if (!modes.rigid[i] && ref > 0) {
+        const double rel = f[i] / ref - 1;
+        worst = std::max(worst, std::abs(rel));
+        line += format("  reference %12.6g Hz  (%+.2e)", ref, rel);
+      } else {
+        line += format("  reference %12.6g Hz", ref);
+      }
+    }
+    if (i < static_cast<size_t>(mac.size())) line += format("  MAC %.4f", mac(i));
+    r.add(line);
+  }
+  if (!reference_hz.empty()) {
+    r.add(format("largest relative frequency difference to the reference: %.2e", worst));
+    // a reference table in Hz where (rad/s)^2 was expected (or the reverse) shows as a fixed ratio
+    for (size_t i = 0; i < std::min(f.size(), reference_hz.size()); ++i) {
+      if (modes.rigid[i] || f[i] <= 0 || reference_hz[i] <= 0) continue;
+      const double ratio = reference_hz[i] / f[i], omega2 = std::pow(2 * std::numbers::pi * f[i], 2);
+      if (std::abs(reference_hz[i] / omega2 - 1) < 1e-3)
+        r.warn("reference frequencies look like eigenvalues in (rad/s)^2 where Hz was expected");
+      else if (std::abs(ratio - 2 * std::numbers::pi) < 1e-3 * 2 * std::numbers::pi)
+        r.warn("reference frequencies look like rad/s where Hz was expected");
+      break;
+    }
+  }
+  if (modes.max_residual > 1e-6) r.warn(format("eigenvector residuals up to %.1e: results may be inaccurate", modes.max_residual));
+}
+
+void reportReducedBody(const ReducedBody& body, ValidationReport& r) {
+  r.add("reduced body: " + body.name);
+  r.add("method: " + body.method);
+  r.add(format("nodes: %zu, modes: %ld, display triangles: %zu, interfaces: %zu", body.coords.size(),
+               static_cast<long>(body.modes.cols()), body.surface.size(), body.interfaces.size()));
+  r.add(format("mass (invariant I1): %.7g kg, centre of mass: (%.6g, %.6g, %.6g) m", body.invariants.I1,
+               body.invariants.I2.x() / body.invariants.I1, body.invariants.I2.y() / body.invariants.I1,
+               body.invariants.I2.z() / body.invariants.I1));
+  for (long j = 0; j < body.modes.cols(); ++j) {
+    const double f = std::sqrt(std::max(0.0, body.eigenvalues(j))) / (2 * std::numbers::pi);
+    r.add(format("  mode %3ld  %12.6g Hz  %s", j + 1, f, toString(body.kinds[j])));
+  }
+  for (const auto& itf : body.interfaces)
+    r.add(format("interface %s (%s): %zu nodes, reference point (%.6g, %.6g, %.6g)", itf.name.c_str(),
+                 itf.kind == Interface::Kind::Rigid ? "rigid" : "averaging", itf.nodes.size(), itf.reference.x(),
+                 itf.reference.y(), itf.reference.z()));
+  for (const auto& s : body.sources) r.add("source: " + s.path + " sha256=" + s.sha256);
+  if (!body.created.empty()) r.add("created: " + body.created);
+}
+
+}  // namespace flexim::fe

@@ -1,0 +1,665 @@
+#include "io/fe/nastran.h"
+
+#include "io/fe/line_reader.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+namespace flexim::io {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kMaxIncludeDepth = 32;
+constexpr std::size_t kMaxCardFields = 200;  ///< longer cards are certainly garbage here
+
+/// Node-order maps, abaqus[i] = nastran[map[i]] (one table for all supported solids).
+/// CTETRA G5..G10 = edges 1-2, 2-3, 3-1, 1-4, 2-4, 3-4: the same as C3D10.
+/// CHEXA G9..G12 bottom edges, G13..G16 vertical edges (1-5, 2-6, 3-7, 4-8), G17..G20 top edges;
+/// C3D20 has the top edges at 13..16 and the vertical edges at 17..20.
+struct SolidOrder {
+  fe::ElementType type;
+  int nodes;
+  std::array<int, 20> toAbaqus;
+};
+constexpr std::array<SolidOrder, 4> kOrders{{
+    {fe::ElementType::Tet4, 4, {0, 1, 2, 3}},
+    {fe::ElementType::Tet10, 10, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
+    {fe::ElementType::Hex8, 8, {0, 1, 2, 3, 4, 5, 6, 7}},
+    {fe::ElementType::Hex20, 20, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 12, 13, 14, 15}},
+}};
+
+// Cards skipped with an info: analysis, loads, constraints, output, coordinate systems
+// (a GRID that uses a coordinate system is an error by itself).
+const std::set<std::string, std::less<>> kAnalysisCards{
+    "PARAM",   "EIGRL",   "EIGR",    "EIGB",    "EIGC",    "SPC",    "SPC1",   "SPCADD", "SPCD",   "MPCADD", "FORCE",
+    "FORCE1",  "FORCE2",  "MOMENT",  "MOMENT1", "MOMENT2", "LOAD",   "GRAV",   "RFORCE", "PLOAD",  "PLOAD1", "PLOAD2",
+    "PLOAD4",  "TEMP",    "TEMPD",   "CORD1R",  "CORD1C",  "CORD1S", "CORD2R", "CORD2C", "CORD2S", "DTI",    "TABLED1",
+    "TABLED2", "TABLEM1", "TABDMP1", "FREQ",    "FREQ1",   "FREQ2",  "TSTEP",  "NLPARM", "SUPORT", "ASET",   "ASET1",
+    "QSET",    "QSET1",   "BSET",    "BSET1",   "CSET",    "CSET1",  "OMIT",   "OMIT1",  "SESET",  "SET1",   "SET3",
+    "DAREA",   "DLOAD",   "RLOAD1",  "RLOAD2",  "TLOAD1",  "TLOAD2", "DELAY",  "DPHASE", "SPOINT", "EPOINT", "MATT1",
+    "GRDSET",  "BCTSET",  "BSURF",   "BSURFS",  "BCPROP",  "USET",   "USET1",  "MONPNT1"};
+
+// Structural cards the solid model cannot hold: skipped with a warning (the model differs).
+const std::set<std::string, std::less<>> kStructuralCards{
+    "CQUAD4",  "CQUAD8",  "CQUADR",  "CTRIA3",  "CTRIA6", "CTRIAR",  "CSHEAR", "CBAR",   "CBEAM",  "CROD",    "CONROD",
+    "CTUBE",   "CBUSH",   "CBUSH1D", "CGAP",    "CWELD",  "CFAST",   "CELAS1", "CELAS2", "CELAS3", "CELAS4",  "CDAMP1",
+    "CDAMP2",  "CDAMP3",  "CDAMP4",  "CVISC",   "CONM1",  "CONM2",   "CMASS1", "CMASS2", "CMASS3", "CMASS4",  "RBE1",
+    "RBE2",    "RBE3",    "RBAR",    "RBAR1",   "RROD",   "RSPLINE", "MPC",    "PSHELL", "PCOMP",  "PCOMPG",  "PBAR",
+    "PBARL",   "PBEAM",   "PBEAML",  "PROD",    "PTUBE",  "PBUSH",   "PELAS",  "PDAMP",  "PSHEAR", "PGAP",    "PWELD",
+    "PFAST",   "MAT2",    "MAT3",    "MAT8",    "MAT9",   "MAT10",   "MATS1",  "CQUADX", "CTRIAX", "CTRIAX6", "PLPLANE",
+    "PLSOLID", "CPLSTN3", "CPLSTN4", "CPLSTS3", "CPLSTS4"};
+
+/// A place in the input: index of the file and line number.
+struct Loc {
+  int file = 0;
+  int line = 0;
+};
+
+/// One bulk data card: name (upper case, without '*') and its data fields (field 2 of the
+/// first line is fields[0]; each physical line contributes 8 fields, or 4 in large field).
+struct Card {
+  std::string name;
+  Loc loc;
+  std::vector<std::string> fields;
+  std::vector<int> fieldLines;  ///< line number of each field
+};
+
+struct PendingElement {
+  int id = 0, pid = 0;
+  fe::ElementType type = fe::ElementType::Tet4;
+  int count = 0;
+  std::array<int, 20> grids{};  ///< grid ids, already in Abaqus order
+  Loc loc;
+  std::string card;
+};
+
+struct MatCard {
+  int index = -1;  ///< into FeModel::materials
+  Loc loc;
+};
+
+struct PropCard {
+  int mid = 0;
+  Loc loc;
+};
+
+class NastranParser {
+ public:
+  NastranParser(Diagnostics& diag, const NastranOptions& options) : m_diag(diag), m_options(options) {}
+
+  bool run(std::string_view text, const std::string& source, fe::FeModel& out);
+
+ private:
+  std::string where(const Loc& l) const { return m_files[l.file] + ":" + std::to_string(l.line); }
+  void error(const Loc& l, const std::string& message) {
+    if (m_stop) return;
+    m_diag.error(where(l), message);
+    if (++m_errors >= m_options.max_errors) {
+      m_diag.error(m_files[0], "too many errors, stopped reading");
+      m_stop = true;
+    }
+  }
+
+  void readText(std::string_view text, int file, int depth, bool skipToBulk);
+  void include(std::string_view line, const Loc& loc, int depth);
+  void line(std::string_view raw, const Loc& loc, int depth);
+  void finishCard();
+  void card(const Card& c);
+
+  // field access for card c
+  bool blank(const Card& c, std::size_t i) const { return i >= c.fields.size() || c.fields[i].empty(); }
+  Loc fieldLoc(const Card& c, std::size_t i) const {
+    return {c.loc.file, i < c.fieldLines.size() ? c.fieldLines[i] : c.loc.line};
+  }
+  bool intField(const Card& c, std::size_t i, const char* what, int& out, bool required, int def = 0);
+  bool realField(const Card& c, std::size_t i, const char* what, double& out, bool& given);
+  std::string label(const Card& c) const {
+    return c.name + (c.fields.empty() || c.fields[0].empty() ? std::string() : " " + c.fields[0]);
+  }
+  void noExtraFields(const Card& c, std::size_t used);
+
+  void grid(const Card& c);
+  void solid(const Card& c, bool hexa);
+  void mat1(const Card& c);
+  void psolid(const Card& c);
+  bool resolve(fe::FeModel& out);
+
+  Diagnostics& m_diag;
+  NastranOptions m_options;
+  int m_errors = 0;
+  bool m_stop = false, m_endData = false;
+
+  std::vector<std::string> m_files;  ///< names for messages
+  std::deque<std::string> m_texts;   ///< contents of included files (kept alive)
+  std::vector<std::string> m_stack;  ///< canonical paths of the files being read (cycles)
+  std::set<int> m_col80Warned;       ///< files already warned about text after column 80
+
+  bool m_open = false;
+  Card m_card;
+  bool m_cardLarge = false;
+
+  fe::FeModel m_model;
+  std::vector<PendingElement> m_elements;
+  std::unordered_map<int, Loc> m_gridLoc;
+  std::map<int, MatCard> m_mats;
+  std::map<int, PropCard> m_props;
+  std::map<std::string, std::pair<int, Loc>> m_skipped;  ///< card name -> count, first place
+  std::vector<std::string_view> m_split;
+};
+
+// ---- lines to cards ----------------------------------------------------------------------
+
+std::string expandTabs(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\t') {
+      do out += ' ';
+      while (out.size() % 8 != 0);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+bool validName(std::string_view n) {
+  if (n.empty() || n.size() > 16) return false;
+  if (!((n[0] >= 'A' && n[0] <= 'Z') || (n[0] >= 'a' && n[0] <= 'z'))) return false;
+  for (char c : n)
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return false;
+  return true;
+}
+
+void NastranParser::readText(std::string_view text, int file, int depth, bool skipToBulk) {
+  LineReader in(text, m_files[file]);
+  std::string_view l;
+  if (skipToBulk) {
+    // skip executive and case control when the file has a BEGIN BULK line
+    bool found = false;
+    while (in.next(l)) {
+      const std::string u = toUpper(trim(l));
+      if (u.rfind("BEGIN", 0) == 0 && u.find("BULK") != std::string::npos) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) in = LineReader(text, m_files[file]);
+  }
+  while (!m_stop && !m_endData && in.next(l)) line(l, {file, in.line()}, depth);
+}
+
+void NastranParser::include(std::string_view rest, const Loc& loc, int depth) {
+  finishCard();
+  std::string_view name = trim(rest);
+  if (!name.empty() && (name.front() == '\'' || name.front() == '"')) {
+    const char q = name.front();
+    const std::size_t end = name.find(q, 1);
+    if (end == std::string_view::npos) {
+      error(loc, "INCLUDE: missing closing quote");
+      return;
+    }
+    name = name.substr(1, end - 1);
+  }
+  if (name.empty()) {
+    error(loc, "INCLUDE without a file name");
+    return;
+  }
+  if (!m_options.follow_includes) {
+    error(loc, "INCLUDE is not allowed here (" + quoteField(name) + ")");
+    return;
+  }
+  if (depth + 1 > kMaxIncludeDepth) {
+    error(loc, "INCLUDE nested more than " + std::to_string(kMaxIncludeDepth) + " levels deep");
+    return;
+  }
+  fs::path p{std::string(name)};
+  if (p.is_relative()) p = fs::path(m_files[loc.file]).parent_path() / p;
+  std::error_code ec;
+  fs::path canon = fs::weakly_canonical(p, ec);
+  if (ec) canon = p;
+  if (std::find(m_stack.begin(), m_stack.end(), canon.string()) != m_stack.end()) {
+    error(loc, "INCLUDE " + quoteField(name) + " includes itself (directly or through other files)");
+    return;
+  }
+  Diagnostics readDiag;
+  std::string text;
+  if (!readTextFile(p.string(), text, readDiag)) {
+    std::string why = readDiag.items().empty() ? std::string("cannot read it") : readDiag.items().front().message;
+    error(loc, "INCLUDE " + quoteField(name) + ": " + why);
+    return;
+  }
+  m_texts.push_back(std::move(text));
+  m_files.push_back(p.string());
+  m_model.sources.push_back(p.string());
+  m_stack.push_back(canon.string());
+  readText(m_texts.back(), static_cast<int>(m_files.size()) - 1, depth + 1, false);
+  finishCard();
+  m_stack.pop_back();
+}
+
+void NastranParser::line(std::string_view raw, const Loc& loc, int depth) {
+  // comments, tabs, blank lines
+  std::string_view cut = raw;
+  if (const std::size_t dollar = cut.find('$'); dollar != std::string_view::npos) cut = cut.substr(0, dollar);
+  if (trim(cut).empty()) return;
+  const std::string s = cut.find('\t') == std::string_view::npos ? std::string(cut) : expandTabs(cut);
+
+  // INCLUDE is a whole-line statement (its file name may contain anything)
+  {
+    const std::string_view t = trim(s);
+    if (t.size() > 7 && equalsIgnoreCase(t.substr(0, 7), "INCLUDE") && (t[7] == ' ' || t[7] == '\'' || t[7] == '"')) {
+      include(t.substr(7), loc, depth);
+      return;
+    }
+  }
+  const bool free = s.find(',') != std::string::npos;
+  std::string_view first;
+  std::vector<std::string_view> data;
+  std::string_view tail;  // what follows the data fields
+  bool large = false;
+
+  if (free) {
+    splitFields(s, ',', m_split);
+    first = m_split[0];
+  } else {
+    first = trim(columns(s, 1, 8));
+  }
+  const bool continuation = first.empty() || first[0] == '+' || first[0] == '*';
+  if (continuation) {
+    large = !first.empty() && first[0] == '*';
+  } else {
+    if (toUpper(first).rfind("ENDDATA", 0) == 0) {
+      finishCard();
+      m_endData = true;
+      return;
+    }
+    if (first.back() == '*') {
+      large = true;
+      first.remove_suffix(1);
+    }
+  }
+  const std::size_t per = large ? 4 : 8;
+  if (free) {
+    for (std::size_t i = 1; i < m_split.size() && i <= per; ++i) data.push_back(m_split[i]);
+    if (m_split.size() > per + 2) {
+      error(loc, "free-field line has " + std::to_string(m_split.size()) + " fields; at most " +
+                     std::to_string(per + 2) + " (name, " + std::to_string(per) +
+                     " data fields, continuation) are allowed");
+      return;
+    }
+  } else {
+    const std::size_t w = large ? 16 : 8;
+    for (std::size_t i = 0; i < per; ++i) data.push_back(trim(columns(s, 9 + i * w, 8 + (i + 1) * w)));
+    tail = trim(columns(s, 81, s.size()));
+    if (!tail.empty() && m_col80Warned.insert(loc.file).second)
+      m_diag.warning(where(loc),
+                     "text after column 80 ignored (fixed-field lines have 80 columns; "
+                     "reported once per file)");
+  }
+
+  if (continuation) {
+    if (!m_open) {
+      error(loc, "continuation line " + quoteField(trim(s)) + " without a card before it");
+      return;
+    }
+  } else {
+    finishCard();
+    if (!validName(first)) {
+      error(loc, "not a bulk data card: " + quoteField(trim(s)));
+      return;
+    }
+    m_open = true;
+    m_card = Card{toUpper(first), loc, {}, {}};
+    m_cardLarge = large;
+  }
+  if (m_card.fields.size() + per > kMaxCardFields) {
+    error(loc, m_card.name + " card has too many continuation lines");
+    m_open = false;
+    return;
+  }
+  for (std::size_t i = 0; i < per; ++i) {
+    m_card.fields.emplace_back(i < data.size() ? data[i] : std::string_view());
+    m_card.fieldLines.push_back(loc.line);
+  }
+}
+
+void NastranParser::finishCard() {
+  if (!m_open) return;
+  m_open = false;
+  if (!m_stop) card(m_card);
+}
+
+// ---- fields ------------------------------------------------------------------------------
+
+bool NastranParser::intField(const Card& c, std::size_t i, const char* what, int& out, bool required, int def) {
+  if (blank(c, i)) {
+    if (required) {
+      error(fieldLoc(c, i), label(c) + ": " + what + " (field " + std::to_string(i % 8 + 2) + ") is missing");
+      return false;
+    }
+    out = def;
+    return true;
+  }
+  std::string problem;
+  if (!parseInt(c.fields[i], out, &problem)) {
+    error(fieldLoc(c, i), label(c) + ": " + what + ": " + problem);
+    return false;
+  }
+  return true;
+}
+
+bool NastranParser::realField(const Card& c, std::size_t i, const char* what, double& out, bool& given) {
+  given = !blank(c, i);
+  if (!given) return true;
+  std::string problem;
+  if (!parseNastranReal(c.fields[i], out, &problem)) {
+    error(fieldLoc(c, i), label(c) + ": " + what + ": " + problem);
+    return false;
+  }
+  return true;
+}
+
+void NastranParser::noExtraFields(const Card& c, std::size_t used) {
+  for (std::size_t i = used; i < c.fields.size(); ++i)
+    if (!c.fields[i].empty()) {
+      error(fieldLoc(c, i), label(c) + ": unexpected data " + quoteField(c.fields[i]) + " after the last field");
+      return;
+    }
+}
+
+// ---- cards -------------------------------------------------------------------------------
+
+void NastranParser::card(const Card& c) {
+  if (c.name == "GRID") {
+    grid(c);
+  } else if (c.name == "CTETRA") {
+    solid(c, false);
+  } else if (c.name == "CHEXA") {
+    solid(c, true);
+  } else if (c.name == "MAT1") {
+    mat1(c);
+  } else if (c.name == "PSOLID") {
+    psolid(c);
+  } else if (c.name == "CPENTA" || c.name == "CPYRAM") {
+    error(c.loc, c.name + " elements are not supported; supported solids: CTETRA (4/10 grids), CHEXA (8/20 grids)");
+  } else {
+    auto [it, inserted] = m_skipped.try_emplace(c.name, 0, c.loc);
+    ++it->second.first;
+  }
+}
+
+void NastranParser::grid(const Card& c) {
+  int id = 0, cp = 0, cd = 0;
+  if (!intField(c, 0, "grid id", id, true) || !intField(c, 1, "CP", cp, false) || !intField(c, 5, "CD", cd, false))
+    return;
+  if (id < 1) {
+    error(fieldLoc(c, 0), label(c) + ": grid id must be positive");
+    return;
+  }
+  if (cp != 0) {
+    error(fieldLoc(c, 1), label(c) + ": coordinate system CP = " + std::to_string(cp) +
+                              " is not supported (only the basic system, CP blank or 0)");
+    return;
+  }
+  if (cd != 0) {
+    error(fieldLoc(c, 5), label(c) + ": output coordinate system CD = " + std::to_string(cd) +
+                              " is not supported (only the basic system, CD blank or 0)");
+    return;
+  }
+  Eigen::Vector3d x = Eigen::Vector3d::Zero();
+  static const char* kX[] = {"X1", "X2", "X3"};
+  for (int k = 0; k < 3; ++k) {
+    bool given = false;
+    if (!realField(c, 2 + k, kX[k], x[k], given)) return;
+  }
+  noExtraFields(c, 8);
+  if (m_model.addNode(id, x) < 0) {
+    error(c.loc, "GRID " + std::to_string(id) + " is defined twice (first at " + where(m_gridLoc[id]) + ")");
+    return;
+  }
+  m_gridLoc[id] = c.loc;
+}
+
+void NastranParser::solid(const Card& c, bool hexa) {
+  PendingElement e;
+  e.loc = c.loc;
+  e.card = c.name;
+  if (!intField(c, 0, "element id", e.id, true) || !intField(c, 1, "property id", e.pid, true)) return;
+  if (e.id < 1) {
+    error(fieldLoc(c, 0), label(c) + ": element id must be positive");
+    return;
+  }
+  const std::size_t maxGrids = hexa ? 20 : 10;
+  std::array<int, 20> g{};
+  int count = 0;
+  bool gap = false;
+  for (std::size_t k = 0; k < maxGrids; ++k) {
+    if (blank(c, 2 + k)) {
+      gap = true;
+      continue;
+    }
+    if (gap) {
+      error(fieldLoc(c, 2 + k), label(c) + ": grid G" + std::to_string(k + 1) +
+                                    " follows a blank grid field; mid-side grids must all be given or all omitted");
+      return;
+    }
+    std::string what(1, 'G');
+    what += std::to_string(k + 1);
+    if (!intField(c, 2 + k, what.c_str(), g[k], true)) return;
+    ++count;
+  }
+  noExtraFields(c, 2 + maxGrids);
+  const int lo = hexa ? 8 : 4, hi = hexa ? 20 : 10;
+  if (count != lo && count != hi) {
+    error(c.loc, label(c) + " has " + std::to_string(count) + " grids; " + c.name + " needs " + std::to_string(lo) +
+                     " or " + std::to_string(hi) + (count < lo ? " (card truncated?)" : ""));
+    return;
+  }
+  e.type = hexa ? (count == 8 ? fe::ElementType::Hex8 : fe::ElementType::Hex20)
+                : (count == 4 ? fe::ElementType::Tet4 : fe::ElementType::Tet10);
+  e.count = count;
+  const std::span<const int> map = nastranToAbaqus(e.type);
+  for (int k = 0; k < count; ++k) e.grids[k] = g[map[k]];
+  for (int k = 0; k < count; ++k)
+    for (int j = 0; j < k; ++j)
+      if (e.grids[k] == e.grids[j]) {
+        error(c.loc, label(c) + " uses grid " + std::to_string(e.grids[k]) + " twice");
+        return;
+      }
+  m_elements.push_back(e);
+}
+
+void NastranParser::mat1(const Card& c) {
+  int mid = 0;
+  if (!intField(c, 0, "material id", mid, true)) return;
+  double E = 0, G = 0, nu = 0, rho = 0;
+  bool hasE = false, hasG = false, hasNu = false, hasRho = false;
+  if (!realField(c, 1, "E", E, hasE) || !realField(c, 2, "G", G, hasG) || !realField(c, 3, "NU", nu, hasNu) ||
+      !realField(c, 4, "RHO", rho, hasRho))
+    return;
+  const std::string lab = "MAT1 " + std::to_string(mid);
+  if (hasE && hasG && !hasNu) {
+    nu = E / (2.0 * G) - 1.0;
+  } else if (!hasE && hasG && hasNu) {
+    E = 2.0 * G * (1.0 + nu);
+  } else if (hasE && !hasG && !hasNu) {
+    nu = 0.0;
+    m_diag.warning(where(c.loc), lab + ": G and NU are blank; NU = 0 assumed (Nastran convention)");
+  } else if (hasE && !hasG && hasNu) {
+    // the usual case: E and NU
+  } else if (hasE && hasG && hasNu) {
+    const double g = E / (2.0 * (1.0 + nu));
+    if (std::abs(G - g) > 0.01 * std::abs(g))
+      m_diag.warning(where(c.loc), lab + ": G = " + std::to_string(G) + " does not match E / (2 (1 + NU)) = " +
+                                       std::to_string(g) + "; E and NU are used");
+  } else if (!hasE && !hasG) {
+    error(c.loc, lab + ": E and G are both blank; at least one of them is needed");
+    return;
+  } else {  // G alone, or NU alone
+    error(c.loc, lab + ": E cannot be derived (give E, or G and NU)");
+    return;
+  }
+  if (!(E > 0.0) || !std::isfinite(E)) {
+    error(c.loc, lab + ": Young's modulus E = " + std::to_string(E) + " must be positive");
+    return;
+  }
+  if (!(nu > -1.0 && nu < 0.5)) {
+    error(c.loc, lab + ": Poisson's ratio NU = " + std::to_string(nu) + " must lie in (-1, 0.5)");
+    return;
+  }
+  if (hasRho && rho < 0.0) {
+    error(fieldLoc(c, 4), lab + ": density RHO = " + std::to_string(rho) + " is negative");
+    return;
+  }
+  if (m_mats.count(mid)) {
+    error(c.loc, lab + " is defined twice (first at " + where(m_mats[mid].loc) + ")");
+    return;
+  }
+  fe::Material m;
+  m.name = "MAT1_" + std::to_string(mid);
+  m.E = E;
+  m.nu = nu;
+  m.rho = hasRho ? rho : 0.0;
+  m.has_elastic = true;
+  m.has_density = hasRho;
+  m_mats[mid] = {static_cast<int>(m_model.materials.size()), c.loc};
+  m_model.materials.push_back(m);
+}
+
+void NastranParser::psolid(const Card& c) {
+  int pid = 0, mid = 0;
+  if (!intField(c, 0, "property id", pid, true) || !intField(c, 1, "material id", mid, true)) return;
+  if (m_props.count(pid)) {
+    error(c.loc, "PSOLID " + std::to_string(pid) + " is defined twice (first at " + where(m_props[pid].loc) + ")");
+    return;
+  }
+  m_props[pid] = {mid, c.loc};
+}
+
+bool NastranParser::resolve(fe::FeModel& out) {
+  std::set<int> ids;
+  for (const auto& pe : m_elements) {
+    if (m_stop) break;
+    if (!ids.insert(pe.id).second) {
+      error(pe.loc, pe.card + " " + std::to_string(pe.id) + ": element id is used twice");
+      continue;
+    }
+    fe::Element e;
+    e.id = pe.id;
+    e.type = pe.type;
+    bool ok = true;
+    for (int k = 0; k < pe.count; ++k) {
+      e.nodes[k] = m_model.indexOf(pe.grids[k]);
+      if (e.nodes[k] < 0) {
+        error(pe.loc, pe.card + " " + std::to_string(pe.id) + " uses grid " + std::to_string(pe.grids[k]) +
+                          ", which is not defined (no GRID " + std::to_string(pe.grids[k]) + ")");
+        ok = false;
+        break;
+      }
+    }
+    const auto prop = m_props.find(pe.pid);
+    if (ok && prop == m_props.end()) {
+      error(pe.loc, pe.card + " " + std::to_string(pe.id) + ": property " + std::to_string(pe.pid) +
+                        " is not defined (no PSOLID " + std::to_string(pe.pid) + ")");
+      ok = false;
+    }
+    if (ok) {
+      const auto mat = m_mats.find(prop->second.mid);
+      if (mat == m_mats.end()) {
+        error(prop->second.loc, "PSOLID " + std::to_string(pe.pid) + ": material " + std::to_string(prop->second.mid) +
+                                    " is not defined (no MAT1 " + std::to_string(prop->second.mid) + ")");
+        ok = false;
+      } else {
+        e.material = mat->second.index;
+      }
+    }
+    if (!ok) continue;
+    m_model.element_sets["PSOLID_" + std::to_string(pe.pid)].push_back(static_cast<int>(m_model.elements.size()));
+    m_model.elements.push_back(e);
+  }
+  for (const auto& [name, s] : m_skipped) {
+    const std::string n = std::to_string(s.first) + (s.first == 1 ? " card" : " cards");
+    if (kAnalysisCards.count(name))
+      m_diag.info(where(s.second), name + " skipped (" + n + "): not part of the FE model");
+    else if (kStructuralCards.count(name))
+      m_diag.warning(where(s.second),
+                     name + " skipped (" + n + "): only solid elements (CTETRA, CHEXA), PSOLID and MAT1 are imported");
+    else
+      m_diag.warning(where(s.second), "unknown card " + name + " skipped (" + n + ")");
+  }
+  if (m_errors > 0) return false;
+  if (m_model.elements.empty()) {
+    m_diag.error(m_files[0], "no solid elements (CTETRA, CHEXA) found");
+    return false;
+  }
+  out = std::move(m_model);
+  return true;
+}
+
+bool NastranParser::run(std::string_view text, const std::string& source, fe::FeModel& out) {
+  m_files.push_back(source);
+  m_model.sources.push_back(source);
+  std::error_code ec;
+  const fs::path canon = fs::weakly_canonical(fs::path(source), ec);
+  m_stack.push_back(ec ? source : canon.string());
+  readText(text, 0, 0, true);
+  finishCard();
+  return resolve(out);
+}
+
+}  // namespace
+
+std::span<const int> nastranToAbaqus(fe::ElementType type) {
+  for (const auto& o : kOrders)
+    if (o.type == type) return std::span<const int>(o.toAbaqus.data(), static_cast<std::size_t>(o.nodes));
+  return {};
+}
+
+bool parseNastranReal(std::string_view field, double& out, std::string* problem) {
+  const std::string_view t = trim(field);
+  if (t.find_first_of("eEdD") == std::string_view::npos) {
+    // implicit exponent: a sign after the first character ("2.1+11", "-.5-3")
+    const std::size_t sign = t.find_first_of("+-", 1);
+    if (sign != std::string_view::npos) {
+      std::string s(t.substr(0, sign));
+      s += 'E';
+      s += t.substr(sign);
+      if (parseDouble(s, out)) return true;
+      std::string why;
+      parseDouble(s, out, &why);
+      if (problem)
+        *problem = why.find("finite") != std::string::npos || why.find("range") != std::string::npos
+                       ? quoteField(t) + " is out of range"
+                       : quoteField(t) + " is not a real number";
+      return false;
+    }
+  }
+  if (parseDouble(t, out, problem)) return true;
+  if (problem && problem->find("finite") == std::string::npos && problem->find("range") == std::string::npos &&
+      !t.empty())
+    *problem = quoteField(t) + " is not a real number";
+  return false;
+}
+
+bool readNastranBulkFromString(std::string_view text, const std::string& source, fe::FeModel& out, Diagnostics& diag,
+                               const NastranOptions& options) {
+  NastranParser parser(diag, options);
+  return parser.run(text, source, out);
+}
+
+bool readNastranBulk(const std::string& path, fe::FeModel& out, Diagnostics& diag, const NastranOptions& options) {
+  std::string text;
+  if (!readTextFile(path, text, diag)) return false;
+  return readNastranBulkFromString(text, path, out, diag, options);
+}
+
+}  // namespace flexim::io
