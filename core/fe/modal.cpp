@@ -64,26 +64,38 @@ void mOrthonormalise(Eigen::MatrixXd& X, const SpMat& M) {
 
 }  // namespace
 
-Eigen::MatrixXd rigidBodyModes(const std::vector<Eigen::Vector3d>& coords, const SpMat& M) {
+namespace {
+/// Unnormalised rigid fields about the origin: 3 translations, 3 rotations (e_a x x).
+Eigen::MatrixXd rigidFields(const std::vector<Eigen::Vector3d>& coords, const Eigen::Vector3d& origin) {
   const int n = static_cast<int>(coords.size());
-  // centre of mass from the translational mass of each node (x rows of M times a unit field)
-  Eigen::VectorXd ex = Eigen::VectorXd::Zero(3 * n);
-  for (int k = 0; k < n; ++k) ex(3 * k) = 1;
-  const Eigen::VectorXd mx = M * ex;
-  Eigen::Vector3d c = Eigen::Vector3d::Zero();
-  double mass = 0;
-  for (int k = 0; k < n; ++k) {
-    c += mx(3 * k) * coords[k];
-    mass += mx(3 * k);
-  }
-  if (mass > 0) c /= mass;
   Eigen::MatrixXd R = Eigen::MatrixXd::Zero(3 * n, 6);
   for (int k = 0; k < n; ++k) {
-    const Eigen::Vector3d d = coords[k] - c;
-    for (int a = 0; a < 3; ++a) R(3 * k + a, a) = 1;
-    // rotation about axis a: e_a x d
-    for (int a = 0; a < 3; ++a) R.block<3, 1>(3 * k, 3 + a) = Eigen::Vector3d::Unit(a).cross(d);
+    const Eigen::Vector3d d = coords[k] - origin;
+    for (int a = 0; a < 3; ++a) {
+      R(3 * k + a, a) = 1;
+      R.block<3, 1>(3 * k, 3 + a) = Eigen::Vector3d::Unit(a).cross(d);
+    }
   }
+  return R;
+}
+}  // namespace
+
+MassProperties massProperties(const std::vector<Eigen::Vector3d>& coords, const SpMat& M) {
+  MassProperties p;
+  const Eigen::MatrixXd R = rigidFields(coords, Eigen::Vector3d::Zero());
+  const Eigen::MatrixXd P = R.transpose() * (M * R);  // [m I, -m c~; m c~, J_origin]
+  p.mass = P.topLeftCorner<3, 3>().trace() / 3;
+  if (p.mass <= 0) return p;
+  // translational-rotational coupling block is m c~ (rotation a moves mass along e_a x c)
+  const Eigen::Matrix3d C = P.block<3, 3>(3, 0);
+  p.centre = Eigen::Vector3d(C(2, 1), C(0, 2), C(1, 0)) / p.mass;
+  const Eigen::Vector3d& c = p.centre;
+  p.inertia = P.bottomRightCorner<3, 3>() - p.mass * (c.squaredNorm() * Eigen::Matrix3d::Identity() - c * c.transpose());
+  return p;
+}
+
+Eigen::MatrixXd rigidBodyModes(const std::vector<Eigen::Vector3d>& coords, const SpMat& M) {
+  Eigen::MatrixXd R = rigidFields(coords, massProperties(coords, M).centre);
   mOrthonormalise(R, M);
   return R;
 }

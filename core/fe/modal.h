@@ -34,6 +34,16 @@ struct ModalResult {
   std::vector<double> frequenciesHz() const;
 };
 
+/// Mass, centre of mass and inertia about it, from a mass matrix and the rigid displacement
+/// fields (exact for a consistent mass integrated exactly; what a lumped mass really carries
+/// otherwise).
+struct MassProperties {
+  double mass = 0.0;
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  ///< about the centre of mass
+};
+MassProperties massProperties(const std::vector<Eigen::Vector3d>& coords, const Eigen::SparseMatrix<double>& M);
+
 /// The 6 rigid displacement fields of nodes at `coords` (3 translations, 3 rotations about the
 /// centre of mass), M-orthonormalised. Degrees of freedom are node-major (3 per node).
 Eigen::MatrixXd rigidBodyModes(const std::vector<Eigen::Vector3d>& coords, const Eigen::SparseMatrix<double>& M);

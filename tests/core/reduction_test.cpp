@@ -1,0 +1,192 @@
+// Modal reduction on the real fixtures (tests/data/fe, made with gmsh + CalculiX):
+// free-free and clamped beam frequencies against Euler-Bernoulli and ccx's own tables, mass
+// properties against ccx, rigid-mode count and mass-orthonormality, and the Craig-Bampton
+// static constraint modes reproducing the exact static deflection under interface loads.
+#include "core/fe/assembly.h"
+#include "core/fe/modal.h"
+#include "core/fe/reduction.h"
+#include "io/fe/calculix_dat.h"
+#include "io/fe/import.h"
+
+#include <Eigen/Cholesky>
+#include <Eigen/CholmodSupport>
+#include <QtTest>
+
+#include <cmath>
+#include <numbers>
+
+using namespace flexim;
+using namespace flexim::fe;
+
+namespace {
+
+const std::string kData = FLEXIM_SOURCE_DIR "/tests/data/fe/";
+constexpr double kE = 2.1e11, kRho = 7850, kPi = std::numbers::pi;
+
+FeModel load(const std::string& file) {
+  FeModel m;
+  Diagnostics diag;
+  if (!io::importFe(kData + file, m, diag)) qFatal("cannot import %s: %s", file.c_str(), diag.str().c_str());
+  return m;
+}
+
+AssembledMatrices assembled(const FeModel& m) {
+  AssembledMatrices a;
+  Diagnostics diag;
+  if (!assemble(m, {}, a, diag)) qFatal("assembly failed: %s", diag.str().c_str());
+  return a;
+}
+
+std::vector<double> ccxFrequencies(const std::string& dat) {
+  std::vector<double> f;
+  Diagnostics diag;
+  if (!io::readCalculixDat(kData + dat, f, diag)) qFatal("cannot read %s", dat.c_str());
+  return f;
+}
+
+/// Euler-Bernoulli bending frequency of a square a x a beam of length L for a root beta L.
+double eulerBernoulli(double betaL, double L, double a) {
+  const double I = a * a * a * a / 12, A = a * a;
+  return betaL * betaL / (2 * kPi) * std::sqrt(kE * I / (kRho * A * std::pow(L, 4)));
+}
+
+}  // namespace
+
+class ReductionTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void freeFreeBeam() {
+    const FeModel mesh = load("beam/beam_free.inp");
+    const AssembledMatrices mats = assembled(mesh);
+    ModalOptions opt;
+    opt.elastic_modes = 14;
+    ModalResult modes;
+    Diagnostics diag;
+    QVERIFY2(freeModes(mats.K, mats.M, mesh.coords, opt, modes, diag), diag.str().c_str());
+    QCOMPARE(modes.rigid_count, 6);
+    for (int j = 0; j < 6; ++j) QVERIFY(modes.rigid[j]);
+    const auto f = modes.frequenciesHz();
+    // first bending pair against Euler-Bernoulli (free-free beta L = 4.7300)
+    const double fEB = eulerBernoulli(4.730040745, 0.3, 0.01);
+    qInfo("first bending %.4f Hz, Euler-Bernoulli %.4f Hz (%.2f %%)", f[6], fEB, 100 * (f[6] / fEB - 1));
+    QVERIFY(std::abs(f[6] / fEB - 1) < 0.01);
+    // against CalculiX on the same mesh, every elastic mode of its table
+    const auto ccx = ccxFrequencies("beam/beam_free.dat");
+    double worst = 0;
+    for (size_t j = 6; j < std::min(f.size(), ccx.size()); ++j) worst = std::max(worst, std::abs(f[j] / ccx[j] - 1));
+    qInfo("largest difference to ccx over %zu elastic modes: %.2e", std::min(f.size(), ccx.size()) - 6, worst);
+    QVERIFY(worst < 1e-3);
+    // mass-orthonormal basis, exact rigid modes included
+    const Eigen::MatrixXd G = modes.modes.transpose() * (mats.M * modes.modes);
+    QVERIFY((G - Eigen::MatrixXd::Identity(G.rows(), G.cols())).cwiseAbs().maxCoeff() < 1e-8);
+    QVERIFY(modes.max_residual < 1e-6);
+  }
+
+  void clampedBeam() {
+    // clamp every dof of END0 and solve the supported problem (no rigid modes)
+    const FeModel mesh = load("beam/beam_free.inp");
+    const AssembledMatrices mats = assembled(mesh);
+    std::vector<bool> fixed(3 * mesh.nodeCount(), false);
+    for (int node : mesh.node_sets.at("END0"))
+      for (int a = 0; a < 3; ++a) fixed[3 * node + a] = true;
+    std::vector<int> keep;
+    for (int i = 0; i < static_cast<int>(fixed.size()); ++i)
+      if (!fixed[i]) keep.push_back(i);
+    Eigen::SparseMatrix<double> P(fixed.size(), keep.size());
+    for (size_t j = 0; j < keep.size(); ++j) P.insert(keep[j], j) = 1;
+    const Eigen::SparseMatrix<double> K = P.transpose() * mats.K * P, M = P.transpose() * mats.M * P;
+    ModalOptions opt;
+    opt.elastic_modes = 4;
+    opt.expected_rigid = 0;
+    opt.exact_rigid_modes = false;
+    ModalResult modes;
+    Diagnostics diag;
+    QVERIFY2(freeModes(K, M, {}, opt, modes, diag), diag.str().c_str());
+    QCOMPARE(modes.rigid_count, 0);
+    const auto f = modes.frequenciesHz();
+    const double fEB = eulerBernoulli(1.875104069, 0.3, 0.01);
+    const auto ccx = ccxFrequencies("beam/beam_clamped.dat");
+    qInfo("clamped first bending %.4f Hz, Euler-Bernoulli %.4f Hz, ccx %.4f Hz", f[0], fEB, ccx[0]);
+    QVERIFY(std::abs(f[0] / fEB - 1) < 0.01);
+    for (int j = 0; j < 4; ++j) QVERIFY(std::abs(f[j] / ccx[j] - 1) < 1e-3);
+  }
+
+  void massPropertiesMatchCcx() {
+    // ccx's .dat of the free conrod: total mass 0.2028695 kg and inertia about the global
+    // axes through the origin 2.699532e-5, 8.274601e-4, 8.349799e-4 kg m^2 (tests/data/fe/README.md)
+    const FeModel mesh = load("conrod/conrod_free.inp");
+    const MassProperties p = massProperties(mesh.coords, assembled(mesh).M);
+    const Eigen::Vector3d c = p.centre;
+    const Eigen::Matrix3d Jo = p.inertia + p.mass * (c.squaredNorm() * Eigen::Matrix3d::Identity() - c * c.transpose());
+    QVERIFY(std::abs(p.mass / 0.2028695 - 1) < 1e-6);
+    QVERIFY(std::abs(Jo(0, 0) / 2.699532e-5 - 1) < 1e-5);
+    QVERIFY(std::abs(Jo(1, 1) / 8.274601e-4 - 1) < 1e-5);
+    QVERIFY(std::abs(Jo(2, 2) / 8.349799e-4 - 1) < 1e-5);
+    QVERIFY2(std::abs(c.z() - 0.006) < 1e-6, qPrintable(QString::number(c.z(), 'g', 12)));  // mid-thickness of the extrusion
+  }
+
+  void craigBamptonStaticModesAreExact() {
+    // big bore clamped (rigid interface), a force and a moment on the small bore's reference
+    // point: the full FE solution and the Craig-Bampton body must give the same deflection
+    const FeModel mesh = load("conrod/conrod_free.inp");
+    const AssembledMatrices mats = assembled(mesh);
+    ReductionOptions opt;
+    opt.method = ReductionOptions::Method::CraigBampton;
+    opt.modes = 4;
+    opt.interfaces = {{"BORE_BIG"}, {"BORE_SMALL"}};
+    ReducedBody body;
+    ReductionReport report;
+    Diagnostics diag;
+    QVERIFY2(reduce(mesh, opt, body, report, diag), diag.str().c_str());
+    QCOMPARE(body.modes.cols(), Eigen::Index(16));
+    Eigen::Matrix<double, 6, 1> load;
+    load << 120.0, -300.0, 50.0, 0.8, -1.5, 2.0;  // [N], [N m]
+
+    // full problem in the interface coordinates: fix BORE_BIG's 6 reference dofs
+    std::vector<int> interior;
+    const auto T = rigidInterfaceTransform(mesh.coords, body.interfaces, interior);
+    const Eigen::SparseMatrix<double> Kr = T.transpose() * mats.K * T;
+    const int n = static_cast<int>(Kr.rows()), free = n - 6 * 2;  // interior dofs, then BIG, SMALL
+    std::vector<int> keep;
+    for (int i = 0; i < n; ++i)
+      if (i < free || i >= free + 6) keep.push_back(i);
+    Eigen::SparseMatrix<double> P(n, keep.size());
+    for (size_t j = 0; j < keep.size(); ++j) P.insert(keep[j], j) = 1;
+    const Eigen::SparseMatrix<double> Kf = P.transpose() * Kr * P;
+    Eigen::VectorXd f = Eigen::VectorXd::Zero(keep.size());
+    f.tail<6>() = load;
+    Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>> llt(Kf);
+    QVERIFY(llt.info() == Eigen::Success);
+    const Eigen::VectorXd uFull = T * (P * llt.solve(f));
+
+    // reduced: columns 0-5 are BORE_BIG's constraint modes (fixed), 6-11 BORE_SMALL's
+    const Eigen::MatrixXd X = body.modes.rightCols(body.modes.cols() - 6);
+    const Eigen::MatrixXd Kb = X.transpose() * (mats.K * X);
+    Eigen::VectorXd fb = Eigen::VectorXd::Zero(X.cols());
+    fb.head<6>() = load;  // unit reference motions: generalized force = the load itself
+    const Eigen::VectorXd uRed = X * Kb.ldlt().solve(fb);
+    const double err = (uRed - uFull).cwiseAbs().maxCoeff() / uFull.cwiseAbs().maxCoeff();
+    qInfo("max |u_reduced - u_full| / max |u_full| = %.2e (max deflection %.3e m)", err, uFull.cwiseAbs().maxCoeff());
+    QVERIFY(err < 1e-8);
+  }
+
+  void reducedBodyInvariants() {
+    const FeModel mesh = load("beam/beam_free.inp");
+    ReductionOptions opt;
+    opt.modes = 8;
+    ReducedBody body;
+    ReductionReport report;
+    Diagnostics diag;
+    QVERIFY2(reduce(mesh, opt, body, report, diag), diag.str().c_str());
+    QCOMPARE(body.modes.cols(), Eigen::Index(14));
+    QCOMPARE(static_cast<int>(std::count(body.kinds.begin(), body.kinds.end(), ModeKind::Rigid)), 6);
+    QVERIFY(std::abs(body.invariants.I1 - 0.2355) < 1e-9);
+    QVERIFY((body.invariants.I2 / body.invariants.I1 - Eigen::Vector3d(0.15, 0, 0)).norm() < 1e-9);
+    // elastic modes: Kbar is diag(omega^2) and the rigid rows vanish
+    for (int j = 6; j < 14; ++j) QVERIFY(std::abs(body.invariants.Kbar(j, j) / body.eigenvalues(j) - 1) < 1e-6);
+    QVERIFY(body.invariants.Kbar.topLeftCorner(6, 6).cwiseAbs().maxCoeff() < 1e-6 * body.eigenvalues(6));
+  }
+};
+
+QTEST_APPLESS_MAIN(ReductionTest)
+#include "reduction_test.moc"
