@@ -96,6 +96,54 @@ class CliTest : public QObject {
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
   }
 
+  void modesWritesFrequencyCsv() {
+    const QString out = m_dir.filePath("modes.csv");
+    const Result r = cli({"modes", QString(FLEXIM_SOURCE_DIR) + "/tests/data/fe/beam/beam_free.inp", "--count", "4",
+                          "--out", out});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + 6 + 4);
+    QCOMPARE(lines[0], QString("mode,frequency [Hz],kind"));
+    QVERIFY(lines[1].endsWith(",rigid"));
+    QVERIFY(lines[7].startsWith("7,588.5"));  // ccx: 588.5337 Hz
+    QVERIFY(lines[7].endsWith(",elastic"));
+    // the material can be given on the command line: frequency scales with sqrt(E)
+    const Result r2 = cli({"modes", QString(FLEXIM_SOURCE_DIR) + "/tests/data/fe/beam/mesh_ccx.inp", "--count", "1",
+                           "--material", "8.4e11,0.3,7850"});
+    QVERIFY2(r2.code == 0, qPrintable(r2.err + r2.out));
+    QVERIFY2(r2.out.contains("7,1177.06"), qPrintable(r2.out));  // 2 x 588.53
+  }
+
+  void reduceThenInfo() {
+    const QString body = m_dir.filePath("conrod.frb");
+    const QString deck = QString(FLEXIM_SOURCE_DIR) + "/tests/data/fe/conrod/conrod_free.inp";
+    Result r = cli({"reduce", deck, "--modes", "4", "--interface", "BORE_BIG:rigid", "--interface", "BORE_SMALL", "--out", body});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    r = cli({"info", body});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY(r.out.contains("Craig-Bampton: 12 constraint + 4 fixed-interface modes"));
+    QVERIFY(r.out.contains("interface BORE_SMALL (rigid): 116 nodes"));
+    QVERIFY(r.out.contains("sha256="));
+    r = cli({"info", deck});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY(r.out.contains("largest relative frequency difference to the reference"));
+    QVERIFY(r.out.contains("total mass from M: 0.2028695 kg"));
+    // a corrupted body file gives one clear line
+    QFile f(body);
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    f.seek(100);
+    f.write("garbage");
+    f.close();
+    r = cli({"info", body});
+    QVERIFY(r.code != 0);
+    QVERIFY2(r.err.contains("flexim-cli: error:"), qPrintable(r.err));
+    r = cli({"reduce", deck, "--interface", "NO_SUCH_SET", "--out", body});
+    QVERIFY(r.code != 0);
+    QVERIFY2(r.err.contains("no node set of that name"), qPrintable(r.err));
+  }
+
   void badInputGivesOneClearLine() {
     const QString bad = m_dir.filePath("bad.json");
     QFile f(bad);
