@@ -2,9 +2,12 @@
 
 #include "core/base/rotation.h"
 #include "core/fe/assembly.h"
+#include "core/fe/surface.h"
 
 #include <Eigen/CholmodSupport>
 #include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <Eigen/QR>
 
 #include <algorithm>
 #include <cctype>
@@ -74,34 +77,107 @@ void massProperties(const std::vector<Eigen::Vector3d>& x, const std::vector<dou
 
 }  // namespace
 
-SpMat rigidInterfaceTransform(const std::vector<Eigen::Vector3d>& coords, const std::vector<Interface>& interfaces,
-                              std::vector<int>& interior) {
-  const int n = static_cast<int>(coords.size());
-  std::vector<int> owner(n, -1);
-  for (size_t i = 0; i < interfaces.size(); ++i)
-    for (int node : interfaces[i].nodes) owner[node] = static_cast<int>(i);
-  interior.clear();
-  for (int k = 0; k < n; ++k)
-    if (owner[k] < 0) interior.push_back(k);
-  const int ni = static_cast<int>(interior.size());
-  std::vector<Eigen::Triplet<double>> t;
-  t.reserve(3 * ni + 12 * (n - ni));
-  for (int i = 0; i < ni; ++i)
-    for (int a = 0; a < 3; ++a) t.emplace_back(3 * interior[i] + a, 3 * i + a, 1.0);
-  for (int k = 0; k < n; ++k) {
-    if (owner[k] < 0) continue;
-    const int col = 3 * ni + 6 * owner[k];
-    // u_k = t + theta x (x_k - p) = [I, -skew(x_k - p)] [t; theta]
-    const Eigen::Matrix3d S = -skew(coords[k] - interfaces[owner[k]].reference);
-    for (int a = 0; a < 3; ++a) {
-      t.emplace_back(3 * k + a, col + a, 1.0);
-      for (int b = 0; b < 3; ++b)
-        if (S(a, b) != 0) t.emplace_back(3 * k + a, col + 3 + b, S(a, b));
+std::vector<double> surfaceNodeAreas(const FeModel& mesh) {
+  std::vector<double> area(mesh.nodeCount(), 0.0);
+  for (const auto& t : outerSurface(mesh)) {
+    const double a = 0.5 * (mesh.coords[t[1]] - mesh.coords[t[0]]).cross(mesh.coords[t[2]] - mesh.coords[t[0]]).norm();
+    for (int k : t) area[k] += a / 3;
+  }
+  return area;
+}
+
+bool interfaceTransform(const std::vector<Eigen::Vector3d>& coords, std::vector<Interface>& interfaces,
+                        const std::vector<double>& node_weight, SpMat& T, std::string& error) {
+  const int n = static_cast<int>(coords.size()), ndof = 3 * n;
+  // dependent dofs: u_dep = D_q q_ref + D_u u_free (rows built per interface below)
+  std::vector<int> dependent(ndof, -1);  // -> row in `rows`
+  struct DepRow {
+    int interface;
+    Eigen::Matrix<double, 1, 6> ref;       // coefficients on the interface's reference dofs
+    std::vector<std::pair<int, double>> free;  // (dof, coefficient) on free dofs
+  };
+  std::vector<DepRow> rows;
+  for (size_t i = 0; i < interfaces.size(); ++i) {
+    Interface& itf = interfaces[i];
+    if (itf.kind == Interface::Kind::Rigid) {
+      for (int k : itf.nodes) {
+        // u_k = t + theta x (x_k - p) = [I, -(x_k - p)~] [t; theta]
+        const Eigen::Matrix3d S = -skew(coords[k] - itf.reference);
+        for (int a = 0; a < 3; ++a) {
+          DepRow r{static_cast<int>(i), Eigen::Matrix<double, 1, 6>::Zero(), {}};
+          r.ref(a) = 1;
+          r.ref.tail<3>() = S.row(a);
+          dependent[3 * k + a] = static_cast<int>(rows.size());
+          rows.push_back(std::move(r));
+        }
+      }
+      continue;
+    }
+    // averaging: weights, weighted centroid, C = A^-1 [w_k S_k^T]
+    const int m = static_cast<int>(itf.nodes.size());
+    std::vector<double> w(m, 1.0);
+    double wsum = 0;
+    for (int j = 0; j < m; ++j) {
+      if (!node_weight.empty() && node_weight[itf.nodes[j]] > 0) w[j] = node_weight[itf.nodes[j]];
+      wsum += w[j];
+    }
+    Eigen::Vector3d p = Eigen::Vector3d::Zero();
+    for (int j = 0; j < m; ++j) p += w[j] * coords[itf.nodes[j]];
+    itf.reference = p / wsum;
+    Eigen::Matrix<double, 6, 6> A = Eigen::Matrix<double, 6, 6>::Zero();
+    Eigen::MatrixXd B(6, 3 * m);
+    for (int j = 0; j < m; ++j) {
+      Eigen::Matrix<double, 3, 6> S;
+      S << Eigen::Matrix3d::Identity(), -skew(coords[itf.nodes[j]] - itf.reference);
+      A += w[j] * S.transpose() * S;
+      B.middleCols<3>(3 * j) = w[j] * S.transpose();
+    }
+    Eigen::FullPivLU<Eigen::Matrix<double, 6, 6>> lu(A);
+    if (lu.rank() < 6) {
+      error = "averaging interface " + itf.name + ": nodes are collinear, the reference rotation is undefined";
+      return false;
+    }
+    const Eigen::MatrixXd C = lu.solve(B);  // u_ref = C u_S
+    // eliminate the 6 best-conditioned node dofs: u_dep = Cd^-1 (q - Ci u_ind)
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(C);
+    const auto& perm = qr.colsPermutation().indices();
+    Eigen::Matrix<double, 6, 6> Cd;
+    std::vector<int> dep(6);
+    for (int a = 0; a < 6; ++a) {
+      dep[a] = perm(a);
+      Cd.col(a) = C.col(perm(a));
+    }
+    const Eigen::Matrix<double, 6, 6> Cdi = Cd.inverse();
+    for (int a = 0; a < 6; ++a) {
+      DepRow r{static_cast<int>(i), Cdi.row(a), {}};
+      for (int col = 0; col < 3 * m; ++col) {
+        if (std::find(dep.begin(), dep.end(), col) != dep.end()) continue;
+        const double coef = -(Cdi.row(a) * C.col(col))(0);
+        if (coef != 0) r.free.push_back({3 * itf.nodes[col / 3] + col % 3, coef});
+      }
+      dependent[3 * itf.nodes[dep[a] / 3] + dep[a] % 3] = static_cast<int>(rows.size());
+      rows.push_back(std::move(r));
     }
   }
-  SpMat T(3 * n, 3 * ni + 6 * static_cast<int>(interfaces.size()));
+  // column numbering: free dofs first, then 6 per interface
+  std::vector<int> column(ndof, -1);
+  int nfree = 0;
+  for (int d = 0; d < ndof; ++d)
+    if (dependent[d] < 0) column[d] = nfree++;
+  std::vector<Eigen::Triplet<double>> t;
+  for (int d = 0; d < ndof; ++d) {
+    if (dependent[d] < 0) {
+      t.emplace_back(d, column[d], 1.0);
+      continue;
+    }
+    const DepRow& r = rows[dependent[d]];
+    for (int a = 0; a < 6; ++a)
+      if (r.ref(a) != 0) t.emplace_back(d, nfree + 6 * r.interface + a, r.ref(a));
+    for (const auto& [dof, coef] : r.free) t.emplace_back(d, column[dof], coef);
+  }
+  T.resize(ndof, nfree + 6 * static_cast<int>(interfaces.size()));
   T.setFromTriplets(t.begin(), t.end());
-  return T;
+  return true;
 }
 
 bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, ReductionReport& report,
@@ -144,16 +220,15 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
       diag.error("reduce", "Craig-Bampton needs at least one interface node set");
       return false;
     }
-    for (const auto& itf : interfaces)
-      if (itf.kind == Interface::Kind::Averaging) {
-        diag.error("interface " + itf.name,
-                   "averaging (RBE3-like) interfaces are not supported by the Craig-Bampton reduction yet; use :rigid");
-        return false;
-      }
-    std::vector<int> interior;
-    const SpMat T = rigidInterfaceTransform(mesh.coords, interfaces, interior);
+    SpMat T;
+    std::string error;
+    if (!interfaceTransform(mesh.coords, interfaces, surfaceNodeAreas(mesh), T, error)) {
+      diag.error("reduce", error);
+      return false;
+    }
+    out.interfaces = interfaces;  // averaging interfaces moved their reference points
     const SpMat Kr = SpMat(T.transpose() * mats.K * T), Mr = SpMat(T.transpose() * mats.M * T);
-    const int ni = 3 * static_cast<int>(interior.size()), nb = static_cast<int>(Kr.rows()) - ni;
+    const int nb = 6 * static_cast<int>(interfaces.size()), ni = static_cast<int>(Kr.rows()) - nb;
     const SpMat Kii = Kr.topLeftCorner(ni, ni), Kib = Kr.topRightCorner(ni, nb), Mii = Mr.topLeftCorner(ni, ni);
     Eigen::CholmodSupernodalLLT<SpMat, Eigen::Lower> llt(Kii);
     if (llt.info() != Eigen::Success) {
@@ -163,11 +238,9 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
     // static constraint modes: unit motion of each interface dof, interior in equilibrium
     const Eigen::MatrixXd Psi = -llt.solve(Eigen::MatrixXd(Kib));
     // fixed-interface normal modes
-    std::vector<Eigen::Vector3d> interiorCoords;
-    for (int k : interior) interiorCoords.push_back(mesh.coords[k]);
     mopt.expected_rigid = 0;
     mopt.exact_rigid_modes = false;
-    if (!freeModes(Kii, Mii, interiorCoords, mopt, report.modal, diag)) return false;
+    if (!freeModes(Kii, Mii, {}, mopt, report.modal, diag)) return false;
     const int nk = static_cast<int>(report.modal.modes.cols());
     Eigen::MatrixXd Xr = Eigen::MatrixXd::Zero(ni + nb, nb + nk);
     Xr.topLeftCorner(ni, nb) = Psi;
@@ -178,8 +251,8 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
     out.eigenvalues.tail(nk) = report.modal.eigenvalues;
     out.kinds.assign(nb, ModeKind::Constraint);
     out.kinds.insert(out.kinds.end(), nk, ModeKind::FixedInterface);
-    out.method = "Craig-Bampton: " + std::to_string(nb) + " constraint + " + std::to_string(nk) +
-                 " fixed-interface modes (" + std::to_string(interfaces.size()) + " rigid interfaces)";
+    out.method = "Craig-Bampton: " + std::to_string(nb) + " constraint + " + std::to_string(nk) + " fixed-interface modes (" +
+                 std::to_string(interfaces.size()) + " interfaces)";
     if (opt.orthonormalise) {
       // diagonalise the reduced pencil: rigid modes come out with ~zero eigenvalues
       const Eigen::MatrixXd Kb = out.modes.transpose() * (mats.K * out.modes);

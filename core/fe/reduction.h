@@ -44,11 +44,19 @@ struct ReductionReport {
 bool reduce(const FeModel& mesh, const ReductionOptions& options, ReducedBody& out, ReductionReport& report,
             Diagnostics& diag);
 
-/// Rigid interface transformation: full displacements u = T q, q = [interior node dofs (3 per
-/// node, in node order); 6 per interface (translation, rotation of its reference point)].
-/// interior receives the node indices that keep their own dofs.
-Eigen::SparseMatrix<double> rigidInterfaceTransform(const std::vector<Eigen::Vector3d>& coords,
-                                                    const std::vector<Interface>& interfaces,
-                                                    std::vector<int>& interior);
+/// Interface transformation u = T q with q = [free dofs (node order); 6 per interface
+/// (translation, rotation of its reference point)].
+///  - rigid (RBE2-like): every dof of the interface nodes follows the reference point;
+///  - averaging (RBE3-like): the reference motion is the weighted least-squares average of the
+///    interface node motions, u_ref = (sum w S^T S)^-1 sum w S^T u_k with S = [I, -(x_k - p)~];
+///    6 well-conditioned node dofs (pivoted QR) are eliminated, the others stay free.
+/// node_weight: per node (e.g. tributary surface area); empty = equal weights. The reference
+/// point of an averaging interface is set to the weighted centroid. Returns false with a
+/// message when an averaging interface is degenerate (collinear nodes).
+bool interfaceTransform(const std::vector<Eigen::Vector3d>& coords, std::vector<Interface>& interfaces,
+                        const std::vector<double>& node_weight, Eigen::SparseMatrix<double>& T, std::string& error);
+
+/// Tributary area of each node on the outer surface (0 for interior nodes).
+std::vector<double> surfaceNodeAreas(const FeModel& mesh);
 
 }  // namespace flexim::fe

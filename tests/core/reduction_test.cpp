@@ -9,6 +9,7 @@
 #include "io/fe/import.h"
 
 #include <Eigen/Cholesky>
+#include <Eigen/Geometry>
 #include <Eigen/CholmodSupport>
 #include <QtTest>
 
@@ -125,7 +126,13 @@ class ReductionTest : public QObject {
     QVERIFY2(std::abs(c.z() - 0.006) < 1e-6, qPrintable(QString::number(c.z(), 'g', 12)));  // mid-thickness of the extrusion
   }
 
+  void craigBamptonStaticModesAreExact_data() {
+    QTest::addColumn<int>("kind");
+    QTest::newRow("rigid") << static_cast<int>(Interface::Kind::Rigid);
+    QTest::newRow("averaging") << static_cast<int>(Interface::Kind::Averaging);
+  }
   void craigBamptonStaticModesAreExact() {
+    QFETCH(int, kind);
     // big bore clamped (rigid interface), a force and a moment on the small bore's reference
     // point: the full FE solution and the Craig-Bampton body must give the same deflection
     const FeModel mesh = load("conrod/conrod_free.inp");
@@ -133,7 +140,7 @@ class ReductionTest : public QObject {
     ReductionOptions opt;
     opt.method = ReductionOptions::Method::CraigBampton;
     opt.modes = 4;
-    opt.interfaces = {{"BORE_BIG"}, {"BORE_SMALL"}};
+    opt.interfaces = {{"BORE_BIG"}, {"BORE_SMALL", static_cast<Interface::Kind>(kind)}};
     ReducedBody body;
     ReductionReport report;
     Diagnostics diag;
@@ -143,10 +150,12 @@ class ReductionTest : public QObject {
     load << 120.0, -300.0, 50.0, 0.8, -1.5, 2.0;  // [N], [N m]
 
     // full problem in the interface coordinates: fix BORE_BIG's 6 reference dofs
-    std::vector<int> interior;
-    const auto T = rigidInterfaceTransform(mesh.coords, body.interfaces, interior);
+    Eigen::SparseMatrix<double> T;
+    std::string error;
+    std::vector<Interface> interfaces = body.interfaces;
+    QVERIFY2(interfaceTransform(mesh.coords, interfaces, surfaceNodeAreas(mesh), T, error), error.c_str());
     const Eigen::SparseMatrix<double> Kr = T.transpose() * mats.K * T;
-    const int n = static_cast<int>(Kr.rows()), free = n - 6 * 2;  // interior dofs, then BIG, SMALL
+    const int n = static_cast<int>(Kr.rows()), free = n - 6 * 2;  // free dofs, then BIG, SMALL
     std::vector<int> keep;
     for (int i = 0; i < n; ++i)
       if (i < free || i >= free + 6) keep.push_back(i);
@@ -168,6 +177,32 @@ class ReductionTest : public QObject {
     const double err = (uRed - uFull).cwiseAbs().maxCoeff() / uFull.cwiseAbs().maxCoeff();
     qInfo("max |u_reduced - u_full| / max |u_full| = %.2e (max deflection %.3e m)", err, uFull.cwiseAbs().maxCoeff());
     QVERIFY(err < 1e-8);
+  }
+
+  void averagingInterfaceFollowsRigidMotion() {
+    // RBE3 property: when the interface nodes move rigidly, the reference point moves with them
+    // (and an averaging interface leaves the body free: 6 rigid modes survive the transform)
+    const FeModel mesh = load("conrod/conrod_free.inp");
+    std::vector<Interface> itf(1);
+    itf[0].name = "BORE_SMALL";
+    itf[0].kind = Interface::Kind::Averaging;
+    itf[0].nodes = mesh.node_sets.at("BORE_SMALL");
+    Eigen::SparseMatrix<double> T;
+    std::string error;
+    QVERIFY2(interfaceTransform(mesh.coords, itf, surfaceNodeAreas(mesh), T, error), error.c_str());
+    QCOMPARE(T.cols(), T.rows() - 6 + 6);  // 6 node dofs eliminated, 6 reference dofs added
+    // a rigid motion (t, theta) about the reference point expressed in q: free dofs take the
+    // rigid field, reference dofs take (t, theta); T q must reproduce the rigid field exactly
+    const Eigen::Vector3d tr(1e-3, -2e-3, 0.5e-3), th(0.01, 0.02, -0.03);
+    Eigen::VectorXd u(T.rows());
+    for (int k = 0; k < mesh.nodeCount(); ++k) u.segment<3>(3 * k) = tr + th.cross(mesh.coords[k] - itf[0].reference);
+    // pick q: least squares through the transform (exact if the field is representable)
+    Eigen::SparseMatrix<double> TtT = T.transpose() * T;
+    Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>> llt(TtT);
+    const Eigen::VectorXd q = llt.solve(T.transpose() * u);
+    QVERIFY((T * q - u).cwiseAbs().maxCoeff() < 1e-12);
+    QVERIFY((q.tail<6>().head<3>() - tr).norm() < 1e-12);
+    QVERIFY((q.tail<6>().tail<3>() - th).norm() < 1e-12);
   }
 
   void reducedBodyInvariants() {
