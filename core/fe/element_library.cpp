@@ -66,7 +66,7 @@ constexpr std::array<QuadPoint, 15> kTet15{{
 
 // Gauss-Legendre tensor-product rules on [-1, 1]^3 (xi fastest, then eta, then zeta).
 template <int P>
-std::array<QuadPoint, P * P * P> gaussRule() {
+constexpr std::array<QuadPoint, P * P * P> gaussRule() {
   std::array<double, P> x{}, w{};
   if constexpr (P == 1) {
     x = {0.0};
@@ -88,9 +88,10 @@ std::array<QuadPoint, P * P * P> gaussRule() {
   return r;
 }
 
-const std::array<QuadPoint, 1> kHex1 = gaussRule<1>();
-const std::array<QuadPoint, 8> kHex8 = gaussRule<2>();
-const std::array<QuadPoint, 27> kHex27 = gaussRule<3>();
+// constexpr: no static-initialisation-order issue when used from other translation units
+constexpr std::array<QuadPoint, 1> kHex1 = gaussRule<1>();
+constexpr std::array<QuadPoint, 8> kHex8 = gaussRule<2>();
+constexpr std::array<QuadPoint, 27> kHex27 = gaussRule<3>();
 
 // ------------------------------------------------------------------------------------------------
 // Shape functions

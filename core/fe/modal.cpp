@@ -138,8 +138,15 @@ bool freeModes(const SpMat& K, const SpMat& M, const std::vector<Eigen::Vector3d
                               "); is the mass matrix positive definite and the stiffness symmetric?");
       return false;
     }
-    solver.init();
-    solver.compute(Spectra::SortRule::LargestMagn, 1000, opt.tolerance, Spectra::SortRule::SmallestAlge);
+    // Spectra throws on numerical breakdown (e.g. a singular mass matrix): report, never crash
+    try {
+      solver.init();
+      solver.compute(Spectra::SortRule::LargestMagn, 1000, opt.tolerance, Spectra::SortRule::SmallestAlge);
+    } catch (const std::exception& e) {
+      diag.error("modes", std::string("Lanczos iteration broke down (") + e.what() +
+                              "); is the mass matrix positive definite?");
+      return false;
+    }
     out.iterations += solver.num_iterations();
     if (solver.info() != Spectra::CompInfo::Successful) {
       diag.error("modes", "Lanczos iterations did not converge; try fewer modes or another shift");
