@@ -10,10 +10,17 @@ bool Consistency::factorMetric(const State& s, bool mass_metric) {
   KktMatrix& K = mass_metric ? m_mass : m_identity;
   m_sys.kinematics(s, m_kin);
   m_sys.constraints(m_kin, s.t, m_rows);
+  // velocity projection and accelerations at one output state share the factorisation
+  if (mass_metric && s.t == m_massFactorT && s.q == m_massFactorQ) return true;
   K.setZero();
   for (int b = 0; b < m_sys.nb(); ++b) K.addBodyBlock(b, b, mass_metric ? m_sys.massBlock(b) : Mat6::Identity());
   K.setConstraints(m_rows);
-  return K.factor();
+  const bool ok = K.factor();
+  if (mass_metric) {
+    m_massFactorT = ok ? s.t : -1;
+    m_massFactorQ = s.q;
+  }
+  return ok;
 }
 
 namespace {

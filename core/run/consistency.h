@@ -26,6 +26,8 @@ class Consistency {
   bool factorMetric(const State& s, bool mass_metric);
   const System& m_sys;
   KktMatrix m_identity, m_mass;
+  VecX m_massFactorQ;         ///< positions of the current mass-metric factorisation
+  double m_massFactorT = -1;  ///< and its time (the matrix depends on q and t only)
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rows;
 };
