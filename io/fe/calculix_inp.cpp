@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 constexpr int kMaxIncludeDepth = 32;
 constexpr long long kMaxGenerate = 10'000'000;      ///< ids per GENERATE line
 constexpr long long kMaxSetWork = 50'000'000;       ///< ids visited while resolving all sets
-constexpr std::size_t kMaxSetItems = 20'000'000;    ///< set entries read (sets of sets can double them)
+constexpr std::size_t kMaxSetItems = 4'000'000;     ///< set entries copied from other sets (each copy can double them)
 constexpr int kMaxFieldsPerDataLine = 16;           ///< Abaqus: at most 16 entries per data line
 
 /// A place in the deck: index into Parser::m_files and a line number.
@@ -31,7 +31,7 @@ struct Loc {
 
 /// One entry of a set data line: an id, or a GENERATE range (first..last step incr).
 struct SetItem {
-  long long first = 0, last = 0, incr = 1;
+  int first = 0, last = 0, incr = 1;
   bool generated = false;
   Loc loc;
 };
@@ -730,7 +730,11 @@ void Parser::setLine(Loc loc, bool elements) {
       error(loc, "GENERATE range of more than " + std::to_string(kMaxGenerate) + " ids");
       return;
     }
-    set.items.push_back({v[0], v[1], v[2], true, loc});
+    if (v[1] > std::numeric_limits<int>::max() || v[2] > std::numeric_limits<int>::max()) {
+      error(loc, "GENERATE: ids must not exceed " + std::to_string(std::numeric_limits<int>::max()));
+      return;
+    }
+    set.items.push_back({static_cast<int>(v[0]), static_cast<int>(v[1]), static_cast<int>(v[2]), true, loc});
     return;
   }
   for (const auto f : m_fields) {
@@ -803,7 +807,7 @@ bool Parser::finish(fe::FeModel& out) {
       long long skipped = 0;
       for (const SetItem& item : set.items) {
         long long missing = 0, firstMissing = 0;
-        for (long long id = item.first; id <= item.last && !m_gaveUp; id += item.incr) {
+        for (long long id = item.first; id <= item.last && !m_gaveUp; id += item.incr) {  // long long: no overflow at INT_MAX
           if (++work > kMaxSetWork) {
             error(item.loc, "sets are too large to resolve");
             return;

@@ -6,13 +6,7 @@
 #include "io/fe/gmsh_msh.h"
 #include "io/fe/line_reader.h"
 #include "io/fe/matrix_files.h"
-
-#if __has_include("io/fe/nastran.h")
 #include "io/fe/nastran.h"
-#define FLEXIM_HAVE_NASTRAN 1
-#else
-#define FLEXIM_HAVE_NASTRAN 0
-#endif
 
 #include <exception>
 #include <filesystem>
@@ -34,15 +28,7 @@ bool nameMentionsMass(const std::string& path) {
   return name.find("MASS") != std::string::npos;
 }
 
-bool readNastran(const std::string& path, fe::FeModel& out, Diagnostics& diag) {
-#if FLEXIM_HAVE_NASTRAN
-  return readNastranBulk(path, out, diag);
-#else
-  (void)out;
-  diag.error(path, "Nastran bulk data import is not available in this build");
-  return false;
-#endif
-}
+bool readNastran(const std::string& path, fe::FeModel& out, Diagnostics& diag) { return readNastranBulk(path, out, diag); }
 
 bool importDat(const std::string& path, fe::FeModel& out, Diagnostics& diag) {
   std::string text;

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -318,6 +319,18 @@ bottom, 1, 3
     QCOMPARE(count(d, Severity::Info), 0);
   }
 
+  void inpWindowsLineEndsAndTabs() {
+    std::string deck = std::string(kTetInp) + "*NSET,\tNSET=S\n1,\t2\n";
+    std::string crlf;
+    for (char c : deck) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    fe::FeModel m;
+    Diagnostics d;
+    QVERIFY2(io::readCalculixInpFromString(crlf, "crlf.inp", m, d), d.str().c_str());
+    QCOMPARE(m.nodeCount(), 4);
+    QCOMPARE(nodeIds(m, m.node_sets.at("S")), (std::vector<int>{1, 2}));
+    QCOMPARE(m.coords[3], Eigen::Vector3d(0, 0, 1));
+  }
+
   void inpSets() {
     const std::string deck = R"(*NODE, NSET=ALLN
 1,0,0,0
@@ -522,6 +535,16 @@ U
     QCOMPARE(d.items().back().message, std::string("too many errors; reading stopped"));
   }
 
+  void inpSetsOfSetsBounded() {
+    // each line doubles the entries: must stop with an error, not exhaust memory
+    std::string deck = std::string(kTetInp) + "*NSET, NSET=A\n1\n";
+    for (int i = 0; i < 40; ++i) deck += "*NSET, NSET=B\nA, A\n*NSET, NSET=A\nB, B\n";
+    fe::FeModel m;
+    Diagnostics d;
+    QVERIFY(!io::readCalculixInpFromString(deck, "big.inp", m, d));
+    QVERIFY(hasItem(d, Severity::Error, "sets are too large (more than 4000000 entries)"));
+  }
+
   void inpFixtures() {
     REQUIRE_FIXTURES();
     struct Case {
@@ -666,7 +689,7 @@ U
     check("", "r.frd:1: not a CalculiX ASCII .frd file: the first line must be '    1C'");
     // binary node block
     std::string binary = good;
-    binary.replace(binary.find(countField) + 49, 1, "3");
+    binary[binary.find(countField) + 49] = '3';
     check(binary, "r.frd:3: binary or unknown frd format 3 (only ASCII frd files are read: request results with *NODE FILE / *EL FILE)");
     // frd against a different model: moved node
     fe::FeModel deck;
@@ -692,6 +715,7 @@ U
     QTest::newRow("c3d20") << "tiny/c3d20_modal" << 10;
     QTest::newRow("c3d10") << "tiny/c3d10_modal" << 4;
     QTest::newRow("features") << "tiny/features" << 9;
+    QTest::newRow("c3d8r supported") << "importers/c3d8r_spc_modal" << 5;
   }
 
   void frdFixturesVsInpAndDat() {
@@ -874,6 +898,38 @@ U
     Eigen::VectorXd r = Eigen::VectorXd::Zero(dofs);
     for (int k = 0; k < dofs; k += 3) r[k] = 1;
     QVERIFY((m.K * r).norm() <= 1e-12 * m.K.norm() * r.norm() * 10);
+  }
+
+  void matrixConstrained() {
+    // *BOUNDARY removes DOFs from the export: check the DOF list and the frd modes against K, M
+    const std::string base = kData + "/importers/c3d8r_spc_";
+    fe::FeModel m;
+    Diagnostics d;
+    QVERIFY2(io::readCalculixInp(base + "mat.inp", m, d), d.str().c_str());
+    QVERIFY(m.elements[0].type == fe::ElementType::Hex8R);
+    QVERIFY2(io::readCalculixMatrices(base + "mat", m, d), d.str().c_str());
+    QCOMPARE(m.dofs.size(), std::size_t(30));
+    std::map<int, std::vector<int>> components;
+    for (const auto& dof : m.dofs) components[m.node_ids[static_cast<std::size_t>(dof.node)]].push_back(dof.component);
+    QVERIFY(!components.count(1));
+    QCOMPARE(components[2], std::vector<int>{0});
+    QCOMPARE(components[4], (std::vector<int>{0, 1}));
+    QCOMPARE(components[12], (std::vector<int>{0, 1, 2}));
+    QVERIFY2(io::readCalculixFrd(base + "modal.frd", m, d), d.str().c_str());
+    QCOMPARE(m.modes.cols(), Eigen::Index(5));
+    Eigen::MatrixXd phi(30, 5);
+    for (Eigen::Index k = 0; k < 5; ++k) {
+      for (std::size_t r = 0; r < 30; ++r) phi(static_cast<Eigen::Index>(r), k) = m.modes(3 * m.dofs[r].node + m.dofs[r].component, k);
+      // constrained DOFs carry no displacement in the frd
+      QCOMPARE(m.modes.col(k).segment(0, 3).norm(), 0.0);
+    }
+    // mass-normalised and M-orthogonal; Rayleigh quotients = omega^2 (to the frd's 6 digits)
+    const Eigen::MatrixXd gm = phi.transpose() * (m.M * phi), gk = phi.transpose() * (m.K * phi);
+    QVERIFY2((gm - Eigen::MatrixXd::Identity(5, 5)).cwiseAbs().maxCoeff() < 2e-5, QByteArray::number((gm - Eigen::MatrixXd::Identity(5, 5)).cwiseAbs().maxCoeff()));
+    for (Eigen::Index k = 0; k < 5; ++k) {
+      const double omega2 = std::pow(2 * kPi * m.frequencies_hz[static_cast<std::size_t>(k)], 2);
+      QVERIFY(std::abs(gk(k, k) - omega2) < 1e-4 * omega2);
+    }
   }
 
   void matrixBeamMass() {
@@ -1162,10 +1218,14 @@ U
           switch (rng() % 4) {
             case 0: t[pos] = static_cast<char>(rng() % 256); break;
             case 1: t.erase(pos, 1 + rng() % 20); break;
-            case 2: t.insert(pos, t.substr(rng() % t.size(), 1 + rng() % 40)); break;
+            case 2: {
+              const std::string piece = t.substr(rng() % t.size(), 1 + rng() % 40);
+              t = t.substr(0, pos) + piece + t.substr(pos);
+              break;
+            }
             case 3: t[pos] = "0123456789,.-+eE \n*"[rng() % 19]; break;
           }
-          if (t.empty()) t = "x";
+          if (t.empty()) t.push_back('x');
         }
         run(t);
       }
