@@ -94,9 +94,10 @@ void reportModes(const ModalResult& modes, const std::vector<double>& reference_
   r.add(format("modes: %zu (%d rigid), shift %.3g (rad/s)^2, max residual %.1e, %ld solves", f.size(), modes.rigid_count,
                modes.shift, modes.max_residual, modes.operations));
   Eigen::VectorXd mac;
+  Eigen::MatrixXd full;
   if (reference_modes.cols() > 0 && reference_modes.rows() == modes.modes.rows()) {
     const int k = std::min<int>(static_cast<int>(reference_modes.cols()), static_cast<int>(modes.modes.cols()));
-    const Eigen::MatrixXd full = modalAssurance(modes.modes.leftCols(k), reference_modes.leftCols(k), M);
+    full = modalAssurance(modes.modes.leftCols(k), reference_modes.leftCols(k), M);
     mac = full.diagonal();
   }
   double worst = 0;
@@ -114,6 +115,18 @@ void reportModes(const ModalResult& modes, const std::vector<double>& reference_
     }
     if (i < static_cast<size_t>(mac.size())) line += format("  MAC %.4f", mac(i));
     r.add(line);
+  }
+  if (full.size() > 0) {
+    // MAC matrix of the elastic modes (rigid modes span a subspace: their pairing is arbitrary)
+    const int first = modes.rigid_count, last = std::min<int>(static_cast<int>(full.rows()), first + 12);
+    if (last > first) {
+      r.add("MAC matrix, elastic modes (rows: ours, columns: reference):");
+      for (int i = first; i < last; ++i) {
+        std::string row = format("  %3d ", i + 1);
+        for (int j = first; j < last; ++j) row += format(" %5.3f", full(i, j));
+        r.add(row);
+      }
+    }
   }
   if (!reference_hz.empty()) {
     r.add(format("largest relative frequency difference to the reference: %.2e", worst));
