@@ -9,6 +9,8 @@
 #include "core/fe/reduced_body.h"
 #include "core/system/flexible_body.h"
 
+#include "random_helpers.h"
+
 #include <QtTest>
 
 #include <Eigen/Dense>
@@ -57,14 +59,8 @@ Cloud makeCloud(int n, int m, unsigned seed, bool centre = false) {
   return c;
 }
 
-VecX randomVec(int n, std::mt19937& rng, double scale) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  VecX v(n);
-  for (int i = 0; i < n; ++i) v(i) = scale * u(rng);
-  return v;
-}
-
-Mat3 randomRotation(std::mt19937& rng) { return expMap(randomVec(3, rng, 2.0)).toRotationMatrix(); }
+using test::randomRotation;
+using test::randomVec;
 
 /// Node Jacobian of Eq. (8), written out independently of the class: d_dot_k = Jk v.
 MatX nodalJacobian(const Cloud& c, int k, const Mat3& A, const VecX& w) {

@@ -13,6 +13,8 @@
 #include "core/system/reference_conditions.h"
 #include "core/system/rigid_flexible_joint.h"
 
+#include "random_helpers.h"
+
 #include <QtTest>
 
 #include <Eigen/Dense>
@@ -35,14 +37,8 @@ struct Cloud {
   void finish() { inv = fe::computeInvariants(x, mass, X, MatX::Identity(m(), m())); }
 };
 
-VecX randomVec(int n, std::mt19937& rng, double scale) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  VecX v(n);
-  for (int i = 0; i < n; ++i) v(i) = scale * u(rng);
-  return v;
-}
-
-Mat3 randomRotation(std::mt19937& rng) { return expMap(randomVec(3, rng, 2.0)).toRotationMatrix(); }
+using test::randomRotation;
+using test::randomVec;
 
 Cloud randomCloud(int n, int m, unsigned seed) {
   std::mt19937 rng(seed);
