@@ -44,6 +44,8 @@ for tool in gmsh python3 /usr/bin/time; do
 done
 if [[ "$RUN_CCX" == 1 ]]; then command -v ccx >/dev/null || die "needs ccx (Debian package calculix-ccx) or BENCH_FE_CCX=0"; fi
 
+[[ -d "$BUILD" ]] || die "no build directory $BUILD; first: cmake -S . -B $BUILD -DFLEXIM_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=Release"
+BUILD="$(cd "$BUILD" && pwd)"
 BENCH="$BUILD/tests/benchmarks/bench_fe"
 if [[ ! -x "$BENCH" || "$ROOT/tests/benchmarks/bench_fe.cpp" -nt "$BENCH" ]]; then
   [[ -f "$BUILD/CMakeCache.txt" ]] ||
@@ -146,11 +148,18 @@ def key(name, conv=float):
 ours = [(int(p[1]), float(p[2]), p[4]) for p in (l.split(",") for l in log.splitlines() if l.startswith("mode,"))]
 fw, frss, fcpu = gnu_time("bench_fe.time")
 gmsh_time = open("gmsh.time").read().strip() if os.path.exists("gmsh.time") else "(mesh reused)"
+m = re.search(r"^libraries: (.*)$", log, re.M)
+libs = m.group(1) if m else ""
+blas = ("OpenBLAS" + (" (pthread)" if "pthread" in libs else "") if "openblas" in libs.lower()
+        else "reference BLAS (netlib, 1 thread)" if "/blas/libblas" in libs else libs or "unknown")
 
 print()
 print("FE benchmark: connecting rod, C3D10, free-free, %d nodes, %d elements, %d dofs, %d elastic modes"
       % (key("nodes", int), key("elements", int), key("dofs", int), sum(1 for m in ours if m[2] == "elastic")))
 print("gmsh meshing: %s" % gmsh_time)
+print("BLAS used by CHOLMOD (and by ccx's ARPACK/LAPACK, same dynamic linker): %s" % blas)
+if os.environ.get("OPENBLAS_NUM_THREADS"):
+    print("OPENBLAS_NUM_THREADS=%s" % os.environ["OPENBLAS_NUM_THREADS"])
 print()
 print("Flexim phases: import %.2f s, assembly %.2f s, modes %.2f s (shift %.4g, %d solves, %d restarts), "
       "total %.2f s, peak RSS %.0f MB (getrusage)"
@@ -166,7 +175,7 @@ if run_ccx:
     rows.append(("max RSS [MB]", "%.0f" % frss, "%.0f" % crss, "%.2f" % (crss / frss)))
     if m:
         rows.append(("ccx's own 'Total CalculiX Time' [s]", "", m.group(1), ""))
-    rows.append(("threads", "1 (+ BLAS)", threads, ""))
+    rows.append(("threads", "BLAS's", threads, ""))
 else:
     rows.append(("wall [s] (process, /usr/bin/time)", "%.2f" % fw, "", ""))
     rows.append(("max RSS [MB]", "%.0f" % frss, "", ""))
