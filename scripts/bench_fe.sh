@@ -74,7 +74,7 @@ else
   rm -f mesh_gmsh.inp mesh.msh mesh.size
   sed -e "s/^h  *= *[0-9.eE+-]*;/h  = $H;/" "$ROOT/tests/data/fe/conrod/conrod.geo" >conrod.geo
   grep -q "^h  = $H;" conrod.geo || die "could not set the element size in conrod.geo"
-  log "meshing the connecting rod with h = $H m (gmsh, 1 thread; ~40 s for 100 000 nodes)"
+  log "meshing the connecting rod with h = $H m (gmsh, 1 thread; 3 s for 100 000 nodes on a quiet machine)"
   /usr/bin/time -f '%e s wall, %M KB max RSS' -o gmsh.time gmsh -nt 1 conrod.geo - >gmsh.log 2>&1 ||
     die "gmsh failed, see $WORK/gmsh.log"
   rm -f mesh.msh

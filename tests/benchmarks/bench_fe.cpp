@@ -133,7 +133,6 @@ void factorStats(const SpMat& K, const SpMat& M, double sigma, const std::string
                                                  : CHOLMOD_NESDIS;
     c.postorder = 1;
   }
-  const double cpu0 = processCpuSeconds();
   const auto t1 = Clock::now();
   llt.analyzePattern(A);
   const double tAnalyse = since(t1);
@@ -141,7 +140,6 @@ void factorStats(const SpMat& K, const SpMat& M, double sigma, const std::string
   const double cpu2 = processCpuSeconds();
   llt.factorize(A);
   const double tFactor = since(t2), cpuFactor = processCpuSeconds() - cpu2;
-  (void)cpu0;
   const bool ok = llt.info() == Eigen::Success;
   // solves with 1 right-hand side (what the Lanczos iteration does) and with blocks: the
   // supernodal solve reads all of L once per call, whatever the number of right-hand sides
