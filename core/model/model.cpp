@@ -48,10 +48,18 @@ constexpr std::array<std::pair<FT, const char*>, 4> kForceNames{{
     {FT::Bushing, "bushing"},
 }};
 using ST = SensorSpec::Type;
-constexpr std::array<std::pair<ST, const char*>, 3> kSensorNames{{
+constexpr std::array<std::pair<ST, const char*>, 6> kSensorNames{{
     {ST::Marker, "marker"},
     {ST::Joint, "joint"},
     {ST::Energy, "energy"},
+    {ST::Node, "node"},
+    {ST::Deflection, "deflection"},
+    {ST::Modal, "modal"},
+}};
+constexpr std::array<std::pair<ReferenceFrame, const char*>, 3> kReferenceNames{{
+    {ReferenceFrame::MeanAxis, "mean_axis"},
+    {ReferenceFrame::PrincipalAxis, "principal_axis"},
+    {ReferenceFrame::Interface, "interface"},
 }};
 constexpr std::array<std::pair<IntegratorType, const char*>, 2> kIntegratorNames{{
     {IntegratorType::Ida, "ida"},
@@ -64,11 +72,13 @@ const char* toString(TimeFunctionSpec::Type t) { return nameOf(kFunctionNames, t
 const char* toString(ForceSpec::Type t) { return nameOf(kForceNames, t); }
 const char* toString(SensorSpec::Type t) { return nameOf(kSensorNames, t); }
 const char* toString(IntegratorType t) { return nameOf(kIntegratorNames, t); }
+const char* toString(ReferenceFrame t) { return nameOf(kReferenceNames, t); }
 bool fromString(const std::string& s, JointType& out) { return valueOf(kJointNames, s, out); }
 bool fromString(const std::string& s, TimeFunctionSpec::Type& out) { return valueOf(kFunctionNames, s, out); }
 bool fromString(const std::string& s, ForceSpec::Type& out) { return valueOf(kForceNames, s, out); }
 bool fromString(const std::string& s, SensorSpec::Type& out) { return valueOf(kSensorNames, s, out); }
 bool fromString(const std::string& s, IntegratorType& out) { return valueOf(kIntegratorNames, s, out); }
+bool fromString(const std::string& s, ReferenceFrame& out) { return valueOf(kReferenceNames, s, out); }
 
 int constraintCount(JointType t) {
   switch (t) {

@@ -6,10 +6,15 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace flexim {
+
+namespace fe {
+struct ReducedBody;
+}
 
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
@@ -34,6 +39,54 @@ struct RigidBodySpec {
   Quat orientation = Quat::Identity();    ///< body axes -> global axes
   Vec3 velocity = Vec3::Zero();           ///< [m/s] initial centre-of-mass velocity, global
   Vec3 angular_velocity = Vec3::Zero();   ///< [rad/s] initial angular velocity, global axes
+  std::vector<MarkerSpec> markers;
+};
+
+/// How the floating frame of a flexible body is defined (seed 000 section 2.5).
+enum class ReferenceFrame {
+  MeanAxis,       ///< mean-axis conditions (needs the 6 rigid-body modes in the basis)
+  PrincipalAxis,  ///< principal-axis conditions (distinct principal moments required)
+  Interface       ///< frame attached to a Craig-Bampton interface (its 6 motions held at zero)
+};
+
+/// Modal damping of a flexible body: D = diag(2 zeta_j omega_j) + alpha Mbar + beta Kbar.
+struct DampingSpec {
+  std::vector<double> ratio;  ///< zeta per elastic mode; one value applies to all; empty = none
+  double alpha = 0.0;         ///< [1/s] Rayleigh mass-proportional
+  double beta = 0.0;          ///< [s] Rayleigh stiffness-proportional
+};
+
+/// Flexible body: a reduced FE body (reduced-body file, issue #3) in the floating frame of
+/// reference (seed 000). Its frame is the FE coordinate system of the mesh; markers are not
+/// allowed on it: connect it through virtual bodies.
+struct FlexibleBodySpec {
+  std::string name;
+  std::string file;                       ///< reduced-body file (.frb), relative to the model file
+  int mode_count = 0;                     ///< use the first N modes of the file (0 = all)
+  ReferenceFrame reference = ReferenceFrame::MeanAxis;
+  std::string reference_interface;        ///< ReferenceFrame::Interface: the interface name
+  Vec3 position = Vec3::Zero();           ///< [m] FE origin, global
+  Quat orientation = Quat::Identity();    ///< FE axes -> global axes
+  Vec3 velocity = Vec3::Zero();           ///< [m/s] initial velocity of the FE origin, global
+  Vec3 angular_velocity = Vec3::Zero();   ///< [rad/s] initial angular velocity, global axes
+  std::vector<double> modal_coordinates;  ///< initial modal coordinates (empty = undeformed)
+  DampingSpec damping;
+  double stiffness_scale = 1.0;           ///< multiplies the modal stiffness (1e6: rigid limit)
+  /// The loaded file (set by the model loader, not serialised); System::compile needs it.
+  std::shared_ptr<const fe::ReducedBody> data;
+};
+
+/// Massless rigid body attached to a flexible body by the rigid-flexible joint (seed 000
+/// section 2.6): its origin follows node k, its axes follow the triangle of nodes k, m, n.
+/// Place it by a point (nodes chosen by the Fig. 4 rule), by explicit node ids, or at the
+/// reference point of an interface of the reduced body.
+struct VirtualBodySpec {
+  std::string name;
+  std::string flexible_body;
+  Vec3 point = Vec3::Zero();              ///< [m] FE frame; nodes chosen around it
+  std::vector<int> nodes;                 ///< optional explicit FE node ids k, m, n
+  std::string interface;                  ///< optional: attach at this interface's reference point
+  Quat orientation = Quat::Identity();    ///< virtual-body axes -> FE axes
   std::vector<MarkerSpec> markers;
 };
 
@@ -119,17 +172,22 @@ struct ForceSpec {
 
 /// What to record. Channel names: <sensor>.<quantity>.<component> [unit].
 struct SensorSpec {
-  enum class Type { Marker, Joint, Energy };
+  enum class Type { Marker, Joint, Energy, Node, Deflection, Modal };
   enum class Frame { Global, Body };
   std::string name;
   Type type = Type::Marker;
-  std::string body, marker;  ///< Marker sensors
+  std::string body, marker;  ///< Marker sensors; Node, Deflection, Modal: body = flexible body
   std::string joint;         ///< Joint sensors
   Frame frame = Frame::Global;
   /// Marker: position, orientation, velocity, angular_velocity, acceleration, angular_acceleration.
   /// Joint: coordinate, velocity, reaction_force, reaction_torque.
-  /// Energy: kinetic, potential, total.
+  /// Energy: kinetic, potential, total, strain.
+  /// Node: position, velocity, acceleration, displacement (elastic, body axes).
+  /// Deflection: deflection [m], normalized (by the chord length) — relative to the chord, body axes.
+  /// Modal: coordinate, velocity.
   std::vector<std::string> quantities;
+  int node = 0;              ///< Node, Deflection: FE node id
+  std::vector<int> chord;    ///< Deflection: the two FE node ids of the chord
 };
 
 enum class IntegratorType { Ida, GeneralizedAlpha };
@@ -154,6 +212,8 @@ struct ModelSpec {
   Vec3 gravity = Vec3::Zero();              ///< [m/s^2]
   std::vector<MarkerSpec> ground_markers;   ///< markers on the ground, global frame
   std::vector<RigidBodySpec> bodies;
+  std::vector<FlexibleBodySpec> flexible_bodies;
+  std::vector<VirtualBodySpec> virtual_bodies;
   std::vector<JointSpec> joints;
   std::vector<DriverSpec> drivers;
   std::vector<ForceSpec> forces;
@@ -166,12 +226,14 @@ const char* toString(TimeFunctionSpec::Type t);
 const char* toString(ForceSpec::Type t);
 const char* toString(SensorSpec::Type t);
 const char* toString(IntegratorType t);
+const char* toString(ReferenceFrame t);
 /// Inverse of toString; returns false when the name is unknown.
 bool fromString(const std::string& s, JointType& out);
 bool fromString(const std::string& s, TimeFunctionSpec::Type& out);
 bool fromString(const std::string& s, ForceSpec::Type& out);
 bool fromString(const std::string& s, SensorSpec::Type& out);
 bool fromString(const std::string& s, IntegratorType& out);
+bool fromString(const std::string& s, ReferenceFrame& out);
 
 /// Number of constraint equations a joint type imposes.
 int constraintCount(JointType t);

@@ -10,7 +10,10 @@ namespace flexim {
 enum class Quantity {
   Position, Orientation, Velocity, AngularVelocity, Acceleration, AngularAcceleration,  // marker
   Coordinate, CoordinateRate, ReactionForce, ReactionTorque,                           // joint
-  Kinetic, Potential, Total                                                            // energy
+  Kinetic, Potential, Total, Strain,                                                   // energy
+  NodePosition, NodeVelocity, NodeAcceleration, NodeDisplacement,                      // node
+  Deflection, NormalizedDeflection,                                                    // deflection
+  ModalCoordinate, ModalVelocity                                                       // modal
 };
 
 struct SensorSet::Item {
@@ -52,6 +55,15 @@ const std::vector<QuantityInfo>& quantityTable() {
       {"kinetic", Quantity::Kinetic, T::Energy, "J", {"value"}},
       {"potential", Quantity::Potential, T::Energy, "J", {"value"}},
       {"total", Quantity::Total, T::Energy, "J", {"value"}},
+      {"strain", Quantity::Strain, T::Energy, "J", {"value"}},
+      {"position", Quantity::NodePosition, T::Node, "m", {"x", "y", "z"}},
+      {"velocity", Quantity::NodeVelocity, T::Node, "m/s", {"x", "y", "z"}},
+      {"acceleration", Quantity::NodeAcceleration, T::Node, "m/s^2", {"x", "y", "z"}},
+      {"displacement", Quantity::NodeDisplacement, T::Node, "m", {"x", "y", "z"}},
+      {"deflection", Quantity::Deflection, T::Deflection, "m", {"x", "y", "z"}},
+      {"normalized", Quantity::NormalizedDeflection, T::Deflection, "-", {"x", "y", "z"}},
+      {"coordinate", Quantity::ModalCoordinate, T::Modal, "", {}},  // one channel per mode
+      {"velocity", Quantity::ModalVelocity, T::Modal, "", {}},
   };
   return table;
 }
