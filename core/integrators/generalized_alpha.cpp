@@ -1,8 +1,9 @@
 // Generalized-alpha for constrained mechanical systems in the Arnold-Bruls form, applied on
-// the Lie group R^3 x SO(3) of each rigid body (Bruls, Cardona, Arnold 2012): positions are
-// updated by q_{n+1} = q_n o exp(h dq), the constraints are enforced at position level
-// (index 3, scaled by 1/(beta' )), and velocities are projected onto G v + Phi_t = 0 after
-// each step. Parameters from the spectral radius rho_inf (Chung-Hulbert):
+// the Lie group R^3 x SO(3) of each body (x R^m for modal coordinates) (Bruls, Cardona, Arnold
+// 2012): positions are updated by q_{n+1} = q_n o exp(h dq), the constraints are enforced at
+// position level (index 3, scaled by 1/beta'; velocity-level rows such as the rotational
+// mean-axis conditions at velocity level, scaled by 1/gamma'), and velocities are projected
+// onto G v + Phi_t = 0 after each step. Parameters from the spectral radius rho_inf (Chung-Hulbert):
 //   alpha_m = (2 rho - 1)/(rho + 1), alpha_f = rho/(rho + 1),
 //   gamma = 1/2 + alpha_f - alpha_m, beta = (gamma + 1/2)^2 / 4.
 // Newton uses an iteration matrix [M + gamma' C_t + beta' K_t, G^T; G, 0] whose KLU symbolic
@@ -79,10 +80,10 @@ class GeneralizedAlpha final : public Integrator {
     const double h00 = 2 * s * s * s - 3 * s * s + 1, h10 = s * s * s - 2 * s * s + s;
     const double h01 = -2 * s * s * s + 3 * s * s, h11 = s * s * s - s * s;
     // cubic Hermite in the tangent space at q_prev (velocities are its derivatives)
-    const VecX dx = System::tangentDifference(m_cur.s.q, m_prev.s.q);
+    const VecX dx = m_sys.tangentDifference(m_cur.s.q, m_prev.s.q);
     out.t = t;
     out.q = m_prev.s.q;
-    System::retract(out.q, h10 * h * m_prev.s.v + h01 * dx + h11 * h * m_cur.s.v);
+    m_sys.retract(out.q, h10 * h * m_prev.s.v + h01 * dx + h11 * h * m_cur.s.v);
     out.v = h00 * m_prev.s.v + h10 * h * m_prev.vdot + h01 * m_cur.s.v + h11 * h * m_cur.vdot;
   }
 
@@ -104,6 +105,7 @@ class GeneralizedAlpha final : public Integrator {
   /// matrix while it converges; refreshes it once before giving up.
   bool attempt(double h, Point& out, std::string& why) {
     const double betap = h * h * m_beta * (1 - m_af) / (1 - m_am);
+    const double gammap = h * m_gamma * (1 - m_af) / (1 - m_am);
     const int nv = m_sys.nv(), nc = m_sys.nc();
     if (h != m_factorH) m_matrixValid = false;
     Point p;
@@ -114,7 +116,7 @@ class GeneralizedAlpha final : public Integrator {
       p.a = (m_af * m_cur.vdot + (1 - m_af) * p.vdot - m_am * m_cur.a) / (1 - m_am);
       p.s.v = m_cur.s.v + h * (1 - m_gamma) * m_cur.a + h * m_gamma * p.a;
       p.s.q = m_cur.s.q;
-      System::retract(p.s.q, h * m_cur.s.v + h * h * (0.5 - m_beta) * m_cur.a + h * h * m_beta * p.a);
+      m_sys.retract(p.s.q, h * m_cur.s.v + h * h * (0.5 - m_beta) * m_cur.a + h * h * m_beta * p.a);
     };
     update();
     VecX f, rhs(nv + nc);
@@ -124,17 +126,24 @@ class GeneralizedAlpha final : public Integrator {
       m_sys.kinematics(p.s, m_kin);
       m_sys.forces(m_kin, p.s.t, f);
       m_sys.constraints(m_kin, p.s.t, m_rows);
-      // residual: M vdot - f + G^T lambda ; Phi / beta'
+      // residual: M vdot - f + G^T lambda ; Phi / beta' (velocity-level rows: (G v + Phi_t) / gamma')
       VecX phi(nc);
-      for (int b = 0; b < m_sys.nb(); ++b)
-        rhs.segment<6>(6 * b) = -(m_sys.massBlock(b) * p.vdot.segment<6>(6 * b) - f.segment<6>(6 * b));
+      for (int b = 0; b < m_sys.nb(); ++b) {
+        const BodyData& B = m_sys.body(b);
+        m_sys.massMatrix(m_kin, b, m_M);
+        rhs.segment(B.v0, B.nv()) = f.segment(B.v0, B.nv()) - m_M * p.vdot.segment(B.v0, B.nv());
+      }
+      VecX Gtl = VecX::Zero(nv);
+      addConstraintForces(m_sys, m_rows, p.lambda, Gtl);
+      rhs.head(nv) -= Gtl;
       for (size_t ci = 0; ci < m_rows.size(); ++ci) {
-        const auto& con = *m_sys.constraints()[ci];
-        const int off = m_sys.constraintOffsets()[ci], r = con.rows();
-        const auto lam = p.lambda.segment(off, r);
-        if (con.body1 >= 0) rhs.segment<6>(6 * con.body1) -= m_rows[ci].G1.transpose() * lam;
-        if (con.body2 >= 0) rhs.segment<6>(6 * con.body2) -= m_rows[ci].G2.transpose() * lam;
+        const int off = m_sys.constraintOffsets()[ci], r = m_sys.constraints()[ci]->rows();
         phi.segment(off, r) = m_rows[ci].phi;
+        if (!m_allHolonomic) {
+          const VecX vel = constraintVelocity(m_sys, static_cast<int>(ci), m_rows[ci], p.s.v);
+          for (int i = 0; i < r; ++i)
+            if (!m_sys.holonomicRows()[off + i]) phi(off + i) = betap / gammap * vel(i);
+        }
       }
       rhs.tail(nc) = -phi / betap;
       if (!rhs.allFinite()) {
@@ -189,12 +198,17 @@ class GeneralizedAlpha final : public Integrator {
     m_factorH = h;
     m_S.setZero();
     for (int b = 0; b < m_sys.nb(); ++b) {
-      Mat6 blk = m_sys.massBlock(b);
-      // gyroscopic term -w x J w: d/dw = -(w~ J - (J w)~)
-      const Vec3 w = m_kin[b + 1].omega_body;
-      const Mat3& J = m_sys.bodies()[b].J;
-      blk.bottomRightCorner<3, 3>() += gammap * (skew(w) * J - skew(J * w));
-      m_S.addBodyBlock(b, b, blk);
+      const BodyData& B = m_sys.body(b);
+      m_sys.massMatrix(m_kin, b, m_M);
+      if (B.kind == BodyKind::Rigid) {
+        // gyroscopic term -w x J w: d/dw = -(w~ J - (J w)~)
+        const Vec3 w = m_kin[b + 1].omega_body;
+        m_M.bottomRightCorner<3, 3>() += gammap * (skew(w) * B.J - skew(B.J * w));
+      } else if (B.kind == BodyKind::Flexible) {
+        // modal stiffness and damping (the stiff part); inertia coupling terms are left to Newton
+        m_M.bottomRightCorner(B.modes, B.modes) += betap * m_sys.modalStiffness(b) + gammap * m_sys.modalDamping(b);
+      }
+      m_S.addBodyBlock(b, b, m_M);
     }
     addForceTangents(betap, gammap);
     m_S.setConstraints(m_rows);
@@ -224,13 +238,15 @@ class GeneralizedAlpha final : public Integrator {
             v.head<3>() = saved.rdot;
             v.tail<3>() = saved.omega_body;
             if (kind == 0) {
-              VecX dx = VecX::Zero(6);
-              dx(i) = eps;
-              System::retract(q, dx);
+              Vec3 dr = Vec3::Zero(), dth = Vec3::Zero();
+              (i < 3 ? dr : dth)(i % 3) = eps;
+              q.head<3>() += dr;
+              const Quat r = (p * expMap(dth)).normalized();
+              q.segment<4>(3) << r.w(), r.x(), r.y(), r.z();
             } else {
               v(i) += eps;
             }
-            m_kin[b + 1] = System::bodyKinematics(q, v, 0);
+            m_kin[b + 1] = System::rigidKinematics(q, v);
             e->evaluate(m_sys, m_kin, 0.0, g1, g2);
             auto& cols = kind == 0 ? colsK : colsC;
             cols.col(i).head<6>() = -(g1 - f1) / eps;
@@ -255,14 +271,9 @@ class GeneralizedAlpha final : public Integrator {
     m_sys.constraints(m_kin, p.s.t, m_rows);
     if (!assemble(h)) return false;
     VecX rhs = VecX::Zero(nv + nc);
-    for (size_t ci = 0; ci < m_rows.size(); ++ci) {
-      const auto& con = *m_sys.constraints()[ci];
-      const int off = m_sys.constraintOffsets()[ci];
-      VecX r = m_rows[ci].phit;
-      if (con.body1 >= 0) r += m_rows[ci].G1 * p.s.v.segment<6>(6 * con.body1);
-      if (con.body2 >= 0) r += m_rows[ci].G2 * p.s.v.segment<6>(6 * con.body2);
-      rhs.segment(off + nv, con.rows()) = -r;
-    }
+    for (size_t ci = 0; ci < m_rows.size(); ++ci)
+      rhs.segment(m_sys.constraintOffsets()[ci] + nv, m_sys.constraints()[ci]->rows()) =
+          -constraintVelocity(m_sys, static_cast<int>(ci), m_rows[ci], p.s.v);
     if (!m_S.solve(rhs)) return false;
     p.s.v += rhs.head(nv);
     return true;
@@ -280,6 +291,8 @@ class GeneralizedAlpha final : public Integrator {
   IntegratorStats m_stats;
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rows;
+  MatX m_M;  ///< scratch: one body's mass matrix
+  bool m_allHolonomic = std::all_of(m_sys.holonomicRows().begin(), m_sys.holonomicRows().end(), [](char h) { return h != 0; });
 };
 
 }  // namespace

@@ -1,12 +1,13 @@
 // SUNDIALS IDA (variable-order, variable-step BDF) on the stabilised index-2 formulation of
 // Gear, Gupta and Leimkuhler (GGL), with the KLU sparse direct solver.
 //
-// Unknowns y = [q (7 nb), v (6 nb), lambda (nc), mu (nc)]:
-//   F_q = q_dot - H(q) (v + G^T mu)     H: r_dot = v_r, p_dot = 1/2 p (x) (0, omega')
-//   F_v = M v_dot - f(q, v, t) + G^T lambda
-//   F_l = Phi(q, t)                      position constraints
+// Unknowns y = [q (nq), v (nv), lambda (nc), mu (nc)]:
+//   F_q = q_dot - H(q) (v + G^T mu)     H: r_dot = v_r, p_dot = 1/2 p (x) (0, omega'), w_dot = v_w
+//   F_v = M(q) v_dot - f(q, v, t) + G^T lambda
+//   F_l = Phi(q, t)                      position constraints (velocity-level rows: F_l = mu)
 //   F_m = G v + Phi_t                    velocity constraints
 // mu vanishes on the exact solution; it lets both constraint levels hold without drift.
+// Velocities of massless virtual bodies are algebraic (no v_dot in F_v).
 // lambda and mu are algebraic and excluded from the error test (IDASetSuppressAlg).
 // Euler parameters are integrated as they are (the quaternion ODE keeps |p| = 1 exactly;
 // rotation matrices use p/|p|, so numerical drift of |p| is harmless).
@@ -35,7 +36,9 @@ class Ida final : public Integrator {
   Ida(const System& sys, const SolverSpec& spec) : m_sys(sys), m_spec(spec) {
     m_nb = sys.nb();
     m_nc = sys.nc();
-    m_N = 13 * m_nb + 2 * m_nc;
+    m_nq = sys.nq();
+    m_nv = sys.nv();
+    m_N = m_nq + m_nv + 2 * m_nc;
     buildPattern();
   }
 
@@ -66,18 +69,21 @@ class Ida final : public Integrator {
     Eigen::Map<VecX> atol(N_VGetArrayPointer(m_atol), m_N), id(N_VGetArrayPointer(m_id), m_N);
     y.setZero();
     yp.setZero();
-    y.head(7 * m_nb) = s0.q;
-    y.segment(7 * m_nb, 6 * m_nb) = s0.v;
-    y.segment(13 * m_nb, m_nc) = lambda0;
-    yp.segment(7 * m_nb, 6 * m_nb) = vdot0;
+    y.head(m_nq) = s0.q;
+    y.segment(m_nq, m_nv) = s0.v;
+    y.segment(m_nq + m_nv, m_nc) = lambda0;
+    yp.segment(m_nq, m_nv) = vdot0;
+    id.setZero();
+    id.head(m_nq + m_nv).setOnes();
     for (int b = 0; b < m_nb; ++b) {
-      yp.segment<3>(7 * b) = s0.v.segment<3>(6 * b);
-      yp.segment<4>(7 * b + 3) = quatRate(s0.q.segment<4>(7 * b + 3), s0.v.segment<3>(6 * b + 3));
+      const BodyData& B = m_sys.body(b);
+      yp.segment<3>(B.q0) = s0.v.segment<3>(B.v0);
+      yp.segment<4>(B.q0 + 3) = quatRate(s0.q.segment<4>(B.q0 + 3), s0.v.segment<3>(B.v0 + 3));
+      yp.segment(B.q0 + 7, B.modes) = s0.v.segment(B.v0 + 6, B.modes);
+      if (B.kind == BodyKind::Virtual) id.segment(m_nq + B.v0, 6).setZero();  // massless: algebraic
     }
     atol.setConstant(m_spec.atol);
     atol.tail(2 * m_nc).setConstant(std::max(m_spec.atol, 1e-5));  // multipliers: loose, not error-tested
-    id.setZero();
-    id.head(13 * m_nb).setOnes();
 
     m_mem = IDACreate(m_ctx);
     if (!m_mem) return fail(error, "IDACreate failed");
@@ -113,7 +119,7 @@ class Ida final : public Integrator {
       s << "IDA failed at t=" << tret << " (flag " << flag << "): " << m_lastError;
       VecX F(m_N);
       residual(tret, N_VGetArrayPointer(m_y), N_VGetArrayPointer(m_yp), F.data());
-      s << "; largest constraint residual in " << worstConstraint(m_sys, F.segment(13 * m_nb, m_nc));
+      s << "; largest constraint residual in " << worstConstraint(m_sys, F.segment(m_nq + m_nv, m_nc));
       error = s.str();
       return false;
     }
@@ -129,9 +135,9 @@ class Ida final : public Integrator {
     IDAGetDky(m_mem, std::clamp(t, m_tPrev, m_t), 0, m_dky);
     const Eigen::Map<const VecX> y(N_VGetArrayPointer(m_dky), m_N);
     out.t = t;
-    out.q = y.head(7 * m_nb);
-    System::normalizeQuaternions(out.q);
-    out.v = y.segment(7 * m_nb, 6 * m_nb);
+    out.q = y.head(m_nq);
+    m_sys.normalizeQuaternions(out.q);
+    out.v = y.segment(m_nq, m_nv);
   }
 
   IntegratorStats stats() const override {
@@ -169,46 +175,40 @@ class Ida final : public Integrator {
     Eigen::Map<VecX> F(Fd, m_N);
     State s;
     s.t = t;
-    s.q = y.head(7 * m_nb);
-    s.v = y.segment(7 * m_nb, 6 * m_nb);
-    const auto lambda = y.segment(13 * m_nb, m_nc), mu = y.segment(13 * m_nb + m_nc, m_nc);
+    s.q = y.head(m_nq);
+    s.v = y.segment(m_nq, m_nv);
+    const VecX lambda = y.segment(m_nq + m_nv, m_nc), mu = y.segment(m_nq + m_nv + m_nc, m_nc);
     m_sys.kinematics(s, m_kin);
     m_sys.forces(m_kin, t, m_f);
     m_sys.constraints(m_kin, t, m_rowsEval);
-    m_GtLambda.setZero(6 * m_nb);
-    m_GtMu.setZero(6 * m_nb);
+    m_GtLambda.setZero(m_nv);
+    m_GtMu.setZero(m_nv);
+    addConstraintForces(m_sys, m_rowsEval, lambda, m_GtLambda);
+    addConstraintForces(m_sys, m_rowsEval, mu, m_GtMu);
+    const auto& holonomic = m_sys.holonomicRows();
     for (size_t c = 0; c < m_rowsEval.size(); ++c) {
-      const auto& con = *m_sys.constraints()[c];
-      const int off = m_sys.constraintOffsets()[c], r = con.rows();
+      const int off = m_sys.constraintOffsets()[c], r = m_sys.constraints()[c]->rows();
       const auto& R = m_rowsEval[c];
-      VecX vel = R.phit;
-      if (con.body1 >= 0) {
-        m_GtLambda.segment<6>(6 * con.body1) += R.G1.transpose() * lambda.segment(off, r);
-        m_GtMu.segment<6>(6 * con.body1) += R.G1.transpose() * mu.segment(off, r);
-        vel += R.G1 * s.v.segment<6>(6 * con.body1);
-      }
-      if (con.body2 >= 0) {
-        m_GtLambda.segment<6>(6 * con.body2) += R.G2.transpose() * lambda.segment(off, r);
-        m_GtMu.segment<6>(6 * con.body2) += R.G2.transpose() * mu.segment(off, r);
-        vel += R.G2 * s.v.segment<6>(6 * con.body2);
-      }
-      F.segment(13 * m_nb + off, r) = R.phi;
-      F.segment(13 * m_nb + m_nc + off, r) = vel;
+      for (int i = 0; i < r; ++i) F(m_nq + m_nv + off + i) = holonomic[off + i] ? R.phi(i) : mu(off + i);
+      F.segment(m_nq + m_nv + m_nc + off, r) = constraintVelocity(m_sys, static_cast<int>(c), R, s.v);
     }
     for (int b = 0; b < m_nb; ++b) {
-      const Vec6 vbar = s.v.segment<6>(6 * b) + m_GtMu.segment<6>(6 * b);
-      F.segment<3>(7 * b) = yp.segment<3>(7 * b) - vbar.head<3>();
-      F.segment<4>(7 * b + 3) = yp.segment<4>(7 * b + 3) - quatRate(y.segment<4>(7 * b + 3), vbar.tail<3>());
-      F.segment<6>(7 * m_nb + 6 * b) = m_sys.massBlock(b) * yp.segment<6>(7 * m_nb + 6 * b) -
-                                       m_f.segment<6>(6 * b) + m_GtLambda.segment<6>(6 * b);
+      const BodyData& B = m_sys.body(b);
+      const VecX vbar = s.v.segment(B.v0, B.nv()) + m_GtMu.segment(B.v0, B.nv());
+      F.segment<3>(B.q0) = yp.segment<3>(B.q0) - vbar.head<3>();
+      F.segment<4>(B.q0 + 3) = yp.segment<4>(B.q0 + 3) - quatRate(y.segment<4>(B.q0 + 3), vbar.segment<3>(3));
+      F.segment(B.q0 + 7, B.modes) = yp.segment(B.q0 + 7, B.modes) - vbar.tail(B.modes);
+      m_sys.massMatrix(m_kin, b, m_M);
+      F.segment(m_nq + B.v0, B.nv()) =
+          m_M * yp.segment(m_nq + B.v0, B.nv()) - m_f.segment(B.v0, B.nv()) + m_GtLambda.segment(B.v0, B.nv());
     }
   }
 
   /// Structural pattern from the topology (see the dependency list in the file comment).
   void buildPattern() {
     std::vector<std::set<int>> cols(m_N);
-    auto Q = [&](int b) { return std::pair{7 * b, 7}; };
-    auto V = [&](int b) { return std::pair{7 * m_nb + 6 * b, 6}; };
+    auto Q = [&](int b) { return std::pair{m_sys.body(b).q0, m_sys.body(b).nq()}; };
+    auto V = [&](int b) { return std::pair{m_nq + m_sys.body(b).v0, m_sys.body(b).nv()}; };
     auto dep = [&](std::pair<int, int> rows, std::pair<int, int> c) {
       for (int j = c.first; j < c.first + c.second; ++j)
         for (int i = rows.first; i < rows.first + rows.second; ++i) cols[j].insert(i);
@@ -222,7 +222,9 @@ class Ida final : public Integrator {
     const auto& cons = m_sys.constraints();
     for (size_t c = 0; c < cons.size(); ++c) {
       const int off = m_sys.constraintOffsets()[c], r = cons[c]->rows();
-      const std::pair<int, int> L{13 * m_nb + off, r}, U{13 * m_nb + m_nc + off, r};
+      const std::pair<int, int> L{m_nq + m_nv + off, r}, U{m_nq + m_nv + m_nc + off, r};
+      for (int i = 0; i < r; ++i)  // velocity-level rows: F_l = mu
+        if (!m_sys.holonomicRows()[off + i]) cols[m_nq + m_nv + m_nc + off + i].insert(m_nq + m_nv + off + i);
       for (int b : {cons[c]->body1, cons[c]->body2}) {
         if (b < 0) continue;
         dep(Q(b), U);
@@ -302,12 +304,18 @@ class Ida final : public Integrator {
       const auto begin = m_rows.begin() + m_colStart[col], end = m_rows.begin() + m_colStart[col + 1];
       data[std::lower_bound(begin, end, row) - m_rows.begin()] += v;
     };
+    State s;
+    s.t = t;
+    s.q = Eigen::Map<const VecX>(yd, m_nq);
+    s.v = Eigen::Map<const VecX>(yd + m_nq, m_nv);
+    m_sys.kinematics(s, m_kin);
     for (int b = 0; b < m_nb; ++b) {
-      for (int i = 0; i < 7; ++i) add(7 * b + i, 7 * b + i, cj);
-      const Mat6 M = m_sys.massBlock(b);
-      for (int i = 0; i < 6; ++i)
-        for (int k = 0; k < 6; ++k)
-          if (M(i, k) != 0) add(7 * m_nb + 6 * b + i, 7 * m_nb + 6 * b + k, cj * M(i, k));
+      const BodyData& B = m_sys.body(b);
+      for (int i = 0; i < B.nq(); ++i) add(B.q0 + i, B.q0 + i, cj);
+      m_sys.massMatrix(m_kin, b, m_M);
+      for (int i = 0; i < B.nv(); ++i)
+        for (int k = 0; k < B.nv(); ++k)
+          if (m_M(i, k) != 0) add(m_nq + B.v0 + i, m_nq + B.v0 + k, cj * m_M(i, k));
     }
 
   }
@@ -328,7 +336,7 @@ class Ida final : public Integrator {
 
   const System& m_sys;
   SolverSpec m_spec;
-  int m_nb = 0, m_nc = 0, m_N = 0;
+  int m_nb = 0, m_nc = 0, m_N = 0, m_nq = 0, m_nv = 0;
   std::vector<int> m_colStart, m_rows;
   std::vector<std::vector<int>> m_groups;
   SUNContext m_ctx = nullptr;
@@ -341,6 +349,7 @@ class Ida final : public Integrator {
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rowsEval;
   VecX m_f, m_GtLambda, m_GtMu;
+  MatX m_M;
 };
 
 }  // namespace

@@ -6,34 +6,51 @@ namespace flexim {
 
 Consistency::Consistency(const System& sys) : m_sys(sys), m_identity(sys, false), m_mass(sys, false) {}
 
-bool Consistency::factorMetric(const State& s, bool mass_metric) {
-  KktMatrix& K = mass_metric ? m_mass : m_identity;
+namespace {
+/// Weight of modal coordinates/rates in the assembly and frozen-rate metrics (relative to 1 on
+/// the rigid coordinates / to the modal mass).
+constexpr double kModalWeight = 1e8;
+}  // namespace
+
+bool Consistency::factorMetric(const State& s, Metric metric) {
+  const bool mass = metric != Metric::Identity;
+  KktMatrix& K = mass ? m_mass : m_identity;
   m_sys.kinematics(s, m_kin);
   m_sys.constraints(m_kin, s.t, m_rows);
   // velocity projection and accelerations at one output state share the factorisation
-  if (mass_metric && s.t == m_massFactorT && s.q == m_massFactorQ) return true;
+  if (metric == Metric::Mass && s.t == m_massFactorT && s.q == m_massFactorQ) return true;
   K.setZero();
-  for (int b = 0; b < m_sys.nb(); ++b) K.addBodyBlock(b, b, mass_metric ? m_sys.massBlock(b) : Mat6::Identity());
+  MatX M;
+  for (int b = 0; b < m_sys.nb(); ++b) {
+    const BodyData& B = m_sys.body(b);
+    if (mass) m_sys.massMatrix(m_kin, b, M);
+    else M.setIdentity(B.nv(), B.nv());
+    if (B.modes && metric != Metric::Mass)
+      for (int j = 6; j < B.nv(); ++j) M(j, j) += kModalWeight * (mass ? M(j, j) : 1.0);
+    K.addBodyBlock(b, b, M);
+  }
   K.setConstraints(m_rows);
   const bool ok = K.factor();
-  if (mass_metric) {
-    m_massFactorT = ok ? s.t : -1;
+  if (mass) {
+    m_massFactorT = ok && metric == Metric::Mass ? s.t : -1;
     m_massFactorQ = s.q;
   }
   return ok;
 }
 
 namespace {
-/// Stacks per-element rows (phi, or G v + phi_t when v is given) into one vector.
+/// Stacks per-element rows (phi of the holonomic rows, or G v + phi_t when v is given) into one vector.
 VecX stack(const System& sys, const std::vector<ConstraintRows>& rows, const VecX* v) {
   VecX out(sys.nc());
   for (size_t c = 0; c < rows.size(); ++c) {
     const auto& con = *sys.constraints()[c];
-    VecX r = v ? rows[c].phit : rows[c].phi;
-    if (v && con.body1 >= 0) r += rows[c].G1 * v->segment<6>(6 * con.body1);
-    if (v && con.body2 >= 0) r += rows[c].G2 * v->segment<6>(6 * con.body2);
-    out.segment(sys.constraintOffsets()[c], con.rows()) = r;
+    const int off = sys.constraintOffsets()[c];
+    if (v) out.segment(off, con.rows()) = constraintVelocity(sys, static_cast<int>(c), rows[c], *v);
+    else out.segment(off, con.rows()) = rows[c].phi;
   }
+  if (!v)
+    for (int i = 0; i < sys.nc(); ++i)
+      if (!sys.holonomicRows()[i]) out(i) = 0;  // velocity-level rows have no position residual
   return out;
 }
 }  // namespace
@@ -57,7 +74,7 @@ bool Consistency::assemblePositions(State& s, double tol, int max_iter, double& 
     if (!std::isfinite(residual)) break;
     if (residual <= tol) return true;
     if (it == max_iter) break;
-    if (!factorMetric(s, false)) {
+    if (!factorMetric(s, Metric::Identity)) {
       error = "constraint Jacobian is singular during assembly (redundant constraints?); largest residual in " +
               worstConstraint(m_sys, phi);
       return false;
@@ -65,7 +82,7 @@ bool Consistency::assemblePositions(State& s, double tol, int max_iter, double& 
     VecX rhs = VecX::Zero(nv + nc);
     rhs.tail(nc) = -phi;
     if (!m_identity.solve(rhs)) break;
-    System::retract(s.q, rhs.head(nv));
+    m_sys.retract(s.q, rhs.head(nv));
   }
   m_sys.kinematics(s, m_kin);
   m_sys.constraints(m_kin, s.t, m_rows);
@@ -74,11 +91,11 @@ bool Consistency::assemblePositions(State& s, double tol, int max_iter, double& 
   return false;
 }
 
-bool Consistency::projectVelocities(State& s, double& residual_before) {
+bool Consistency::projectVelocities(State& s, double& residual_before, bool freeze_deformation_rates) {
   const int nv = m_sys.nv(), nc = m_sys.nc();
   residual_before = 0;
   if (nc == 0) return true;
-  if (!factorMetric(s, true)) return false;
+  if (!factorMetric(s, freeze_deformation_rates ? Metric::MassFrozenModes : Metric::Mass)) return false;
   const VecX r = stack(m_sys, m_rows, &s.v);
   residual_before = r.lpNorm<Eigen::Infinity>();
   VecX rhs = VecX::Zero(nv + nc);
@@ -90,7 +107,7 @@ bool Consistency::projectVelocities(State& s, double& residual_before) {
 
 bool Consistency::accelerations(const State& s, VecX& vdot, VecX& lambda) {
   const int nv = m_sys.nv(), nc = m_sys.nc();
-  if (!factorMetric(s, true)) return false;
+  if (!factorMetric(s, Metric::Mass)) return false;
   VecX f;
   m_sys.forces(m_kin, s.t, f);
   VecX rhs(nv + nc);

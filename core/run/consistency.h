@@ -12,18 +12,22 @@ namespace flexim {
 class Consistency {
  public:
   explicit Consistency(const System& sys);
-  /// Newton with minimum-norm corrections (identity metric on [dr, dtheta]).
+  /// Newton with minimum-norm corrections (identity metric on [dr, dtheta]; modal coordinates
+  /// weighted heavily, so a body that starts undeformed stays so while the mechanism assembles).
   /// Returns false with `error` naming the worst constraint when it does not converge.
   bool assemblePositions(State& s, double tol, int max_iter, double& residual, std::string& error);
   /// Kinetic-energy-metric projection. Returns the residual |G v + Phi_t| before projection.
-  bool projectVelocities(State& s, double& residual_before);
+  /// freeze_deformation_rates: modal rates weighted heavily (initial conditions: rigid-body
+  /// consistent velocities of an undeformed body, not the minimum-energy split).
+  bool projectVelocities(State& s, double& residual_before, bool freeze_deformation_rates = false);
   /// Accelerations and multipliers of a consistent state.
   bool accelerations(const State& s, VecX& vdot, VecX& lambda);
   /// max |Phi| and max |G v + Phi_t| of a state.
   void residuals(const State& s, double& position, double& velocity);
 
  private:
-  bool factorMetric(const State& s, bool mass_metric);
+  enum class Metric { Identity, Mass, MassFrozenModes };
+  bool factorMetric(const State& s, Metric metric);
   const System& m_sys;
   KktMatrix m_identity, m_mass;
   VecX m_massFactorQ;         ///< positions of the current mass-metric factorisation

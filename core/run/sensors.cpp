@@ -25,6 +25,8 @@ struct SensorSet::Item {
   const MarkerRef* m1 = nullptr;
   const MarkerRef* m2 = nullptr;
   bool rotation = false, translation = false;
+  int flex = -1;                 ///< Node, Deflection, Modal: index into System::flexibleBodies()
+  int node = -1, chordA = -1, chordB = -1;  ///< node indices
   mutable double lastAngle = 0, turns = 0;
   mutable bool hasAngle = false;
 };
@@ -91,6 +93,30 @@ SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
         diag.error(where + ".marker", "no marker '" + spec.marker + "' on body '" + spec.body + "'");
         continue;
       }
+    } else if (spec.type == SensorSpec::Type::Node || spec.type == SensorSpec::Type::Deflection ||
+               spec.type == SensorSpec::Type::Modal) {
+      const int b = sys.bodyIndex(spec.body);
+      if (b < 0 || sys.body(b).kind != BodyKind::Flexible) {
+        diag.error(where + ".body", "'" + spec.body + "' is not a flexible body");
+        continue;
+      }
+      base.flex = sys.body(b).flex;
+      const auto& index = sys.flexibleBodies()[base.flex].nodeIndex;
+      auto nodeOf = [&](int id, const std::string& key) {
+        const auto it = index.find(id);
+        if (it == index.end()) diag.error(where + "." + key, "'" + spec.body + "' has no node " + std::to_string(id));
+        return it == index.end() ? -1 : it->second;
+      };
+      if (spec.type != SensorSpec::Type::Modal && (base.node = nodeOf(spec.node, "node")) < 0) continue;
+      if (spec.type == SensorSpec::Type::Deflection) {
+        if (spec.chord.size() != 2 || spec.chord[0] == spec.chord[1]) {
+          diag.error(where + ".chord", "expected two different node ids");
+          continue;
+        }
+        base.chordA = nodeOf(spec.chord[0], "chord[0]");
+        base.chordB = nodeOf(spec.chord[1], "chord[1]");
+        if (base.chordA < 0 || base.chordB < 0) continue;
+      }
     } else if (spec.type == SensorSpec::Type::Joint) {
       for (size_t j = 0; j < model.joints.size(); ++j)
         if (model.joints[j].name == spec.joint) base.joint = static_cast<int>(j);
@@ -124,6 +150,12 @@ SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
         const bool rate = info->q == Quantity::CoordinateRate;
         if (base.rotation) m_channels.push_back({prefix + "rotation", rate ? "rad/s" : "rad"});
         if (base.translation) m_channels.push_back({prefix + "translation", rate ? "m/s" : "m"});
+      } else if (info->q == Quantity::ModalCoordinate || info->q == Quantity::ModalVelocity) {
+        // mass-normalised modes: modal coordinates carry sqrt(kg) m
+        const int m = static_cast<int>(sys.flexibleBodies()[base.flex].data->modes.cols());
+        for (int j = 0; j < m; ++j)
+          m_channels.push_back({prefix + std::to_string(j + 1),
+                                info->q == Quantity::ModalCoordinate ? "kg^0.5 m" : "kg^0.5 m/s"});
       } else {
         for (const char* c : info->components) m_channels.push_back({prefix + c, info->unit});
       }
@@ -142,7 +174,7 @@ void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, s
       case SensorSpec::Type::Marker: {
         const MarkerKinematics k = m_sys.markerKinematics(m_kin, *it.marker);
         const int b = it.marker->body;
-        const Vec6 acc = b >= 0 ? Vec6(vdot.segment<6>(6 * b)) : Vec6::Zero();
+        const Vec6 acc = b >= 0 ? Vec6(vdot.segment<6>(m_sys.body(b).v0)) : Vec6::Zero();
         const Mat3 toAxes = it.bodyAxes ? Mat3(k.body->A.transpose()) : Mat3::Identity();
         switch (it.quantity) {
           case Quantity::Position: put(toAxes * k.p); break;
@@ -190,8 +222,7 @@ void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, s
         std::vector<ConstraintRows> rows(1);
         for (size_t c = 0; c < cons.size(); ++c) {
           if (cons[c]->joint_index != it.joint) continue;
-          rows[0].resize(cons[c]->rows());
-          cons[c]->evaluate(m_sys, m_kin, s.t, rows[0]);
+          m_sys.constraint(static_cast<int>(c), m_kin, s.t, rows[0]);
           const auto lam = lambda.segment(m_sys.constraintOffsets()[c], cons[c]->rows());
           g -= rows[0].G2.transpose() * lam;
         }
@@ -203,12 +234,69 @@ void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, s
         break;
       }
       case SensorSpec::Type::Energy: {
+        if (it.quantity == Quantity::Strain) {
+          out.push_back(m_sys.strainEnergy(m_kin));
+          break;
+        }
         const double T = m_sys.kineticEnergy(m_kin), V = m_sys.potentialEnergy(m_kin);
         out.push_back(it.quantity == Quantity::Kinetic ? T : it.quantity == Quantity::Potential ? V : T + V);
         break;
       }
+      case SensorSpec::Type::Node:
+      case SensorSpec::Type::Deflection:
+      case SensorSpec::Type::Modal: evaluateFlexible(it, s, vdot, out); break;
     }
   }
+}
+
+void SensorSet::evaluateFlexible(const Item& it, const State& s, const VecX& vdot, std::vector<double>& out) const {
+  const FlexibleBody& F = m_sys.flexibleBodies()[it.flex];
+  const BodyData& B = m_sys.body(F.body);
+  const BodyKinematics& K = m_kin[F.body + 1];
+  auto put = [&](const Vec3& v) { out.insert(out.end(), {v.x(), v.y(), v.z()}); };
+  auto local = [&](int k, const VecX& w) {  // b'_k (internal frame)
+    return FlexibleBodyDynamics::nodeLocalPosition(F.data->coords[k], F.nodeModes(k), w);
+  };
+  switch (it.quantity) {
+    case Quantity::ModalCoordinate:
+      for (int j = 0; j < B.modes; ++j) out.push_back(K.w(j));
+      return;
+    case Quantity::ModalVelocity:
+      for (int j = 0; j < B.modes; ++j) out.push_back(K.wdot(j));
+      return;
+    case Quantity::Deflection:
+    case Quantity::NormalizedDeflection: {
+      // offset of the node from the chord through the two chord nodes, minus its undeformed value
+      auto offChord = [&](const VecX& w) {
+        const Vec3 a = local(it.chordA, w), d = local(it.node, w) - a;
+        const Vec3 e = (local(it.chordB, w) - a).normalized();
+        return Vec3(d - d.dot(e) * e);
+      };
+      const VecX zero = VecX::Zero(B.modes);
+      Vec3 defl = F.R * (offChord(K.w) - offChord(zero));
+      if (it.quantity == Quantity::NormalizedDeflection)
+        defl /= (F.data->coords[it.chordB] - F.data->coords[it.chordA]).norm();
+      put(defl);
+      return;
+    }
+    case Quantity::NodeDisplacement: put(F.R * (F.nodeModes(it.node) * K.w)); return;
+    default: break;
+  }
+  const Vec3& x = F.data->coords[it.node];
+  const MatX Phi = F.nodeModes(it.node);
+  const Mat3 toAxes = it.bodyAxes ? Mat3(F.R * K.A.transpose()) : Mat3::Identity();
+  MatX Jk;
+  FlexibleBodyDynamics::nodeJacobian(K.A, x, Phi, K.w, Jk);
+  switch (it.quantity) {
+    case Quantity::NodePosition: put(toAxes * (K.r + K.A * local(it.node, K.w))); break;
+    case Quantity::NodeVelocity: put(toAxes * (Jk * K.velocity())); break;
+    case Quantity::NodeAcceleration:
+      put(toAxes * (Jk * vdot.segment(B.v0, B.nv()) +
+                    FlexibleBodyDynamics::nodeAccelerationBias(K.A, K.omega_body, x, Phi, K.w, K.wdot)));
+      break;
+    default: break;
+  }
+  (void)s;
 }
 
 }  // namespace flexim

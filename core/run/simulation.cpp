@@ -52,6 +52,7 @@ double modelScale(const ModelSpec& m) {
     L = std::max(L, b.position.norm());
     for (const auto& mk : b.markers) L = std::max(L, mk.position.norm());
   }
+  for (const auto& f : m.flexible_bodies) L = std::max(L, f.position.norm());
   return L;
 }
 }  // namespace
@@ -83,7 +84,7 @@ ModelCheck Simulation::check() const {
   cons.residuals(s, mc.initial_position_residual, vres);
   std::string err;
   cons.assemblePositions(s, 1e-12 * modelScale(m_model), 50, mc.assembled_position_residual, err);
-  cons.projectVelocities(s, vres);
+  cons.projectVelocities(s, vres, true);
   cons.residuals(s, mc.assembled_position_residual, mc.assembled_velocity_residual);
 
   // rank of G (columns of G^T) by sparse QR; the dependent columns name redundant elements
@@ -95,13 +96,14 @@ ModelCheck Simulation::check() const {
   const auto& elems = sys.constraints();
   for (size_t c = 0; c < elems.size(); ++c) {
     const int off = sys.constraintOffsets()[c];
-    for (int i = 0; i < elems[c]->rows(); ++i)
-      for (int j = 0; j < 6; ++j) {
-        if (elems[c]->body1 >= 0 && rows[c].G1(i, j) != 0)
-          trip.emplace_back(6 * elems[c]->body1 + j, off + i, rows[c].G1(i, j));
-        if (elems[c]->body2 >= 0 && rows[c].G2(i, j) != 0)
-          trip.emplace_back(6 * elems[c]->body2 + j, off + i, rows[c].G2(i, j));
-      }
+    for (int side = 0; side < 2; ++side) {
+      const int b = side ? elems[c]->body2 : elems[c]->body1;
+      const MatX& G = side ? rows[c].G2 : rows[c].G1;
+      if (b < 0) continue;
+      for (int i = 0; i < G.rows(); ++i)
+        for (int j = 0; j < G.cols(); ++j)
+          if (G(i, j) != 0) trip.emplace_back(sys.body(b).v0 + j, off + i, G(i, j));
+    }
   }
   if (sys.nc() > 0) {
     Eigen::SparseMatrix<double> Gt(sys.nv(), sys.nc());
@@ -127,6 +129,7 @@ ModelCheck Simulation::check() const {
   // bodies without a joint path to ground
   std::vector<std::vector<int>> adj(sys.nb() + 1);
   for (const auto& c : elems) {
+    if (!c->connects()) continue;
     adj[c->body1 + 1].push_back(c->body2 + 1);
     adj[c->body2 + 1].push_back(c->body1 + 1);
   }
@@ -192,7 +195,9 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
     double residual = 0, vres = 0;
     std::string error;
     if (!cons.assemblePositions(s, posTol, 50, residual, error)) return finish(false, "initial conditions: " + error);
-    if (!cons.projectVelocities(s, vres)) return finish(false, "initial conditions: velocity projection failed" + redundancyHint());
+    // flexible bodies start with the modal rates they were given (rigid-body-consistent velocities)
+    if (!cons.projectVelocities(s, vres, true))
+      return finish(false, "initial conditions: velocity projection failed" + redundancyHint());
     sum.initial_residual = residual;
     VecX vdot, lambda;
     if (!cons.accelerations(s, vdot, lambda))
@@ -217,9 +222,11 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       sample.values.clear();
       sensors.evaluate(st, vdot, lambda, sample.values);
       sample.poses.resize(sys.nb());
-      for (int b = 0; b < sys.nb(); ++b) {
-        const Eigen::Vector4d p = st.q.segment<4>(7 * b + 3);
-        sample.poses[b] = {st.q.segment<3>(7 * b), Quat(p(0), p(1), p(2), p(3)).normalized()};
+      for (int b = 0; b < sys.nb(); ++b) sys.bodyPose(st.q, b, sample.poses[b].position, sample.poses[b].orientation);
+      sample.modal.resize(sys.flexibleBodies().size());
+      for (size_t i = 0; i < sample.modal.size(); ++i) {
+        const BodyData& B = sys.body(sys.flexibleBodies()[i].body);
+        sample.modal[i] = st.q.segment(B.q0 + 7, B.modes);
       }
       for (auto* k : sinks) k->sample(sample);
       ++sum.samples;

@@ -28,11 +28,15 @@ struct BodyPose {
   Quat orientation = Quat::Identity();
 };
 
-/// One output sample. values[i] belongs to channels()[i]; poses[b] to ModelSpec::bodies[b].
+/// One output sample. values[i] belongs to channels()[i]. poses: the rigid bodies
+/// (ModelSpec::bodies order), then the flexible bodies (their FE frame), then the virtual bodies.
+/// modal[i]: modal coordinates of ModelSpec::flexible_bodies[i] (deformed nodes: x + Phi w,
+/// recovered by whoever displays them).
 struct Sample {
   double t = 0.0;
   std::vector<double> values;
   std::vector<BodyPose> poses;
+  std::vector<Eigen::VectorXd> modal;
 };
 
 /// Facts of a run, for the summary line and the CSV metadata.
@@ -65,7 +69,7 @@ class ResultSink {
 /// Model check before a run (also what `flexim-cli validate` prints).
 struct ModelCheck {
   int bodies = 0;
-  int coordinates = 0;        ///< velocity coordinates (6 per rigid body)
+  int coordinates = 0;        ///< velocity coordinates (6 per rigid/virtual body, 6 + m per flexible body)
   int constraint_rows = 0;    ///< joints and drivers
   int rank = 0;               ///< rank of the constraint Jacobian at the initial configuration
   int dof = 0;                ///< coordinates - rank

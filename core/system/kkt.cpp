@@ -26,7 +26,7 @@ KktMatrix::KktMatrix(const System& sys, bool couple_forces) : m_sys(sys) {
   };
   auto regBodies = [&](int b1, int b2) {
     if (b1 < 0 || b2 < 0 || m_bodyBlocks.count({b1, b2})) return;
-    m_bodyBlocks[{b1, b2}] = reg(6 * b1, 6 * b2, 6, 6);
+    m_bodyBlocks[{b1, b2}] = reg(sys.body(b1).v0, sys.body(b2).v0, sys.body(b1).nv(), sys.body(b2).nv());
   };
   for (int b = 0; b < sys.nb(); ++b) regBodies(b, b);
   if (couple_forces)
@@ -38,10 +38,12 @@ KktMatrix::KktMatrix(const System& sys, bool couple_forces) : m_sys(sys) {
   for (size_t c = 0; c < cons.size(); ++c) {
     const int r0 = m_nv + sys.constraintOffsets()[c], rows = cons[c]->rows();
     const int b1 = cons[c]->body1, b2 = cons[c]->body2;
-    m_constraintG1.push_back(b1 >= 0 ? reg(r0, 6 * b1, rows, 6) : -1);
-    m_constraintG1t.push_back(b1 >= 0 ? reg(6 * b1, r0, 6, rows) : -1);
-    m_constraintG2.push_back(b2 >= 0 ? reg(r0, 6 * b2, rows, 6) : -1);
-    m_constraintG2t.push_back(b2 >= 0 ? reg(6 * b2, r0, 6, rows) : -1);
+    auto v0 = [&](int b) { return sys.body(b).v0; };
+    auto nv = [&](int b) { return sys.body(b).nv(); };
+    m_constraintG1.push_back(b1 >= 0 ? reg(r0, v0(b1), rows, nv(b1)) : -1);
+    m_constraintG1t.push_back(b1 >= 0 ? reg(v0(b1), r0, nv(b1), rows) : -1);
+    m_constraintG2.push_back(b2 >= 0 ? reg(r0, v0(b2), rows, nv(b2)) : -1);
+    m_constraintG2t.push_back(b2 >= 0 ? reg(v0(b2), r0, nv(b2), rows) : -1);
   }
   for (int i = m_nv; i < m_n; ++i) m_multiplierDiag.push_back(reg(i, i, 1, 1));
 
@@ -80,20 +82,21 @@ KktMatrix::~KktMatrix() {
 
 void KktMatrix::setZero() { std::fill(m_Ax.begin(), m_Ax.end(), 0.0); }
 
-void KktMatrix::addBodyBlock(int b1, int b2, const Mat6& block) {
+void KktMatrix::addBodyBlock(int b1, int b2, const Eigen::Ref<const MatX>& block) {
   const int off = m_bodyBlocks.at({b1, b2});
-  for (int j = 0; j < 6; ++j)
-    for (int i = 0; i < 6; ++i) m_Ax[m_blockPos[off + 6 * j + i]] += block(i, j);
+  const int rows = m_sys.body(b1).nv();
+  for (int j = 0; j < block.cols(); ++j)
+    for (int i = 0; i < block.rows(); ++i) m_Ax[m_blockPos[off + rows * j + i]] += block(i, j);
 }
 
 void KktMatrix::setConstraints(const std::vector<ConstraintRows>& rows) {
   auto put = [&](int off, const auto& G, bool transpose) {
     if (off < 0) return;
-    const int r = static_cast<int>(G.rows());
+    const int r = static_cast<int>(G.rows()), c = static_cast<int>(G.cols());
     for (int i = 0; i < r; ++i)
-      for (int j = 0; j < 6; ++j) {
+      for (int j = 0; j < c; ++j) {
         // block is column-major: (row i, col j) of G, or (row j, col i) of G^T
-        const int idx = transpose ? off + i * 6 + j : off + j * r + i;
+        const int idx = transpose ? off + i * c + j : off + j * r + i;
         m_Ax[m_blockPos[idx]] = G(i, j);
       }
   };

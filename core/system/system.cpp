@@ -11,12 +11,18 @@
 
 namespace flexim {
 
-void ConstraintRows::resize(int rows) {
+void ConstraintRows::resize(int rows, int cols1, int cols2) {
   phi.setZero(rows);
   phit.setZero(rows);
   gamma.setZero(rows);
-  G1.setZero(rows, 6);
-  G2.setZero(rows, 6);
+  G1.setZero(rows, cols1);
+  G2.setZero(rows, cols2);
+}
+
+VecX BodyKinematics::velocity() const {
+  VecX v(6 + wdot.size());
+  v << rdot, omega_body, wdot;
+  return v;
 }
 
 Mat36 MarkerKinematics::axisJacobian(int k) const {
@@ -77,14 +83,36 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
     if (!finite(spec.position) || !finite(spec.velocity) || !finite(spec.angular_velocity) ||
         !spec.orientation.coeffs().allFinite() || spec.orientation.norm() < 1e-12)
       diag.error(where, "initial position, orientation and velocities must be finite");
-    sys->m_bodyIndex.emplace(spec.name, static_cast<int>(b));
-    sys->m_bodies.push_back({spec.name, spec.mass, J});
+    BodyData body;
+    body.name = spec.name;
+    body.mass = spec.mass;
+    body.J = J;
+    sys->addBody(body);
     addMarkers(static_cast<int>(b), spec.name, spec.markers, where);
+  }
+  // flexible bodies, virtual bodies (with their markers), reference conditions and rf joints
+  for (const auto& f : model.flexible_bodies)
+    if (!names.insert(f.name).second) diag.error("flexible_bodies '" + f.name + "'", "duplicate name " + quoted(f.name));
+  for (const auto& v : model.virtual_bodies)
+    if (!names.insert(v.name).second) diag.error("virtual_bodies '" + v.name + "'", "duplicate name " + quoted(v.name));
+  sys->m_markers.resize(model.bodies.size() + model.flexible_bodies.size() + model.virtual_bodies.size() + 1);
+  sys->m_markerIndex.resize(sys->m_markers.size());
+  sys->compileFlexible(model, diag);
+  for (size_t v = 0; v < model.virtual_bodies.size(); ++v) {
+    const int b = sys->bodyIndex(model.virtual_bodies[v].name);
+    if (b >= 0 && sys->m_bodies[b].kind == BodyKind::Virtual)
+      addMarkers(b, model.virtual_bodies[v].name, model.virtual_bodies[v].markers,
+                 "virtual_bodies[" + std::to_string(v) + "]");
   }
 
   auto resolve = [&](const std::string& body, const std::string& marker, const std::string& where) -> const MarkerRef* {
     if (sys->bodyIndex(body) == -2) {
       diag.error(where, "unknown body " + quoted(body));
+      return nullptr;
+    }
+    const int b = sys->bodyIndex(body);
+    if (b >= 0 && sys->m_bodies[b].kind == BodyKind::Flexible) {
+      diag.error(where, quoted(body) + " is a flexible body; connect it through a virtual body");
       return nullptr;
     }
     const MarkerRef* m = sys->marker(body, marker);
@@ -146,6 +174,7 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
   for (const auto& c : sys->m_constraints) {
     sys->m_offsets.push_back(sys->m_rows);
     sys->m_rows += c->rows();
+    for (int i = 0; i < c->rows(); ++i) sys->m_holonomic.push_back(c->holonomic(i) ? 1 : 0);
   }
 
   // forces
@@ -164,7 +193,31 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
   }
 
   if (diag.hasErrors()) return nullptr;
+  // initial state: rigid bodies from their specs (flexible and virtual ones set by compileFlexible)
+  for (size_t b = 0; b < model.bodies.size(); ++b) {
+    const auto& spec = model.bodies[b];
+    const Quat p = spec.orientation.normalized();
+    const int q0 = sys->m_bodies[b].q0, v0 = sys->m_bodies[b].v0;
+    sys->m_initial.q.segment<3>(q0) = spec.position;
+    sys->m_initial.q.segment<4>(q0 + 3) << p.w(), p.x(), p.y(), p.z();
+    sys->m_initial.v.segment<3>(v0) = spec.velocity;
+    sys->m_initial.v.segment<3>(v0 + 3) = p.toRotationMatrix().transpose() * spec.angular_velocity;
+  }
   return sys;
+}
+
+void System::addBody(BodyData body) {
+  body.q0 = m_nq;
+  body.v0 = m_nv;
+  m_nq += body.nq();
+  m_nv += body.nv();
+  m_bodyIndex.emplace(body.name, static_cast<int>(m_bodies.size()));
+  m_bodies.push_back(std::move(body));
+  m_initial.q.conservativeResize(m_nq);
+  m_initial.v.conservativeResize(m_nv);
+  m_initial.q.tail(m_bodies.back().nq()).setZero();
+  m_initial.q(m_bodies.back().q0 + 3) = 1.0;
+  m_initial.v.tail(m_bodies.back().nv()).setZero();
 }
 
 int System::bodyIndex(const std::string& name) const {
@@ -180,29 +233,25 @@ const MarkerRef* System::marker(const std::string& body, const std::string& name
   return it == m_markerIndex[b + 1].end() ? nullptr : &m_markers[b + 1][it->second];
 }
 
-State System::initialState() const {
-  State s;
-  s.q.setZero(nq());
-  s.v.setZero(nv());
-  for (int b = 0; b < nb(); ++b) {
-    const auto& spec = m_model.bodies[b];
-    const Quat p = spec.orientation.normalized();
-    s.q.segment<3>(7 * b) = spec.position;
-    s.q.segment<4>(7 * b + 3) << p.w(), p.x(), p.y(), p.z();
-    s.v.segment<3>(6 * b) = spec.velocity;
-    s.v.segment<3>(6 * b + 3) = p.toRotationMatrix().transpose() * spec.angular_velocity;
-  }
-  return s;
+State System::initialState() const { return m_initial; }
+
+BodyKinematics System::rigidKinematics(const Eigen::Ref<const VecX>& q7, const Eigen::Ref<const VecX>& v6) {
+  BodyKinematics k;
+  k.r = q7.head<3>();
+  k.A = Quat(q7(3), q7(4), q7(5), q7(6)).normalized().toRotationMatrix();
+  k.rdot = v6.head<3>();
+  k.omega_body = v6.segment<3>(3);
+  k.omega = k.A * k.omega_body;
+  return k;
 }
 
-BodyKinematics System::bodyKinematics(const VecX& q, const VecX& v, int b) {
-  BodyKinematics k;
-  k.r = q.segment<3>(7 * b);
-  const Eigen::Vector4d p = q.segment<4>(7 * b + 3);
-  k.A = Quat(p(0), p(1), p(2), p(3)).normalized().toRotationMatrix();
-  k.rdot = v.segment<3>(6 * b);
-  k.omega_body = v.segment<3>(6 * b + 3);
-  k.omega = k.A * k.omega_body;
+BodyKinematics System::bodyKinematics(const VecX& q, const VecX& v, int b) const {
+  const BodyData& B = m_bodies[b];
+  BodyKinematics k = rigidKinematics(q.segment<7>(B.q0), v.segment<6>(B.v0));
+  if (B.modes) {
+    k.w = q.segment(B.q0 + 7, B.modes);
+    k.wdot = v.segment(B.v0 + 6, B.modes);
+  }
   return k;
 }
 
@@ -210,7 +259,18 @@ void System::kinematics(const State& s, std::vector<BodyKinematics>& kin) const 
   // index 0 is ground, body b is at b + 1 (so ground markers need no special case)
   kin.resize(nb() + 1);
   kin[0] = BodyKinematics{};
-  for (int b = 0; b < nb(); ++b) kin[b + 1] = bodyKinematics(s.q, s.v, b);
+  for (int b = 0; b < nb(); ++b) {
+    const BodyData& B = m_bodies[b];
+    BodyKinematics& k = kin[b + 1];
+    const auto q7 = s.q.segment<7>(B.q0);
+    k.r = q7.head<3>();
+    k.A = Quat(q7(3), q7(4), q7(5), q7(6)).normalized().toRotationMatrix();
+    k.rdot = s.v.segment<3>(B.v0);
+    k.omega_body = s.v.segment<3>(B.v0 + 3);
+    k.omega = k.A * k.omega_body;
+    k.w = s.q.segment(B.q0 + 7, B.modes);  // same size every call: no reallocation
+    k.wdot = s.v.segment(B.v0 + 6, B.modes);
+  }
 }
 
 MarkerKinematics System::markerKinematics(const std::vector<BodyKinematics>& kin, const MarkerRef& m) const {
@@ -227,78 +287,153 @@ MarkerKinematics System::markerKinematics(const std::vector<BodyKinematics>& kin
   return k;
 }
 
-Mat6 System::massBlock(int b) const {
-  Mat6 M = Mat6::Zero();
-  M.topLeftCorner<3, 3>().diagonal().setConstant(m_bodies[b].mass);
-  M.bottomRightCorner<3, 3>() = m_bodies[b].J;
-  return M;
+void System::massMatrix(const std::vector<BodyKinematics>& kin, int b, MatX& M) const {
+  const BodyData& B = m_bodies[b];
+  switch (B.kind) {
+    case BodyKind::Rigid:
+      M.setZero(6, 6);
+      M.topLeftCorner<3, 3>().diagonal().setConstant(B.mass);
+      M.bottomRightCorner<3, 3>() = B.J;
+      break;
+    case BodyKind::Virtual: M.setZero(6, 6); break;
+    case BodyKind::Flexible: m_flex[B.flex].dyn->massMatrix(kin[b + 1].A, kin[b + 1].w, M); break;
+  }
+}
+
+const MatX& System::modalStiffness(int b) const {
+  static const MatX empty;
+  return m_bodies[b].flex >= 0 ? m_flex[m_bodies[b].flex].dyn->invariants().Kbar : empty;
+}
+
+const MatX& System::modalDamping(int b) const {
+  static const MatX empty;
+  return m_bodies[b].flex >= 0 ? m_flex[m_bodies[b].flex].dyn->dampingMatrix() : empty;
 }
 
 void System::forces(const std::vector<BodyKinematics>& kin, double t, VecX& f) const {
   f.setZero(nv());
+  VecX fb;
   for (int b = 0; b < nb(); ++b) {
-    const auto& B = kin[b + 1];
-    const Mat3& J = m_bodies[b].J;
-    f.segment<3>(6 * b) = m_bodies[b].mass * m_gravity;
-    f.segment<3>(6 * b + 3) = -B.omega_body.cross(J * B.omega_body);
+    const BodyData& B = m_bodies[b];
+    const auto& K = kin[b + 1];
+    if (B.kind == BodyKind::Rigid) {
+      f.segment<3>(B.v0) = B.mass * m_gravity;
+      f.segment<3>(B.v0 + 3) = -K.omega_body.cross(B.J * K.omega_body);
+    } else if (B.kind == BodyKind::Flexible) {
+      const FlexibleBodyDynamics& dyn = *m_flex[B.flex].dyn;
+      dyn.quadraticVelocity(K.A, K.omega_body, K.w, K.wdot, fb);
+      auto seg = f.segment(B.v0, B.nv());
+      seg = fb;
+      dyn.elasticForces(K.w, K.wdot, fb);
+      seg += fb;
+      fb.setZero(B.nv());
+      dyn.addGravity(K.A, K.w, m_gravity, fb);
+      seg += fb;
+    }
   }
   Vec6 f1, f2;
   for (const auto& e : m_forces) {
     e->evaluate(*this, kin, t, f1, f2);
-    if (e->body1 >= 0) f.segment<6>(6 * e->body1) += f1;
-    if (e->body2 >= 0 && e->body2 != e->body1) f.segment<6>(6 * e->body2) += f2;
+    if (e->body1 >= 0) f.segment<6>(m_bodies[e->body1].v0) += f1;
+    if (e->body2 >= 0 && e->body2 != e->body1) f.segment<6>(m_bodies[e->body2].v0) += f2;
   }
 }
 
 void System::constraints(const std::vector<BodyKinematics>& kin, double t, std::vector<ConstraintRows>& out) const {
   out.resize(m_constraints.size());
-  for (size_t c = 0; c < m_constraints.size(); ++c) {
-    out[c].resize(m_constraints[c]->rows());
-    m_constraints[c]->evaluate(*this, kin, t, out[c]);
-  }
+  for (size_t c = 0; c < m_constraints.size(); ++c) constraint(static_cast<int>(c), kin, t, out[c]);
+}
+
+void System::constraint(int c, const std::vector<BodyKinematics>& kin, double t, ConstraintRows& out) const {
+  const ConstraintElement& e = *m_constraints[c];
+  out.resize(e.rows(), bodyNv(e.body1), bodyNv(e.body2));
+  e.evaluate(*this, kin, t, out);
 }
 
 double System::kineticEnergy(const std::vector<BodyKinematics>& kin) const {
   double T = 0;
   for (int b = 0; b < nb(); ++b) {
-    const auto& B = kin[b + 1];
-    T += 0.5 * m_bodies[b].mass * B.rdot.squaredNorm() + 0.5 * B.omega_body.dot(m_bodies[b].J * B.omega_body);
+    const BodyData& B = m_bodies[b];
+    const auto& K = kin[b + 1];
+    if (B.kind == BodyKind::Rigid)
+      T += 0.5 * B.mass * K.rdot.squaredNorm() + 0.5 * K.omega_body.dot(B.J * K.omega_body);
+    else if (B.kind == BodyKind::Flexible)
+      T += m_flex[B.flex].dyn->kineticEnergy(K.A, K.w, K.velocity());
   }
   return T;
 }
 
+double System::strainEnergy(const std::vector<BodyKinematics>& kin) const {
+  double U = 0;
+  for (const auto& f : m_flex) U += f.dyn->strainEnergy(kin[f.body + 1].w);
+  return U;
+}
+
 double System::potentialEnergy(const std::vector<BodyKinematics>& kin) const {
-  double V = 0;
-  for (int b = 0; b < nb(); ++b) V -= m_bodies[b].mass * m_gravity.dot(kin[b + 1].r);
+  double V = strainEnergy(kin);
+  for (int b = 0; b < nb(); ++b) {
+    const BodyData& B = m_bodies[b];
+    if (B.kind == BodyKind::Rigid) V -= B.mass * m_gravity.dot(kin[b + 1].r);
+    else if (B.kind == BodyKind::Flexible)
+      V += m_flex[B.flex].dyn->gravityPotential(kin[b + 1].r, kin[b + 1].A, kin[b + 1].w, m_gravity);
+  }
   for (const auto& e : m_forces) V += e->potentialEnergy(*this, kin);
   return V;
 }
 
-void System::retract(VecX& q, const VecX& dx) {
-  const int n = static_cast<int>(q.size() / 7);
-  for (int b = 0; b < n; ++b) {
-    q.segment<3>(7 * b) += dx.segment<3>(6 * b);
-    const Eigen::Vector4d p = q.segment<4>(7 * b + 3);
-    const Quat r = (Quat(p(0), p(1), p(2), p(3)) * expMap(dx.segment<3>(6 * b + 3))).normalized();
-    q.segment<4>(7 * b + 3) << r.w(), r.x(), r.y(), r.z();
+void System::retract(VecX& q, const VecX& dx) const {
+  for (const BodyData& B : m_bodies) {
+    q.segment<3>(B.q0) += dx.segment<3>(B.v0);
+    const auto p = q.segment<4>(B.q0 + 3);
+    const Quat r = (Quat(p(0), p(1), p(2), p(3)) * expMap(dx.segment<3>(B.v0 + 3))).normalized();
+    q.segment<4>(B.q0 + 3) << r.w(), r.x(), r.y(), r.z();
+    if (B.modes) q.segment(B.q0 + 7, B.modes) += dx.segment(B.v0 + 6, B.modes);
   }
 }
 
-VecX System::tangentDifference(const VecX& q1, const VecX& q0) {
-  const int n = static_cast<int>(q0.size() / 7);
-  VecX dx(6 * n);
-  for (int b = 0; b < n; ++b) {
-    dx.segment<3>(6 * b) = q1.segment<3>(7 * b) - q0.segment<3>(7 * b);
-    const Eigen::Vector4d a = q0.segment<4>(7 * b + 3), c = q1.segment<4>(7 * b + 3);
+VecX System::tangentDifference(const VecX& q1, const VecX& q0) const {
+  VecX dx(nv());
+  for (const BodyData& B : m_bodies) {
+    dx.segment<3>(B.v0) = q1.segment<3>(B.q0) - q0.segment<3>(B.q0);
+    const auto a = q0.segment<4>(B.q0 + 3), c = q1.segment<4>(B.q0 + 3);
     const Quat p0(a(0), a(1), a(2), a(3)), p1(c(0), c(1), c(2), c(3));
-    dx.segment<3>(6 * b + 3) = logMap(p0.normalized().conjugate() * p1.normalized());
+    dx.segment<3>(B.v0 + 3) = logMap(p0.normalized().conjugate() * p1.normalized());
+    if (B.modes) dx.segment(B.v0 + 6, B.modes) = q1.segment(B.q0 + 7, B.modes) - q0.segment(B.q0 + 7, B.modes);
   }
   return dx;
 }
 
-void System::normalizeQuaternions(VecX& q) {
-  const int n = static_cast<int>(q.size() / 7);
-  for (int b = 0; b < n; ++b) q.segment<4>(7 * b + 3).normalize();
+void System::normalizeQuaternions(VecX& q) const {
+  for (const BodyData& B : m_bodies) q.segment<4>(B.q0 + 3).normalize();
+}
+
+void System::bodyPose(const VecX& q, int b, Vec3& position, Quat& orientation) const {
+  const BodyData& B = m_bodies[b];
+  const auto p = q.segment<4>(B.q0 + 3);
+  orientation = Quat(p(0), p(1), p(2), p(3)).normalized();
+  position = q.segment<3>(B.q0);
+  if (B.flex >= 0) {  // the FE frame: A_FE = A R^T, r_FE = r - A_FE offset
+    const FlexibleBody& F = m_flex[B.flex];
+    orientation = (orientation * Quat(F.R).conjugate()).normalized();
+    position -= orientation.toRotationMatrix() * F.offset;
+  }
+}
+
+VecX constraintVelocity(const System& sys, int c, const ConstraintRows& rows, const VecX& v) {
+  const ConstraintElement& e = *sys.constraints()[c];
+  VecX r = rows.phit;
+  if (e.body1 >= 0) r += rows.G1 * v.segment(sys.body(e.body1).v0, sys.body(e.body1).nv());
+  if (e.body2 >= 0) r += rows.G2 * v.segment(sys.body(e.body2).v0, sys.body(e.body2).nv());
+  return r;
+}
+
+void addConstraintForces(const System& sys, const std::vector<ConstraintRows>& rows, const VecX& lambda, VecX& out) {
+  for (size_t c = 0; c < rows.size(); ++c) {
+    const ConstraintElement& e = *sys.constraints()[c];
+    const auto lam = lambda.segment(sys.constraintOffsets()[c], e.rows());
+    if (e.body1 >= 0) out.segment(sys.body(e.body1).v0, sys.body(e.body1).nv()) += rows[c].G1.transpose() * lam;
+    if (e.body2 >= 0) out.segment(sys.body(e.body2).v0, sys.body(e.body2).nv()) += rows[c].G2.transpose() * lam;
+  }
 }
 
 }  // namespace flexim

@@ -1,0 +1,314 @@
+// Compiling the flexible bodies (seed 000) and the virtual bodies attached to them into the
+// System: effective reduced body (mode subset, frame), dynamics, reference conditions,
+// rigid-flexible joints and consistent initial poses/velocities of the virtual bodies.
+#include "core/base/rotation.h"
+#include "core/fe/reduced_body.h"
+#include "core/system/flexible_elements.h"
+#include "core/system/system.h"
+
+#include <Eigen/Eigenvalues>
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace flexim {
+
+namespace {
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+std::string mm(double metres) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g mm", metres * 1e3);
+  return buf;
+}
+
+/// Invariants of the first m modes (no loop over nodes: the invariants are linear/bilinear in the modes).
+fe::ModalInvariants sliceInvariants(const fe::ModalInvariants& in, int m) {
+  const int M = in.modeCount();
+  fe::ModalInvariants out = in;
+  if (m == M) return out;
+  out.I3 = in.I3.leftCols(m);
+  out.I4 = in.I4.leftCols(m);
+  out.I5.clear();
+  for (int l = 0; l < m; ++l) out.I5.push_back(in.I5[l].leftCols(m));
+  out.J1.assign(in.J1.begin(), in.J1.begin() + m);
+  out.J2.clear();
+  for (int j = 0; j < m; ++j)
+    for (int l = 0; l < m; ++l) out.J2.push_back(in.J2[j * M + l]);
+  out.Mbar = in.Mbar.topLeftCorner(m, m);
+  out.Kbar = in.Kbar.topLeftCorner(m, m);
+  return out;
+}
+
+/// Rotation whose columns are the principal axes of J, ordered and signed to be closest to the identity.
+Mat3 principalAxes(const Mat3& J) {
+  Eigen::SelfAdjointEigenSolver<Mat3> eig(J);
+  const Mat3 V = eig.eigenvectors();
+  Mat3 R = Mat3::Zero();
+  std::set<int> used;
+  for (int a = 0; a < 3; ++a) {  // FE axis a takes the unused eigenvector most aligned with it
+    int best = -1;
+    for (int c = 0; c < 3; ++c)
+      if (!used.count(c) && (best < 0 || std::abs(V(a, c)) > std::abs(V(a, best)))) best = c;
+    used.insert(best);
+    R.col(a) = V(a, best) < 0 ? Vec3(-V.col(best)) : Vec3(V.col(best));
+  }
+  if (R.determinant() < 0) R.col(2) = -R.col(2);
+  return R;
+}
+
+}  // namespace
+
+void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
+  std::vector<int> flexBodyOf(model.flexible_bodies.size(), -1);
+  for (size_t i = 0; i < model.flexible_bodies.size(); ++i) {
+    const FlexibleBodySpec& spec = model.flexible_bodies[i];
+    const std::string where = "flexible_bodies[" + std::to_string(i) + "]";
+    const std::string who = "flexible body " + quoted(spec.name);
+    if (!spec.data) {
+      diag.error(where + ".file", "reduced-body file " + quoted(spec.file) + " is not loaded");
+      continue;
+    }
+    const fe::ReducedBody& src = *spec.data;
+    const int M = static_cast<int>(src.modes.cols());
+    const int m = spec.mode_count > 0 ? spec.mode_count : M;
+    if (m > M || spec.mode_count < 0) {
+      diag.error(where + ".modes", "the file has " + std::to_string(M) + " modes, " + std::to_string(spec.mode_count) +
+                                       " requested");
+      continue;
+    }
+    int rigid = 0;
+    for (int j = 0; j < m; ++j) rigid += src.kinds[j] == fe::ModeKind::Rigid;
+    if (spec.reference != ReferenceFrame::Interface && rigid < 6) {
+      diag.error(where + ".reference",
+                 std::string(toString(spec.reference)) + " conditions need the 6 rigid-body modes in the basis; the " +
+                     "selected modes contain " + std::to_string(rigid) +
+                     " (Craig-Bampton bodies: use \"reference\": \"interface\")");
+      continue;
+    }
+    if (!spec.modal_coordinates.empty() && static_cast<int>(spec.modal_coordinates.size()) != m) {
+      diag.error(where + ".modal_coordinates", "expected " + std::to_string(m) + " values (one per mode)");
+      continue;
+    }
+    if (!(spec.stiffness_scale > 0) || !std::isfinite(spec.stiffness_scale)) {
+      diag.error(where + ".stiffness_scale", "must be positive");
+      continue;
+    }
+
+    // effective reduced body in the internal frame
+    auto eff = std::make_shared<fe::ReducedBody>();
+    eff->name = src.name;
+    eff->node_ids = src.node_ids;
+    eff->node_mass = src.node_mass;
+    eff->modes = src.modes.leftCols(m);
+    eff->eigenvalues = src.eigenvalues.head(m);
+    eff->kinds.assign(src.kinds.begin(), src.kinds.begin() + m);
+    eff->surface = src.surface;
+    eff->interfaces = src.interfaces;
+    Vec3 offset = Vec3::Zero();
+    Mat3 R = Mat3::Identity();
+    if (spec.reference == ReferenceFrame::PrincipalAxis) {
+      // PAC hold the frame at the (lumped-mass) centre of mass on the principal axes (seed 2.5.1,
+      // pitfall 13): move the FE frame there once, here, and recompute the invariants.
+      const auto& inv = src.invariants;
+      offset = inv.I2 / inv.I1;
+      const Mat3 Jc = inv.J0 - inv.I1 * (offset.squaredNorm() * Mat3::Identity() - offset * offset.transpose());
+      R = principalAxes(Jc);
+      eff->coords.resize(src.coords.size());
+      for (size_t k = 0; k < src.coords.size(); ++k) {
+        eff->coords[k] = R.transpose() * (src.coords[k] - offset);
+        eff->modes.middleRows<3>(3 * k) = R.transpose() * eff->modes.middleRows<3>(3 * k);
+      }
+      for (auto& f : eff->interfaces) f.reference = R.transpose() * (f.reference - offset);
+      eff->invariants = fe::computeInvariants(eff->coords, eff->node_mass, eff->modes,
+                                              src.invariants.Kbar.topLeftCorner(m, m));
+      const PrincipalAxisCheck chk = PrincipalAxisConditions::check(eff->invariants);
+      if (!chk.warning.empty()) diag.warning(where + ".reference", chk.warning);
+    } else {
+      eff->coords = src.coords;
+      eff->invariants = sliceInvariants(src.invariants, m);
+    }
+    eff->invariants.Kbar *= spec.stiffness_scale;
+
+    ModalDamping damping;
+    damping.alpha = spec.damping.alpha;
+    damping.beta = spec.damping.beta;
+    if (spec.damping.ratio.size() == 1) damping.zeta = VecX::Constant(m, spec.damping.ratio[0]);
+    else if (static_cast<int>(spec.damping.ratio.size()) == m)
+      damping.zeta = Eigen::Map<const VecX>(spec.damping.ratio.data(), m);
+    else if (!spec.damping.ratio.empty()) {
+      diag.error(where + ".damping.ratio", "expected one value or " + std::to_string(m) + " (one per mode)");
+      continue;
+    }
+
+    FlexibleBody F;
+    F.body = nb();
+    F.offset = offset;
+    F.R = R;
+    for (size_t k = 0; k < eff->node_ids.size(); ++k) F.nodeIndex.emplace(eff->node_ids[k], static_cast<int>(k));
+    F.dyn = std::make_unique<FlexibleBodyDynamics>(eff->invariants, damping);
+    F.data = eff;
+
+    BodyData body;
+    body.name = spec.name;
+    body.kind = BodyKind::Flexible;
+    body.mass = eff->invariants.I1;
+    body.J = eff->invariants.J0;
+    body.modes = m;
+    body.flex = static_cast<int>(m_flex.size());
+    const int b = nb();
+    addBody(body);
+    flexBodyOf[i] = b;
+
+    // initial state: the FE frame's pose and velocity moved to the internal frame
+    const Mat3 Afe = spec.orientation.normalized().toRotationMatrix();
+    const Mat3 A = Afe * R;
+    const Quat p(A);
+    const BodyData& B = m_bodies[b];
+    m_initial.q.segment<3>(B.q0) = spec.position + Afe * offset;
+    m_initial.q.segment<4>(B.q0 + 3) << p.w(), p.x(), p.y(), p.z();
+    if (!spec.modal_coordinates.empty())
+      m_initial.q.segment(B.q0 + 7, m) = Eigen::Map<const VecX>(spec.modal_coordinates.data(), m);
+    m_initial.v.segment<3>(B.v0) = spec.velocity + spec.angular_velocity.cross(Afe * offset);
+    m_initial.v.segment<3>(B.v0 + 3) = A.transpose() * spec.angular_velocity;
+
+    // the reference conditions
+    std::unique_ptr<ConstraintElement> c;
+    if (spec.reference == ReferenceFrame::Interface) {
+      const fe::Interface* face = nullptr;
+      for (const auto& f : eff->interfaces)
+        if (f.name == spec.reference_interface) face = &f;
+      if (!face) {
+        diag.error(where + ".reference_interface", "the reduced body has no interface " + quoted(spec.reference_interface));
+        continue;
+      }
+      std::vector<Vec3> x;
+      MatX rows(3 * face->nodes.size(), m);
+      for (size_t k = 0; k < face->nodes.size(); ++k) {
+        x.push_back(eff->coords[face->nodes[k]]);
+        rows.middleRows<3>(3 * k) = eff->modes.middleRows<3>(3 * face->nodes[k]);
+      }
+      c = makeInterfaceFrame(b, interfaceRigidModes(x, rows, face->reference));
+      c->label = "reference frame of " + who + " (interface " + quoted(face->name) + ")";
+    } else {
+      c = makeReferenceConditions(spec.reference, b, eff->invariants);
+      c->label = std::string(spec.reference == ReferenceFrame::MeanAxis ? "mean-axis" : "principal-axis") +
+                 " conditions of " + who;
+    }
+    m_constraints.push_back(std::move(c));
+    m_flex.push_back(std::move(F));
+  }
+
+  // virtual bodies
+  for (size_t v = 0; v < model.virtual_bodies.size(); ++v) {
+    const VirtualBodySpec& spec = model.virtual_bodies[v];
+    const std::string where = "virtual_bodies[" + std::to_string(v) + "]";
+    const std::string who = "virtual body " + quoted(spec.name);
+    int fi = -1;
+    for (size_t i = 0; i < model.flexible_bodies.size(); ++i)
+      if (model.flexible_bodies[i].name == spec.flexible_body) fi = static_cast<int>(i);
+    if (fi < 0) {
+      diag.error(where + ".flexible_body", "unknown flexible body " + quoted(spec.flexible_body));
+      continue;
+    }
+    if (flexBodyOf[fi] < 0) continue;  // its flexible body failed (already reported)
+    const int fb = flexBodyOf[fi];
+    const FlexibleBody& F = m_flex[m_bodies[fb].flex];
+    const fe::ReducedBody& data = *F.data;
+    const int m = m_bodies[fb].modes;
+    const Mat3 Rv = F.R.transpose() * spec.orientation.normalized().toRotationMatrix();  // virtual axes -> internal
+    const Vec3 P = F.R.transpose() * (spec.point - F.offset);
+
+    std::array<Vec3, 3> x;
+    std::array<MatX, 3> Phi;
+    std::string placed;
+    if (!spec.interface.empty()) {
+      const fe::Interface* face = nullptr;
+      for (const auto& f : data.interfaces)
+        if (f.name == spec.interface) face = &f;
+      if (!face) {
+        diag.error(where + ".interface", "the reduced body has no interface " + quoted(spec.interface));
+        continue;
+      }
+      std::vector<Vec3> xs;
+      MatX rows(3 * face->nodes.size(), m);
+      for (size_t k = 0; k < face->nodes.size(); ++k) {
+        xs.push_back(data.coords[face->nodes[k]]);
+        rows.middleRows<3>(3 * k) = data.modes.middleRows<3>(3 * face->nodes[k]);
+      }
+      const MatX psi = interfaceRigidModes(xs, rows, face->reference);
+      // three pseudo-nodes that move rigidly with the reference point, placed away from the
+      // singular configurations (64)-(67) relative to the virtual-body axes
+      const double L = std::max(1e-3, std::sqrt(data.invariants.J0.trace() / std::max(data.invariants.I1, 1e-300)));
+      const Vec3 d[3] = {Vec3::Zero(), L * (Rv * Vec3(1, 1, 1)).normalized(), L * (Rv * Vec3(1, -1, 0)).normalized()};
+      for (int a = 0; a < 3; ++a) {
+        x[a] = face->reference + d[a];
+        Phi[a] = psi.topRows<3>() - skew(d[a]) * psi.bottomRows<3>();
+      }
+      placed = "at the reference point of interface " + quoted(face->name);
+    } else {
+      int nodes[3] = {-1, -1, -1};
+      if (!spec.nodes.empty()) {
+        bool ok = spec.nodes.size() == 3;
+        for (int a = 0; ok && a < 3; ++a) {
+          const auto it = F.nodeIndex.find(spec.nodes[a]);
+          ok = it != F.nodeIndex.end();
+          if (ok) nodes[a] = it->second;
+        }
+        if (!ok || nodes[0] == nodes[1] || nodes[0] == nodes[2] || nodes[1] == nodes[2]) {
+          diag.error(where + ".nodes", "expected three distinct node ids of " + quoted(spec.flexible_body));
+          continue;
+        }
+      } else {
+        const RfNodeSelection sel = selectRfNodes(data.coords, P, Rv);
+        if (!sel.ok) {
+          diag.error(where + ".point", "no node triangle found: " + sel.message);
+          continue;
+        }
+        nodes[0] = sel.nodeK;
+        nodes[1] = sel.nodeM;
+        nodes[2] = sel.nodeN;
+      }
+      for (int a = 0; a < 3; ++a) {
+        x[a] = data.coords[nodes[a]];
+        Phi[a] = F.nodeModes(nodes[a]);
+      }
+      placed = "on nodes k = " + std::to_string(data.node_ids[nodes[0]]) + ", m = " +
+               std::to_string(data.node_ids[nodes[1]]) + ", n = " + std::to_string(data.node_ids[nodes[2]]) +
+               "; node k is " + mm((x[0] - P).norm()) + " from the given point";
+    }
+
+    RigidFlexibleJoint joint(x[0], Phi[0], x[1], Phi[1], x[2], Phi[2]);
+    const int b = nb();
+    BodyData body;
+    body.name = spec.name;
+    body.kind = BodyKind::Virtual;
+    body.J = Mat3::Zero();
+    addBody(body);
+
+    // initial pose and velocity: rigidly attached to the flexible body at node k
+    const BodyData& Bi = m_bodies[fb];
+    const BodyKinematics ki = bodyKinematics(m_initial.q, m_initial.v, fb);
+    const Mat3 Aj = ki.A * Rv;
+    const Vec3 bk = FlexibleBodyDynamics::nodeLocalPosition(x[0], Phi[0], ki.w);
+    const Quat pj(Aj);
+    const BodyData& Bj = m_bodies[b];
+    m_initial.q.segment<3>(Bj.q0) = ki.r + ki.A * bk;
+    m_initial.q.segment<4>(Bj.q0 + 3) << pj.w(), pj.x(), pj.y(), pj.z();
+    m_initial.v.segment<3>(Bj.v0) = ki.rdot + ki.omega.cross(ki.A * bk) + ki.A * Phi[0] * ki.wdot;
+    m_initial.v.segment<3>(Bj.v0 + 3) = Aj.transpose() * ki.omega;
+    (void)Bi;
+    joint.initialize(ki.A, ki.w, Aj);
+    const RigidFlexibleSingularity sing = joint.singularity(ki.A, ki.w, Aj);
+    if (sing.nearSingular) diag.warning(where, who + ": " + sing.warning);
+    diag.info(where, who + " attached to " + quoted(spec.flexible_body) + " " + placed);
+
+    auto c = makeRigidFlexibleJoint(fb, b, std::move(joint));
+    c->label = "rigid-flexible joint of " + who;
+    m_constraints.push_back(std::move(c));
+  }
+}
+
+}  // namespace flexim

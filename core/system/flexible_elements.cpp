@@ -1,0 +1,110 @@
+#include "core/system/flexible_elements.h"
+
+#include "core/base/rotation.h"
+
+#include <Eigen/Cholesky>
+
+namespace flexim {
+
+namespace {
+
+/// MAC or PAC on one flexible body (body1; body2 is ground and unused).
+class ReferenceConditionElement final : public ConstraintElement {
+ public:
+  ReferenceConditionElement(ReferenceFrame kind, const fe::ModalInvariants& inv) : m_kind(kind) {
+    if (kind == ReferenceFrame::PrincipalAxis) m_pac = std::make_unique<PrincipalAxisConditions>(inv);
+    else m_mac = std::make_unique<MeanAxisConditions>(inv);
+  }
+  int rows() const override { return 6; }
+  bool holonomic(int row) const override { return m_kind == ReferenceFrame::PrincipalAxis || row < 3; }
+  bool connects() const override { return false; }
+  void evaluate(const System&, const std::vector<BodyKinematics>& kin, double, ConstraintRows& out) const override {
+    const BodyKinematics& k = kin[body1 + 1];
+    if (m_pac) m_pac->evaluate(k.w, k.velocity(), m_rows);
+    else m_mac->evaluate(k.w, k.velocity(), m_rows);
+    out.phi = m_rows.phi;
+    out.phit = m_rows.phit;
+    out.gamma = m_rows.gamma;
+    out.G1 = m_rows.G;
+  }
+
+ private:
+  ReferenceFrame m_kind;
+  std::unique_ptr<MeanAxisConditions> m_mac;
+  std::unique_ptr<PrincipalAxisConditions> m_pac;
+  mutable FlexibleConstraintRows m_rows;  // scratch (elements are evaluated from one thread)
+};
+
+class InterfaceFrameElement final : public ConstraintElement {
+ public:
+  explicit InterfaceFrameElement(const MatX& modes) : m_modes(modes) {}
+  int rows() const override { return 6; }
+  bool connects() const override { return false; }
+  void evaluate(const System&, const std::vector<BodyKinematics>& kin, double, ConstraintRows& out) const override {
+    const BodyKinematics& k = kin[body1 + 1];
+    out.phi = m_modes * k.w;
+    out.G1.rightCols(m_modes.cols()) = m_modes;  // phit = gamma = 0: linear in w
+  }
+
+ private:
+  MatX m_modes;  ///< 6 x m
+};
+
+class RigidFlexibleElement final : public ConstraintElement {
+ public:
+  explicit RigidFlexibleElement(RigidFlexibleJoint joint) : m_joint(std::move(joint)) {}
+  int rows() const override { return 6; }
+  void evaluate(const System&, const std::vector<BodyKinematics>& kin, double, ConstraintRows& out) const override {
+    const BodyKinematics& i = kin[body1 + 1];
+    const BodyKinematics& j = kin[body2 + 1];
+    Vec6 vj;
+    vj << j.rdot, j.omega_body;
+    m_joint.evaluate(i.r, i.A, i.w, i.velocity(), j.r, j.A, vj, m_rows);
+    out.phi = m_rows.phi;
+    out.phit = m_rows.phit;
+    out.gamma = m_rows.gamma;
+    out.G1 = m_rows.Gi;
+    out.G2 = m_rows.Gj;
+  }
+
+ private:
+  RigidFlexibleJoint m_joint;
+  mutable RigidFlexibleRows m_rows;
+};
+
+}  // namespace
+
+std::unique_ptr<ConstraintElement> makeReferenceConditions(ReferenceFrame kind, int body,
+                                                           const fe::ModalInvariants& inv) {
+  auto e = std::make_unique<ReferenceConditionElement>(kind, inv);
+  e->body1 = body;
+  return e;
+}
+
+std::unique_ptr<ConstraintElement> makeInterfaceFrame(int body, const MatX& interfaceModes) {
+  auto e = std::make_unique<InterfaceFrameElement>(interfaceModes);
+  e->body1 = body;
+  return e;
+}
+
+std::unique_ptr<ConstraintElement> makeRigidFlexibleJoint(int flexBody, int virtualBody, RigidFlexibleJoint joint) {
+  auto e = std::make_unique<RigidFlexibleElement>(std::move(joint));
+  e->body1 = flexBody;
+  e->body2 = virtualBody;
+  return e;
+}
+
+MatX interfaceRigidModes(const std::vector<Vec3>& x, const MatX& pointModes, const Vec3& p) {
+  const int n = static_cast<int>(x.size()), m = static_cast<int>(pointModes.cols());
+  Mat6 N = Mat6::Zero();
+  MatX rhs = MatX::Zero(6, m);
+  for (int k = 0; k < n; ++k) {
+    Eigen::Matrix<double, 3, 6> S;
+    S << Mat3::Identity(), -skew(x[k] - p);
+    N += S.transpose() * S;
+    rhs += S.transpose() * pointModes.middleRows(3 * k, 3);
+  }
+  return N.ldlt().solve(rhs);
+}
+
+}  // namespace flexim
