@@ -5,6 +5,12 @@ Run by developers, not by CI. Uses only the Python standard library.
 
     scripts/make_fixtures.py            # everything
     scripts/make_fixtures.py beam tiny  # only some directories
+    scripts/make_fixtures.py rod-mesh NODES DIR
+                                        # the round rod of rod/ with about NODES nodes, into DIR:
+                                        # gmsh + flexim-cli reduce (6 + 8 modes), no ccx
+
+The rod fixtures (and rod-mesh) also need a built flexim-cli: $FLEXIM_CLI, else
+<repo>/build/app/flexim-cli, else flexim-cli on the PATH.
 
 Steps per meshed model (see ../shared/design/FE-FORMATS.md, section 5):
   1. gmsh meshes <name>.geo; the .geo itself saves the .msh (v4.1 ASCII) and the gmsh .inp
@@ -23,6 +29,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "fe")
@@ -30,6 +37,8 @@ DATA = os.path.join(ROOT, "tests", "data", "fe")
 E = "2.1e11"
 NU = "0.3"
 RHO = "7850"
+# the slider-crank rods of rod/ (issue #4) use another steel
+ROD_MATERIAL = ("2.0e11", "0.3", "7870")
 
 ENV = dict(os.environ, OMP_NUM_THREADS="1", CCX_NPROC_EQUATION_SOLVER="1",
            CCX_NPROC_RESULTS="1", CCX_NPROC_STIFFNESS="1", NUMBER_OF_CPUS="1")
@@ -106,9 +115,9 @@ def gmsh_inp_to_ccx(src, dst, rename=None):
         f.write("\n".join(l for l in out if l is not None) + "\n")
 
 
-def material_block(elset):
+def material_block(elset, material=(E, NU, RHO)):
     return ("*MATERIAL, NAME=STEEL\n*ELASTIC\n%s, %s\n*DENSITY\n%s\n"
-            "*SOLID SECTION, ELSET=%s, MATERIAL=STEEL\n" % (E, NU, RHO, elset))
+            "*SOLID SECTION, ELSET=%s, MATERIAL=STEEL\n" % (material + (elset,)))
 
 
 def write_deck(path, title, mesh, elset, step, boundary=""):
@@ -250,11 +259,162 @@ def make_tiny():
         ccx(d, job, (".sti", ".mas", ".dof"))
 
 
+# ---- rod/: the flexible slider-crank rods of issue #4 -------------------------------------
+
+ROD_L = 0.3  # length [m]; both rods run along x from 0 to ROD_L, centred on the x axis
+ROD_AXIS = (("AXIS_A", 0.0), ("AXIS_MID", ROD_L / 2), ("AXIS_B", ROD_L))
+FRD_MAX = 2 * 1024 * 1024  # a larger .frd is deleted (the .dat is kept)
+
+
+def flexim_cli():
+    p = os.environ.get("FLEXIM_CLI") or os.path.join(ROOT, "build", "app", "flexim-cli")
+    if not os.access(p, os.X_OK):
+        p = shutil.which("flexim-cli")
+    if not p:
+        raise SystemExit("needs a built flexim-cli: set FLEXIM_CLI or build the target flexim-cli "
+                         "in <repo>/build")
+    return os.path.abspath(p)
+
+
+def set_geo_params(src, dst, params):
+    """Copies a .geo, replacing the values of lines 'name = value;' for the names in params."""
+    with open(src) as f:
+        text = f.read()
+    for name, value in params.items():
+        text, count = re.subn(r"(?m)^%s = [^;]*;" % name, "%s = %s;" % (name, value), text)
+        if count != 1:
+            raise SystemExit("%s: no single line '%s = ...;'" % (src, name))
+    with open(dst, "w") as f:
+        f.write(text)
+
+
+def inp_nodes(path):
+    """{id: (x, y, z)} of the *NODE block of an .inp."""
+    nodes = {}
+    inside = False
+    with open(path) as f:
+        for line in f:
+            if line.startswith("*"):
+                key = line.upper().replace(" ", "").strip()
+                inside = key == "*NODE" or key.startswith("*NODE,")
+                continue
+            if inside and line.strip():
+                t = line.split(",")
+                nodes[int(t[0])] = tuple(float(x) for x in t[1:4])
+    return nodes
+
+
+def axis_nodes(nodes, path):
+    """Node ids at (x, 0, 0) for the x of ROD_AXIS; every one must exist exactly."""
+    found = []
+    for name, x in ROD_AXIS:
+        hit = [i for i, c in nodes.items() if abs(c[0] - x) <= 1e-12 and c[1] == 0.0 and c[2] == 0.0]
+        if len(hit) != 1:
+            raise SystemExit("%s: %d nodes at (%g, 0, 0)" % (path, len(hit), x))
+        found.append((name, hit[0]))
+    return found
+
+
+def rod_mesh(d, geo, stem, params=None):
+    """Meshes geo (a copy with other parameters when params are given) and writes the ccx deck
+    <stem>.inp in d: the converted gmsh mesh inline, node sets AXIS_A/AXIS_MID/AXIS_B, steel
+    (ROD_MATERIAL) and a free-free *FREQUENCY step. Returns (node count, axis node ids)."""
+    if params:
+        set_geo_params(os.path.join(DATA, "rod", geo), os.path.join(d, geo), params)
+    gmsh(d, geo)
+    raw = os.path.join(d, os.path.splitext(geo)[0] + "_gmsh.inp")
+    conv = os.path.join(d, stem + "_mesh.tmp")
+    gmsh_inp_to_ccx(raw, conv)
+    with open(conv) as f:
+        mesh = f.read()
+    nodes = inp_nodes(conv)
+    axis = axis_nodes(nodes, raw)
+    os.remove(raw)
+    os.remove(conv)
+    if params:
+        os.remove(os.path.join(d, geo))
+    title = "%s: %s, %d nodes, C3D10, free-free; steel E = %s Pa, nu = %s, rho = %s kg/m^3" % (
+        stem, geo, len(nodes), ROD_MATERIAL[0], ROD_MATERIAL[1], ROD_MATERIAL[2])
+    with open(os.path.join(d, stem + ".inp"), "w") as f:
+        f.write("*HEADING\n%s\n" % title)
+        f.write(mesh)
+        for name, node in axis:
+            f.write("*NSET, NSET=%s\n%d\n" % (name, node))
+        f.write(material_block("ROD", ROD_MATERIAL))
+        f.write("*STEP\n" + freq_step(20) + "*END STEP\n")
+    return len(nodes), axis
+
+
+def reduce_rod(d, deck, out, args):
+    """flexim-cli reduce <deck> args --out <out> in d; returns the wall time [s]."""
+    t0 = time.time()
+    log = run([flexim_cli(), "reduce", deck] + args + ["--out", out], d)
+    seconds = time.time() - t0
+    for line in log.splitlines():
+        if line.startswith("assembly"):
+            print("  " + line)
+    return seconds
+
+
+def make_rod():
+    d = os.path.join(DATA, "rod")
+    print("rod")
+    for stem, geo in (("rod_round_c3d10", "rod_round.geo"), ("rod_rect_c3d10", "rod_rect.geo")):
+        count, axis = rod_mesh(d, geo, stem)
+        print("  %s: %d nodes; %s" % (stem, count, ", ".join("%s = node %d" % a for a in axis)))
+        ccx(d, stem, (".dat", ".frd"))
+        frd = os.path.join(d, stem + ".frd")
+        if os.path.getsize(frd) > FRD_MAX:
+            print("  %s.frd: %d bytes, deleted" % (stem, os.path.getsize(frd)))
+            os.remove(frd)
+        summary(d, stem)
+        # free-free: 6 rigid + 16 elastic modes (the simulation uses the first 4, 8 or 16)
+        reduce_rod(d, stem + ".inp", stem + ".frb", ["--modes", "16"])
+    # Craig-Bampton: rigid interfaces on both end faces (reference points = face centroids, on the
+    # axis), 8 fixed-interface modes
+    reduce_rod(d, "rod_round_c3d10.inp", "rod_round_cb.frb",
+               ["--method", "craig-bampton", "--interface", "END_A:rigid", "--interface", "END_B:rigid",
+                "--modes", "8"])
+
+
+def make_rod_mesh(target, out):
+    """The round rod of rod/rod_round.geo with about `target` nodes, reduced (6 rigid + 8
+    elastic free-free modes) into out/rod_round_k<k>_n<n>.frb; the deck (.inp, no ccx run) is
+    kept beside it and the axis node ids are printed. The
+    mesh is refined in every direction: cross-section spacing and layer thickness both scale
+    like (target / 2025)^(1/3) from the fixture's (k = 2 segments per quarter circle, 2 x 20
+    layers); the number of layers is then set to come closest to `target`."""
+    os.makedirs(out, exist_ok=True)
+    out = os.path.abspath(out)
+    if os.path.samefile(out, os.path.join(DATA, "rod")):
+        raise SystemExit("rod-mesh: give another folder than tests/data/fe/rod")
+    k = max(2, int(round(2 * (target / 2025.0) ** (1.0 / 3))))
+    # one layer per half first: (4 * 1 + 1) Q nodes for Q = nodes of one cross-section
+    count, _ = rod_mesh(out, "rod_round.geo", "rod_round_probe", {"k": k, "n": 1})
+    os.remove(os.path.join(out, "rod_round_probe.inp"))
+    q = count // 5
+    n = max(1, int(round((float(target) / q - 1) / 4)))
+    stem = "rod_round_k%d_n%d" % (k, n)
+    count, axis = rod_mesh(out, "rod_round.geo", stem, {"k": k, "n": n})
+    print("  %s.inp: %d nodes (k = %d, n = %d); %s" % (
+        stem, count, k, n, ", ".join("%s = node %d" % a for a in axis)))
+    seconds = reduce_rod(out, stem + ".inp", stem + ".frb", ["--modes", "8"])
+    print("  reduce: %.1f s wall; written %s" % (seconds, os.path.join(out, stem + ".frb")))
+
+
 def main(argv):
+    if argv[:1] == ["rod-mesh"]:
+        if len(argv) != 3 or not argv[1].isdigit():
+            raise SystemExit("usage: make_fixtures.py rod-mesh NODES DIR")
+        if not shutil.which("gmsh"):
+            raise SystemExit("needs gmsh (Debian package gmsh)")
+        make_rod_mesh(int(argv[1]), argv[2])
+        return
     for tool in ("gmsh", "ccx"):
         if not shutil.which(tool):
             raise SystemExit("needs %s (Debian packages gmsh, calculix-ccx)" % tool)
-    parts = {"beam": make_beam, "conrod": make_conrod, "bracket": make_bracket, "tiny": make_tiny}
+    parts = {"beam": make_beam, "conrod": make_conrod, "bracket": make_bracket, "tiny": make_tiny,
+             "rod": make_rod}
     for name in (argv or list(parts)):
         parts[name]()
 
