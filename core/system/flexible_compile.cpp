@@ -240,9 +240,10 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
       }
       const MatX psi = interfaceRigidModes(xs, rows, face->reference);
       // three pseudo-nodes that move rigidly with the reference point, placed away from the
-      // singular configurations (64)-(67) relative to the virtual-body axes
+      // singular configurations relative to the virtual-body axes: cosines (64)-(67) 0, 0.41,
+      // 0.41, 0.58 and rotational Jacobian determinant 0.58 (RigidFlexibleSingularity)
       const double L = std::max(1e-3, std::sqrt(data.invariants.J0.trace() / std::max(data.invariants.I1, 1e-300)));
-      const Vec3 d[3] = {Vec3::Zero(), L * (Rv * Vec3(1, 1, 1)).normalized(), L * (Rv * Vec3(1, -1, 0)).normalized()};
+      const Vec3 d[3] = {Vec3::Zero(), L * (Rv * Vec3(2, 1, 1)).normalized(), L * (Rv * Vec3(0, 1, -1)).normalized()};
       for (int a = 0; a < 3; ++a) {
         x[a] = face->reference + d[a];
         Phi[a] = psi.topRows<3>() - skew(d[a]) * psi.bottomRows<3>();

@@ -67,7 +67,7 @@ NodeTriad nodeTriad(const std::array<Vec3, 3>& x, const std::array<MatX, 3>& Phi
 
 }  // namespace
 
-double RigidFlexibleSingularity::worst() const { return std::max({collinear, c12, c13, c23}); }
+double RigidFlexibleSingularity::worst() const { return std::max({collinear, c12, c13, c23, 1.0 - determinant}); }
 
 RigidFlexibleJoint::RigidFlexibleJoint(const Vec3& xK, const MatX& PhiK, const Vec3& xM, const MatX& PhiM,
                                        const Vec3& xN, const MatX& PhiN, const Mat3& axesJ)
@@ -156,13 +156,14 @@ RigidFlexibleSingularity RigidFlexibleJoint::singularity(const Mat3& Ai, const V
   s.c12 = std::abs(ej2.dot(e1));              // (65)
   s.c13 = std::abs(ej3.dot(e1));              // (66)
   s.c23 = std::abs(ej3.dot(e2));              // (67)
+  s.determinant = std::abs(e1.dot(Aj * m_axesJ.col(0)) * e1.cross(e2).dot(ej3));
   s.nearSingular = s.worst() > 1.0 - tol;
   if (s.nearSingular) {
-    char buf[300];
+    char buf[360];
     std::snprintf(buf, sizeof buf,
                   "rf joint near a singular configuration (seed 000 Eqs. 64-67): |e_i1.a_i| = %.6f, |e_j2.e_i1| = "
-                  "%.6f, |e_j3.e_i1| = %.6f, |e_j3.e_i2| = %.6f (limit 1 - %.3g)",
-                  s.collinear, s.c12, s.c13, s.c23, tol);
+                  "%.6f, |e_j3.e_i1| = %.6f, |e_j3.e_i2| = %.6f, rotational Jacobian |det| = %.6f (limit 1 - %.3g)",
+                  s.collinear, s.c12, s.c13, s.c23, s.determinant, tol);
     s.warning = buf;
   }
   return s;
@@ -192,7 +193,10 @@ RfNodeSelection selectRfNodes(const std::vector<Vec3>& coords, const Vec3& P, co
   for (int i : idx) box.extend(coords[i]);
   const double minLen = 1e-9 * std::max(box.diagonal().norm(), 1e-300);
   const int k = idx[0];
-  const Vec3 xk = coords[k], ej2 = axesJ_in_i.col(1), ej3 = axesJ_in_i.col(2);
+  const Vec3 xk = coords[k], ej1 = axesJ_in_i.col(0), ej2 = axesJ_in_i.col(1), ej3 = axesJ_in_i.col(2);
+  // The rotational rows' Jacobian has det = (e_i1.e_j1)(e_i3.e_j3) (RigidFlexibleSingularity):
+  // besides (64)-(67) both factors must stay away from zero, or the joint locks only 2 rotations.
+  const double minFactor = std::sqrt(tol);
   // m: first node (by distance from P) whose direction from k violates neither (65) nor (66).
   int m = -1;
   Vec3 e1 = Vec3::Zero();
@@ -200,13 +204,14 @@ RfNodeSelection selectRfNodes(const std::vector<Vec3>& coords, const Vec3& P, co
     const Vec3 d = coords[idx[c]] - xk;
     if (d.norm() <= minLen) continue;
     const Vec3 e = d.normalized();
-    if (std::abs(ej2.dot(e)) < 1.0 - tol && std::abs(ej3.dot(e)) < 1.0 - tol) {
+    if (std::abs(ej2.dot(e)) < 1.0 - tol && std::abs(ej3.dot(e)) < 1.0 - tol && std::abs(ej1.dot(e)) >= minFactor) {
       m = idx[c];
       e1 = e;
     }
   }
   if (m < 0) {
-    sel.message = "rf node selection: no node m with |e_j2.e_i1| and |e_j3.e_i1| below 1 - tol (Eqs. 65, 66)";
+    sel.message = "rf node selection: no node m with |e_j2.e_i1| and |e_j3.e_i1| below 1 - tol (Eqs. 65, 66) and "
+                  "|e_j1.e_i1| above sqrt(tol)";
     return sel;
   }
   // n: first remaining node with k, m, n not collinear (64) and |e_j3.e_i2| below 1 - tol (67).
@@ -219,13 +224,14 @@ RfNodeSelection selectRfNodes(const std::vector<Vec3>& coords, const Vec3& P, co
     const Vec3 a = d.normalized();
     if (std::abs(e1.dot(a)) >= 1.0 - tol) continue;
     const Vec3 e = e1.cross(a).normalized();
-    if (std::abs(ej3.dot(e)) < 1.0 - tol) {
+    if (std::abs(ej3.dot(e)) < 1.0 - tol && std::abs(ej3.dot(e1.cross(e))) >= minFactor) {
       n = idx[c];
       e2 = e;
     }
   }
   if (n < 0) {
-    sel.message = "rf node selection: no node n with |e_i1.a_i| and |e_j3.e_i2| below 1 - tol (Eqs. 64, 67)";
+    sel.message = "rf node selection: no node n with |e_i1.a_i| and |e_j3.e_i2| below 1 - tol (Eqs. 64, 67) and "
+                  "|e_j3.e_i3| above sqrt(tol)";
     return sel;
   }
   sel.ok = true;
@@ -239,6 +245,7 @@ RfNodeSelection selectRfNodes(const std::vector<Vec3>& coords, const Vec3& P, co
   sel.cosines.c12 = std::abs(sel.beta0(0));
   sel.cosines.c13 = std::abs(sel.beta0(1));
   sel.cosines.c23 = std::abs(sel.beta0(2));
+  sel.cosines.determinant = std::abs(e1.dot(ej1) * e1.cross(e2).dot(ej3));
   char buf[200];
   std::snprintf(buf, sizeof buf,
                 "virtual-body origin placed at node %d, %.6g m from the requested point (seed 000 pitfall 9)", k,

@@ -46,7 +46,13 @@ struct RigidFlexibleSingularity {
   double c12 = 0.0;        ///< |e_j2 . e_i1| (65)
   double c13 = 0.0;        ///< |e_j3 . e_i1| (66)
   double c23 = 0.0;        ///< |e_j3 . e_i2| (67)
-  double worst() const;    ///< max of the four
+  /// |det| of the rotational rows' Jacobian w.r.t. the virtual body's rotation, found by us:
+  ///   det = (e_i1 . e_j1)(e_i3 . e_j3),  e_i3 = e_i1 x e_i2.
+  /// It vanishes in configurations the paper's list (64)-(67) misses ("other singularity
+  /// conditions exist"): e_i1 in the plane of e_j2, e_j3 makes rows (65) and (66) both measure the
+  /// rotation about e_j1 only. 1 when the virtual axes follow the node triangle.
+  double determinant = 1.0;
+  double worst() const;    ///< max of the four cosines, or 1 - determinant when larger
   bool nearSingular = false;
   std::string warning;     ///< empty unless some |cos| > 1 - tol
 };
