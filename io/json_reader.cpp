@@ -274,6 +274,7 @@ bool readArray(const Node& n, std::vector<T>& out) {
 bool read(const Node& n, Vec3& out) { return readFixed(n, out.data(), 3); }
 bool read(const Node& n, Eigen::Matrix<double, 6, 1>& out) { return readFixed(n, out.data(), 6); }
 bool read(const Node& n, std::vector<double>& out) { return readArray(n, out); }
+bool read(const Node& n, std::vector<int>& out) { return readArray(n, out); }
 bool read(const Node& n, std::vector<std::string>& out) { return readArray(n, out); }
 
 // ---- ObjectReader -----------------------------------------------------------------------

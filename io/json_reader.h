@@ -71,6 +71,7 @@ bool read(const Node& n, std::string& out);
 bool read(const Node& n, Vec3& out);    ///< [x, y, z]
 bool read(const Node& n, Eigen::Matrix<double, 6, 1>& out);
 bool read(const Node& n, std::vector<double>& out);
+bool read(const Node& n, std::vector<int>& out);  ///< integers within int range
 bool read(const Node& n, std::vector<std::string>& out);
 
 /// Names of an enum's values: flexim's toString names (coreChoices) or a local table.

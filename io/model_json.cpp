@@ -2,7 +2,9 @@
 
 #include "core/run/sensors.h"
 
+#include "core/fe/reduced_body.h"
 #include "core/model/time_function.h"
+#include "io/fe/reduced_body_file.h"
 #include "io/json_reader.h"
 
 #include <Eigen/Cholesky>
@@ -16,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 
@@ -50,10 +53,54 @@ std::string inQuotes(const std::string& s) { return "'" + s + "'"; }
 
 // ============================== loading ===================================================
 
-/// What has been defined so far, for reference checks (bodies are read before joints, joints
-/// before drivers and sensors, whatever the key order in the file).
+/// A reduced-body file named by the model (flexible_bodies[].file), loaded once per path.
+struct BodyFile {
+  std::shared_ptr<const fe::ReducedBody> data;  ///< null when it could not be loaded
+  std::string error;                            ///< then: why not
+  std::vector<int> sortedIds;                   ///< data->node_ids, sorted for lookups
+
+  bool hasNode(int id) const { return std::binary_search(sortedIds.begin(), sortedIds.end(), id); }
+};
+
+/// The reduced-body files of one model, resolved against the model file's folder; each distinct
+/// path is read once and its data shared by every flexible body naming it.
+class BodyFiles {
+ public:
+  explicit BodyFiles(const std::string& baseDir) : m_base(baseDir) {}
+
+  const BodyFile& load(const std::string& file) {
+    const std::string path = (m_base / std::filesystem::path(file)).lexically_normal().string();
+    const auto [it, inserted] = m_files.try_emplace(path);
+    BodyFile& f = it->second;
+    if (!inserted) return f;
+    try {
+      fe::ReducedBody body;
+      std::string error;
+      if (loadReducedBody(path, body, &error)) {
+        f.sortedIds = body.node_ids;
+        std::sort(f.sortedIds.begin(), f.sortedIds.end());
+        f.data = std::make_shared<const fe::ReducedBody>(std::move(body));
+      } else {
+        f.error = error.empty() ? inQuotes(path) + ": cannot be read" : error;
+      }
+    } catch (const std::exception& e) {
+      f.error = inQuotes(path) + ": " + e.what();
+    }
+    return f;
+  }
+
+ private:
+  std::filesystem::path m_base;
+  std::map<std::string, BodyFile> m_files;
+};
+
+/// What has been defined so far, for reference checks (bodies are read before flexible bodies,
+/// those before virtual bodies, joints, drivers and sensors, whatever the key order in the file).
 struct Scope {
-  std::map<std::string, std::set<std::string>> markers;  ///< body (ground included) -> markers
+  /// bodies that carry markers (ground, rigid and virtual bodies) -> their markers
+  std::map<std::string, std::set<std::string>> markers;
+  /// flexible bodies -> their loaded file (null when it is not known: then no data checks)
+  std::map<std::string, const BodyFile*> flexible;
   std::map<std::string, JointType> joints;
 };
 
@@ -187,10 +234,18 @@ std::vector<MarkerSpec> readMarkers(const Node& n, std::set<std::string>& names)
   return readList<MarkerSpec>(n, [&](const Node& e, MarkerSpec& m) { readMarker(e, m, names); });
 }
 
+/// Reads the name of a body of any kind: rigid, flexible and virtual bodies share one name
+/// space, and "ground" is taken.
+bool readBodyName(ObjectReader& o, std::set<std::string>& names, std::string& name) {
+  if (!readName(o, names, name)) return false;
+  if (name != kGroundName) return true;
+  o.error("name", inQuotes(name) + " is reserved for the fixed ground body");
+  return false;
+}
+
 void readBody(const Node& n, RigidBodySpec& b, std::set<std::string>& names, Scope& scope) {
   ObjectReader o(n);
-  if (readName(o, names, b.name) && b.name == kGroundName)
-    o.error("name", inQuotes(b.name) + " is reserved for the fixed ground body");
+  readBodyName(o, names, b.name);
   if (o.req("mass", b.mass) && !(b.mass > 0)) o.error("mass", "must be positive");
   if (const Node inertia = o.required("inertia"); inertia.present()) readInertia(inertia, b.inertia);
   o.opt("position", b.position);
@@ -203,6 +258,183 @@ void readBody(const Node& n, RigidBodySpec& b, std::set<std::string>& names, Sco
   o.finish();
 }
 
+/// Reads key and checks it is >= 0 (stiffness, damping, lengths).
+template <class T>
+void readNonNegative(ObjectReader& o, const std::string& key, T& out, bool required) {
+  if (!(required ? o.req(key, out) : o.opt(key, out))) return;
+  if constexpr (std::is_same_v<T, double>) {
+    if (out < 0) o.error(key, "must not be negative");
+  } else {
+    if ((out.array() < 0).any()) o.error(key, "must not be negative");
+  }
+}
+
+// ---- flexible and virtual bodies ----
+
+/// Checks an FE node id against the loaded file of a flexible body (no check without one).
+void checkNode(const Node& n, int id, const std::string& body, const BodyFile* file) {
+  if (file && !file->hasNode(id)) n.error("flexible body " + inQuotes(body) + " has no node " + std::to_string(id));
+}
+
+/// Checks an interface name against the loaded file of a flexible body (no check without one).
+void checkInterface(const Node& n, const std::string& name, const std::string& body, const BodyFile* file) {
+  if (!file) return;
+  const auto& interfaces = file->data->interfaces;
+  if (std::any_of(interfaces.begin(), interfaces.end(), [&](const fe::Interface& f) { return f.name == name; }))
+    return;
+  constexpr std::size_t kListed = 10;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < std::min(interfaces.size(), kListed); ++i) names.push_back(inQuotes(interfaces[i].name));
+  if (interfaces.size() > kListed) names.push_back("...");
+  n.error("flexible body " + inQuotes(body) + " has no interface " + inQuotes(name) +
+          (names.empty() ? " (its file defines none)" : " (it has " + joined(names) + ")"));
+}
+
+/// Modal damping; elastic is the number of elastic modes in use (-1: unknown, no size check).
+void readDamping(const Node& n, DampingSpec& d, int elastic) {
+  ObjectReader o(n);
+  if (const Node r = o.get("ratio"); r.present()) {
+    const bool list = r.json().is_array();
+    std::vector<double> ratio(1);
+    bool ok = false;
+    if (list)
+      ok = read(r, ratio);
+    else if (r.json().is_number())
+      ok = read(r, ratio[0]);
+    else
+      r.error("expected a number or an array of numbers");
+    for (std::size_t i = 0; ok && i < ratio.size(); ++i)
+      if (ratio[i] < 0) {
+        (list ? r.element(i) : r).error("must not be negative");
+        ok = false;
+      }
+    if (ok && elastic >= 0 && ratio.size() > 1 && ratio.size() != static_cast<std::size_t>(elastic)) {
+      r.error("expected one value for all elastic modes or " + std::to_string(elastic) +
+              " (one per elastic mode used), got " + std::to_string(ratio.size()));
+      ok = false;
+    }
+    if (ok) d.ratio = std::move(ratio);
+  }
+  readNonNegative(o, "alpha", d.alpha, false);
+  readNonNegative(o, "beta", d.beta, false);
+  o.finish();
+}
+
+void readFlexibleBody(const Node& n, FlexibleBodySpec& b, std::set<std::string>& names, Scope& scope,
+                      BodyFiles& files) {
+  ObjectReader o(n);
+  const bool named = readBodyName(o, names, b.name);
+  const BodyFile* file = nullptr;  // set when the data is loaded
+  if (const Node f = o.required("file"); f.present() && read(f, b.file)) {
+    if (b.file.empty())
+      f.error("must not be empty");
+    else if (std::any_of(b.file.begin(), b.file.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }))
+      f.error("must not contain control characters");
+    else if (const BodyFile& loaded = files.load(b.file); loaded.data)
+      file = &loaded;
+    else
+      f.error(loaded.error);
+  }
+  if (file) b.data = file->data;
+
+  // the modes in use (-1: unknown, so no check depends on it)
+  const int available = file ? static_cast<int>(file->data->modes.cols()) : -1;
+  int used = available;
+  if (!o.opt("modes", b.mode_count)) {
+    used = -1;
+  } else if (b.mode_count < 0) {
+    o.error("modes", "must not be negative");
+    used = -1;
+  } else if (file && b.mode_count > available) {
+    o.error("modes", "the file has only " + std::to_string(available) + (available == 1 ? " mode" : " modes"));
+    used = -1;
+  } else if (b.mode_count > 0) {
+    used = b.mode_count;
+  }
+
+  const bool referenceOk = o.opt("reference", b.reference, coreChoices<ReferenceFrame>());
+  if (const Node ri = o.get("reference_interface"); referenceOk && b.reference == ReferenceFrame::Interface) {
+    if (!ri.present())
+      o.required("reference_interface");
+    else if (read(ri, b.reference_interface) && b.reference_interface.empty())
+      ri.error("must not be empty");
+    else if (!b.reference_interface.empty())
+      checkInterface(ri, b.reference_interface, b.name, file);
+  } else if (ri.present() && referenceOk) {
+    ri.error("only with \"reference\": \"interface\"");
+  }
+
+  o.opt("position", b.position);
+  readOrientation(o, b.orientation, false);
+  o.opt("velocity", b.velocity);
+  o.opt("angular_velocity", b.angular_velocity);
+  if (const Node q = o.get("modal_coordinates"); q.present() && read(q, b.modal_coordinates)) {
+    const std::size_t size = b.modal_coordinates.size();
+    if (used >= 0 && size > 0 && size != static_cast<std::size_t>(used))
+      q.error("expected " + std::to_string(used) + " values (one per mode used), got " + std::to_string(size));
+  }
+  int elastic = -1;
+  if (file && used >= 0) {
+    const auto& kinds = file->data->kinds;
+    elastic = static_cast<int>(std::count(kinds.begin(), kinds.begin() + used, fe::ModeKind::Elastic));
+  }
+  if (const Node d = o.get("damping"); d.present()) readDamping(d, b.damping, elastic);
+  if (o.opt("stiffness_scale", b.stiffness_scale) && !(b.stiffness_scale > 0))
+    o.error("stiffness_scale", "must be positive");
+  if (named) scope.flexible.emplace(b.name, file);
+  o.finish();
+}
+
+/// Reads the name of a flexible body under key and checks it is one; file is its loaded data
+/// (null when unknown).
+void readFlexibleRef(ObjectReader& o, const std::string& key, std::string& name, const Scope& scope,
+                     const BodyFile*& file, const std::string& why) {
+  file = nullptr;
+  if (!o.req(key, name)) return;
+  if (const auto it = scope.flexible.find(name); it != scope.flexible.end())
+    file = it->second;
+  else if (scope.markers.count(name))
+    o.error(key, inQuotes(name) + " is not a flexible body (" + why + ")");
+  else
+    o.error(key, "no flexible body named " + inQuotes(name));
+}
+
+void readVirtualBody(const Node& n, VirtualBodySpec& v, std::set<std::string>& names, Scope& scope) {
+  ObjectReader o(n);
+  const bool named = readBodyName(o, names, v.name);
+  const BodyFile* file = nullptr;
+  readFlexibleRef(o, "flexible_body", v.flexible_body, scope, file, "a virtual body is attached to a flexible body");
+  // where it sits: a point (nodes chosen around it, or given) or an interface's reference point
+  const bool hasPoint = o.has("point"), hasInterface = o.has("interface");
+  o.opt("point", v.point);
+  if (const Node nodes = o.get("nodes"); nodes.present() && read(nodes, v.nodes)) {
+    if (v.nodes.size() != 3)
+      nodes.error("expected 3 node ids [k, m, n]");
+    else if (v.nodes[0] == v.nodes[1] || v.nodes[0] == v.nodes[2] || v.nodes[1] == v.nodes[2])
+      nodes.error("expected 3 different nodes");
+    else
+      for (std::size_t i = 0; i < 3; ++i) checkNode(nodes.element(i), v.nodes[i], v.flexible_body, file);
+    if (hasInterface && !hasPoint) nodes.error("only with point (an interface brings its own nodes)");
+  }
+  if (const Node f = o.get("interface"); f.present() && read(f, v.interface)) {
+    if (v.interface.empty())
+      f.error("must not be empty");
+    else
+      checkInterface(f, v.interface, v.flexible_body, file);
+  }
+  if (hasPoint && hasInterface)
+    o.error("interface", "give either point or interface, not both");
+  else if (!hasPoint && !hasInterface)
+    o.error("point", "required (or interface): where the virtual body sits on its flexible body");
+  readOrientation(o, v.orientation, true);
+  std::set<std::string> markerNames;
+  v.markers = readMarkers(o.get("markers"), markerNames);
+  if (named) scope.markers.emplace(v.name, markerNames);
+  o.finish();
+}
+
+// ---- references ----
+
 /// Reads a (body, marker) reference pair and checks both exist.
 void readMarkerRef(ObjectReader& o, const std::string& bodyKey, const std::string& markerKey, std::string& body,
                    std::string& marker, const Scope& scope) {
@@ -210,7 +442,9 @@ void readMarkerRef(ObjectReader& o, const std::string& bodyKey, const std::strin
   const bool hasMarker = o.req(markerKey, marker);
   if (!hasBody) return;
   const auto it = scope.markers.find(body);
-  if (it == scope.markers.end())
+  if (it == scope.markers.end() && scope.flexible.count(body))
+    o.error(bodyKey, inQuotes(body) + " is a flexible body; connect it through a virtual body");
+  else if (it == scope.markers.end())
     o.error(bodyKey, "no body named " + inQuotes(body));
   else if (hasMarker && !it->second.count(marker))
     o.error(markerKey, "body " + inQuotes(body) + " has no marker " + inQuotes(marker));
@@ -307,17 +541,6 @@ void readDriver(const Node& n, DriverSpec& d, std::set<std::string>& names, cons
   o.finish();
 }
 
-/// Reads key and checks it is >= 0 (stiffness, damping, lengths).
-template <class T>
-void readNonNegative(ObjectReader& o, const std::string& key, T& out, bool required) {
-  if (!(required ? o.req(key, out) : o.opt(key, out))) return;
-  if constexpr (std::is_same_v<T, double>) {
-    if (out < 0) o.error(key, "must not be negative");
-  } else {
-    if ((out.array() < 0).any()) o.error(key, "must not be negative");
-  }
-}
-
 void readForce(const Node& n, ForceSpec& f, std::set<std::string>& names, const Scope& scope) {
   ObjectReader o(n);
   readName(o, names, f.name);
@@ -325,7 +548,18 @@ void readForce(const Node& n, ForceSpec& f, std::set<std::string>& names, const 
     switch (f.type) {
       case ForceSpec::Type::PointForce:
       case ForceSpec::Type::PointTorque:
-        readMarkerRef(o, "body", "marker", f.body1, f.marker1, scope);
+        if (f.type == ForceSpec::Type::PointForce && o.get("node").present()) {
+          // a force on an FE node of a flexible body (no marker there)
+          if (o.req("body", f.body1)) {
+            const auto it = scope.flexible.find(f.body1);
+            if (it == scope.flexible.end())
+              o.error("body", inQuotes(f.body1) + " is not a flexible body (\"node\" loads need one)");
+            else if (o.req("node", f.node) && it->second && !it->second->hasNode(f.node))
+              o.error("node", "flexible body " + inQuotes(f.body1) + " has no node " + std::to_string(f.node));
+          }
+        } else {
+          readMarkerRef(o, "body", "marker", f.body1, f.marker1, scope);
+        }
         o.req("vector", f.vector);
         o.opt("frame", f.frame, kForceFrames);
         if (const Node fn = o.get("function"); fn.present()) readFunction(fn, f.function);
@@ -386,6 +620,25 @@ void readSensor(const Node& n, SensorSpec& s, std::set<std::string>& names, cons
         o.opt("frame", s.frame, kSensorFrames);
         break;
       case SensorSpec::Type::Energy: break;
+      case SensorSpec::Type::Node:
+      case SensorSpec::Type::Deflection:
+      case SensorSpec::Type::Modal: {
+        const BodyFile* file = nullptr;
+        readFlexibleRef(o, "body", s.body, scope, file, "node, deflection and modal sensors observe flexible bodies");
+        if (s.type != SensorSpec::Type::Modal)
+          if (const Node id = o.required("node"); id.present() && read(id, s.node)) checkNode(id, s.node, s.body, file);
+        if (s.type == SensorSpec::Type::Node) o.opt("frame", s.frame, kSensorFrames);
+        if (s.type == SensorSpec::Type::Deflection)
+          if (const Node c = o.required("chord"); c.present() && read(c, s.chord)) {
+            if (s.chord.size() != 2)
+              c.error("expected 2 node ids [a, b]");
+            else if (s.chord[0] == s.chord[1])
+              c.error("expected 2 different nodes");
+            else
+              for (std::size_t i = 0; i < 2; ++i) checkNode(c.element(i), s.chord[i], s.body, file);
+          }
+        break;
+      }
     }
     if (const Node q = o.required("quantities"); q.present()) readQuantities(q, s);
   }
@@ -413,8 +666,10 @@ void readSolver(const Node& n, SolverSpec& s) {
   o.finish();
 }
 
-/// Fills m from a parsed document; problems go to diag.
-void readModel(const Json& root, ModelSpec& m, Diagnostics& diag, const std::string& source) {
+/// Fills m from a parsed document; problems go to diag. Reduced-body files are resolved
+/// against baseDir.
+void readModel(const Json& root, ModelSpec& m, Diagnostics& diag, const std::string& source,
+               const std::string& baseDir) {
   if (!root.is_object()) {
     diag.error(source, "expected a JSON object at the top level");
     return;
@@ -442,6 +697,11 @@ void readModel(const Json& root, ModelSpec& m, Diagnostics& diag, const std::str
 
   std::set<std::string> bodies, joints, drivers, forces, sensors;
   m.bodies = readList<RigidBodySpec>(o.get("bodies"), [&](const Node& n, auto& b) { readBody(n, b, bodies, scope); });
+  BodyFiles files(baseDir);
+  m.flexible_bodies = readList<FlexibleBodySpec>(
+      o.get("flexible_bodies"), [&](const Node& n, auto& b) { readFlexibleBody(n, b, bodies, scope, files); });
+  m.virtual_bodies = readList<VirtualBodySpec>(
+      o.get("virtual_bodies"), [&](const Node& n, auto& v) { readVirtualBody(n, v, bodies, scope); });
   m.joints = readList<JointSpec>(o.get("joints"), [&](const Node& n, auto& j) { readJoint(n, j, joints, scope); });
   m.drivers = readList<DriverSpec>(o.get("drivers"), [&](const Node& n, auto& d) { readDriver(n, d, drivers, scope); });
   m.forces = readList<ForceSpec>(o.get("forces"), [&](const Node& n, auto& f) { readForce(n, f, forces, scope); });
@@ -524,6 +784,8 @@ OrderedJson toJson(const MarkerSpec& m) {
 
 // declared up front so that listJson sees every overload
 OrderedJson toJson(const RigidBodySpec& b);
+OrderedJson toJson(const FlexibleBodySpec& b);
+OrderedJson toJson(const VirtualBodySpec& v);
 OrderedJson toJson(const JointSpec& s);
 OrderedJson toJson(const DriverSpec& d);
 OrderedJson toJson(const ForceSpec& f);
@@ -546,6 +808,42 @@ OrderedJson toJson(const RigidBodySpec& b) {
   j["velocity"] = toJson(b.velocity);
   j["angular_velocity"] = toJson(b.angular_velocity);
   j["markers"] = listJson(b.markers);
+  return j;
+}
+
+OrderedJson toJson(const FlexibleBodySpec& b) {
+  OrderedJson j;
+  j["name"] = b.name;
+  j["file"] = b.file;
+  j["modes"] = b.mode_count;
+  j["reference"] = toString(b.reference);
+  if (b.reference == ReferenceFrame::Interface) j["reference_interface"] = b.reference_interface;
+  j["position"] = toJson(b.position);
+  j["orientation"] = toJson(b.orientation);
+  j["velocity"] = toJson(b.velocity);
+  j["angular_velocity"] = toJson(b.angular_velocity);
+  j["modal_coordinates"] = b.modal_coordinates;
+  OrderedJson damping;
+  damping["ratio"] = b.damping.ratio;
+  damping["alpha"] = b.damping.alpha;
+  damping["beta"] = b.damping.beta;
+  j["damping"] = std::move(damping);
+  j["stiffness_scale"] = b.stiffness_scale;
+  return j;
+}
+
+OrderedJson toJson(const VirtualBodySpec& v) {
+  OrderedJson j;
+  j["name"] = v.name;
+  j["flexible_body"] = v.flexible_body;
+  if (!v.interface.empty()) {
+    j["interface"] = v.interface;
+  } else {
+    j["point"] = toJson(v.point);
+    if (!v.nodes.empty()) j["nodes"] = v.nodes;
+  }
+  j["orientation"] = toJson(v.orientation);
+  j["markers"] = listJson(v.markers);
   return j;
 }
 
@@ -611,7 +909,8 @@ OrderedJson toJson(const ForceSpec& f) {
     case ForceSpec::Type::PointForce:
     case ForceSpec::Type::PointTorque:
       j["body"] = f.body1;
-      j["marker"] = f.marker1;
+      if (f.marker1.empty() && f.type == ForceSpec::Type::PointForce) j["node"] = f.node;
+      else j["marker"] = f.marker1;
       j["vector"] = toJson(f.vector);
       j["frame"] = nameOf(f.frame, kForceFrames);
       j["function"] = toJson(f.function);
@@ -651,6 +950,17 @@ OrderedJson toJson(const SensorSpec& s) {
       j["frame"] = nameOf(s.frame, kSensorFrames);
       break;
     case SensorSpec::Type::Energy: break;
+    case SensorSpec::Type::Node:
+      j["body"] = s.body;
+      j["node"] = s.node;
+      j["frame"] = nameOf(s.frame, kSensorFrames);
+      break;
+    case SensorSpec::Type::Deflection:
+      j["body"] = s.body;
+      j["node"] = s.node;
+      j["chord"] = s.chord;
+      break;
+    case SensorSpec::Type::Modal: j["body"] = s.body; break;
   }
   j["quantities"] = s.quantities;
   return j;
@@ -678,6 +988,9 @@ OrderedJson toJson(const ModelSpec& m) {
   j["gravity"] = toJson(m.gravity);
   j["ground"] = OrderedJson{{"markers", listJson(m.ground_markers)}};
   j["bodies"] = listJson(m.bodies);
+  // written only when used, so that rigid models read the same as before they existed
+  if (!m.flexible_bodies.empty()) j["flexible_bodies"] = listJson(m.flexible_bodies);
+  if (!m.virtual_bodies.empty()) j["virtual_bodies"] = listJson(m.virtual_bodies);
   j["joints"] = listJson(m.joints);
   j["drivers"] = listJson(m.drivers);
   j["forces"] = listJson(m.forces);
@@ -688,7 +1001,8 @@ OrderedJson toJson(const ModelSpec& m) {
 
 }  // namespace
 
-bool loadModelString(const std::string& text, ModelSpec& out, Diagnostics& diag, const std::string& source) {
+bool loadModelString(const std::string& text, ModelSpec& out, Diagnostics& diag, const std::string& source,
+                     const std::string& baseDir) {
   Diagnostics local;  // so the result reflects this load only, whatever diag held before
   try {
     Json root;
@@ -696,7 +1010,7 @@ bool loadModelString(const std::string& text, ModelSpec& out, Diagnostics& diag,
     if (text.size() > kMaxModelBytes)
       local.error(source, tooLarge(text.size()));
     else if (parseJson(text, source, root, local))
-      readModel(root, model, local, source);
+      readModel(root, model, local, source, baseDir);
     if (!local.hasErrors()) out = std::move(model);
   } catch (const std::exception& e) {
     local.error(source, std::string("cannot read the model: ") + e.what());
@@ -718,7 +1032,8 @@ bool loadModelFile(const std::string& path, ModelSpec& out, Diagnostics& diag) {
     diag.error(path, std::string("cannot read: ") + e.what());
     return false;
   }
-  return loadModelString(text, out, diag, path);
+  // reduced-body files are named relative to the model file's folder
+  return loadModelString(text, out, diag, path, std::filesystem::path(path).parent_path().string());
 }
 
 std::string saveModelString(const ModelSpec& m) { return formatJson(toJson(m)); }

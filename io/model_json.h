@@ -1,5 +1,6 @@
 // The model file: ModelSpec <-> JSON (schema version 1, see docs/model-format.md).
-// Loading validates everything the document alone can tell (types, ranges, names, references)
+// Loading validates everything the document alone can tell (types, ranges, names, references),
+// plus what the reduced-body files of flexible bodies tell (node ids, interfaces, mode counts),
 // and reports each problem with its JSON path, e.g. "bodies[2].inertia: expected 3x3 symmetric
 // positive-definite matrix". Saving is canonical: save -> load -> save is byte-identical.
 #pragma once
@@ -15,12 +16,17 @@ namespace flexim::io {
 inline constexpr int kModelSchemaVersion = 1;
 
 /// Reads a model file. Returns true when there are no errors (warnings, e.g. unknown keys, are
-/// allowed); on failure out is left unchanged. Never throws.
+/// allowed); on failure out is left unchanged. Never throws. The reduced-body files of flexible
+/// bodies are resolved relative to the model file's folder and loaded into
+/// FlexibleBodySpec::data (each distinct file once, shared); a file that cannot be loaded is an
+/// error ("flexible_bodies[0].file: <reason>"), and what depends on its contents (node ids,
+/// interfaces, mode counts) is then not checked.
 bool loadModelFile(const std::string& path, ModelSpec& out, Diagnostics& diag);
 
-/// Same, from text; source names the text in syntax-error locations ("<source>:LINE:COL").
+/// Same, from text; source names the text in syntax-error locations ("<source>:LINE:COL") and
+/// baseDir is the folder reduced-body files are resolved against ("" = the current directory).
 bool loadModelString(const std::string& text, ModelSpec& out, Diagnostics& diag,
-                     const std::string& source = "<string>");
+                     const std::string& source = "<string>", const std::string& baseDir = "");
 
 /// Canonical JSON text of a model (2-space indent, fixed key order, final newline).
 std::string saveModelString(const ModelSpec& m);

@@ -156,9 +156,10 @@ struct ForceSpec {
   std::string name;
   Type type = Type::PointForce;
   std::string body1, marker1;   ///< point force/torque: the loaded body and marker
+  int node = 0;                 ///< point force on a flexible body1: the loaded FE node (no marker)
   std::string body2, marker2;   ///< spring-damper, bushing: the second end
   Vec3 vector = Vec3::Zero();   ///< point force [N] / torque [N m]
-  Frame frame = Frame::Global;
+  Frame frame = Frame::Global;  ///< Marker: marker axes; on a flexible-body node: FE axes
   TimeFunctionSpec function = unitFunction();  ///< scales vector
   // spring-damper
   double stiffness = 0.0;       ///< [N/m]

@@ -8,6 +8,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -135,11 +136,15 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     ModalDamping damping;
     damping.alpha = spec.damping.alpha;
     damping.beta = spec.damping.beta;
+    // ratios: one for all modes, or one per elastic mode (rigid-body modes have no stiffness to damp)
+    const int elastic = static_cast<int>(std::count(eff->kinds.begin(), eff->kinds.end(), fe::ModeKind::Elastic));
     if (spec.damping.ratio.size() == 1) damping.zeta = VecX::Constant(m, spec.damping.ratio[0]);
-    else if (static_cast<int>(spec.damping.ratio.size()) == m)
-      damping.zeta = Eigen::Map<const VecX>(spec.damping.ratio.data(), m);
-    else if (!spec.damping.ratio.empty()) {
-      diag.error(where + ".damping.ratio", "expected one value or " + std::to_string(m) + " (one per mode)");
+    else if (!spec.damping.ratio.empty() && static_cast<int>(spec.damping.ratio.size()) == elastic) {
+      damping.zeta = VecX::Zero(m);
+      for (int j = 0, e = 0; j < m; ++j)
+        if (eff->kinds[j] == fe::ModeKind::Elastic) damping.zeta(j) = spec.damping.ratio[e++];
+    } else if (!spec.damping.ratio.empty()) {
+      diag.error(where + ".damping.ratio", "expected one value or " + std::to_string(elastic) + " (one per elastic mode)");
       continue;
     }
 

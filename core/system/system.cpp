@@ -182,6 +182,25 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
     const auto& spec = model.forces[f];
     const std::string where = "forces[" + std::to_string(f) + "] " + quoted(spec.name);
     const bool twoEnds = spec.type == ForceSpec::Type::SpringDamper || spec.type == ForceSpec::Type::Bushing;
+    const int loaded = sys->bodyIndex(spec.body1);
+    if (loaded >= 0 && sys->m_bodies[loaded].kind == BodyKind::Flexible) {
+      // a point force on an FE node of a flexible body
+      const FlexibleBody& F = sys->m_flex[sys->m_bodies[loaded].flex];
+      const auto it = F.nodeIndex.find(spec.node);
+      const std::string fnError = TimeFunction::check(spec.function);
+      if (spec.type != ForceSpec::Type::PointForce)
+        diag.error(where + ".type", "only point forces act on a flexible body directly (use a virtual body for the rest)");
+      else if (it == F.nodeIndex.end())
+        diag.error(where + ".node", quoted(spec.body1) + " has no node " + std::to_string(spec.node));
+      else if (!fnError.empty())
+        diag.error(where + ".function", fnError);
+      else if (!spec.vector.allFinite())
+        diag.error(where + ".vector", "must be finite");
+      else
+        sys->m_nodeLoads.push_back({sys->m_bodies[loaded].flex, it->second, F.R.transpose() * spec.vector,
+                                    spec.frame == ForceSpec::Frame::Marker, TimeFunction(spec.function)});
+      continue;
+    }
     const MarkerRef* m1 = resolve(spec.body1, spec.marker1, where + (twoEnds ? ".marker1" : ".marker"));
     const MarkerRef* m2 = twoEnds ? resolve(spec.body2, spec.marker2, where + ".marker2") : m1;
     const std::string fnError = TimeFunction::check(spec.function);
@@ -330,6 +349,16 @@ void System::forces(const std::vector<BodyKinematics>& kin, double t, VecX& f) c
       dyn.addGravity(K.A, K.w, m_gravity, fb);
       seg += fb;
     }
+  }
+  for (const NodeLoad& L : m_nodeLoads) {
+    const FlexibleBody& F = m_flex[L.flex];
+    const BodyData& B = m_bodies[F.body];
+    const auto& K = kin[F.body + 1];
+    // vector is stored in the internal body axes; a global load is rotated back first
+    const Vec3 Fg = L.function(t).f * (L.bodyAxes ? Vec3(K.A * L.vector) : Vec3(F.R * L.vector));
+    fb.setZero(B.nv());
+    F.dyn->addPointForce(K.A, K.w, F.data->coords[L.node], F.nodeModes(L.node), Fg, fb);
+    f.segment(B.v0, B.nv()) += fb;
   }
   Vec6 f1, f2;
   for (const auto& e : m_forces) {

@@ -214,6 +214,14 @@ class System {
   int m_nq = 0, m_nv = 0;
   std::vector<char> m_holonomic;
   State m_initial;
+  /// Point forces on flexible-body nodes (seed 000 section 2.10): g += J_k^T F.
+  struct NodeLoad {
+    int flex = -1, node = -1;
+    Vec3 vector = Vec3::Zero();
+    bool bodyAxes = false;
+    TimeFunction function;
+  };
+  std::vector<NodeLoad> m_nodeLoads;
   /// Flexible and virtual bodies, their reference conditions and rf joints (flexible_compile.cpp).
   void compileFlexible(const ModelSpec& model, Diagnostics& diag);
   void addBody(BodyData body);

@@ -1,7 +1,9 @@
 // Hostile and broken model files: the loader must answer with an error (never crash, hang or
 // throw) for truncated text, garbage bytes, absurd nesting, overflowing numbers, wrong types in
-// every position, and random mutations of a real model.
+// every position, and random mutations of a real model; for flexible bodies also hostile
+// reduced-body file names (folders, devices, FIFOs, huge names, other kinds of files).
 #include "io/model_json.h"
+#include "tiny_reduced_body.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -12,6 +14,8 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+
+#include <sys/stat.h>
 
 using namespace flexim;
 using nlohmann::json;
@@ -27,11 +31,12 @@ std::string readFile(const std::string& path) {
   return s.str();
 }
 
-/// Loads text; every diagnostic must be well-formed (something to show the user).
-bool loads(const std::string& text, Diagnostics* out = nullptr) {
+/// Loads text; every diagnostic must be well-formed (something to show the user). Reduced-body
+/// files are resolved against baseDir.
+bool loads(const std::string& text, Diagnostics* out = nullptr, const std::string& baseDir = "") {
   ModelSpec m;
   Diagnostics diag;
-  const bool ok = io::loadModelString(text, m, diag, "in.json");
+  const bool ok = io::loadModelString(text, m, diag, "in.json", baseDir);
   for (const auto& d : diag.items())
     if (d.message.empty()) qFatal("empty diagnostic message for input of %zu bytes", text.size());
   if (!ok && !diag.hasErrors()) qFatal("load failed without an error");
@@ -56,10 +61,41 @@ void collectPointers(const json& doc, const json::json_pointer& at, std::vector<
     for (std::size_t i = 0; i < doc.size(); ++i) collectPointers(doc[i], at / i, out);
 }
 
+/// A model using flexible and virtual bodies and the flexible sensors; valid beside rod.frb
+/// (test::tinyRod()).
+json flexibleDoc() {
+  return json::parse(R"({
+    "schema_version": 1,
+    "ground": {"markers": [{"name": "O"}]},
+    "bodies": [{"name": "link", "mass": 1, "inertia": [1, 1, 1], "markers": [{"name": "A"}]}],
+    "flexible_bodies": [{"name": "beam", "file": "rod.frb", "modes": 3, "reference": "interface",
+      "reference_interface": "END_A", "modal_coordinates": [0, 0, 0],
+      "damping": {"ratio": [0.02], "alpha": 0, "beta": 0}, "stiffness_scale": 2}],
+    "virtual_bodies": [
+      {"name": "beam_A", "flexible_body": "beam", "point": [0, 0, 0], "nodes": [101, 102, 103],
+       "z_axis": [0, 0, 1], "markers": [{"name": "pin"}]},
+      {"name": "beam_B", "flexible_body": "beam", "interface": "END_B", "markers": [{"name": "pin"}]}
+    ],
+    "joints": [
+      {"name": "pivot", "type": "revolute", "body1": "ground", "marker1": "O", "body2": "beam_A", "marker2": "pin"},
+      {"name": "hinge", "type": "spherical", "body1": "beam_B", "marker1": "pin", "body2": "link", "marker2": "A"}
+    ],
+    "sensors": [
+      {"name": "tip", "type": "node", "body": "beam", "node": 108, "frame": "body", "quantities": ["position"]},
+      {"name": "mid", "type": "deflection", "body": "beam", "node": 104, "chord": [101, 108],
+       "quantities": ["deflection"]},
+      {"name": "q", "type": "modal", "body": "beam", "quantities": ["coordinate"]}
+    ]
+  })");
+}
+
 }  // namespace
 
 class ModelJsonMalformedTest : public QObject {
   Q_OBJECT
+  QTemporaryDir m_dir;  ///< holds rod.frb (test::tinyRod())
+  std::string m_base;
+
  private slots:
   void emptyInput() {
     QCOMPARE(firstError(""), std::string("in.json: the file is empty"));
@@ -195,6 +231,101 @@ class ModelJsonMalformedTest : public QObject {
     QCOMPARE(itemDiag.items().size(), size_t(201));
     QCOMPARE(itemDiag.items().back().message, std::string("99800 more problems not listed"));
     QCOMPARE(firstError(items + ",0]}"), std::string("bodies: more than 100000 items"));
+  }
+
+  // ---- flexible bodies ------------------------------------------------------------------
+
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    m_base = m_dir.path().toStdString();
+    const std::string error = test::writeTinyRod(m_base + "/rod.frb");
+    QVERIFY2(error.empty(), error.c_str());
+    Diagnostics diag;
+    QVERIFY2(loads(flexibleDoc().dump(), &diag, m_base) && diag.items().empty(), diag.str().c_str());
+  }
+
+  void wrongTypeInEveryPositionOfAFlexibleModel() {
+    const json doc = flexibleDoc();
+    std::vector<json::json_pointer> pointers;
+    collectPointers(doc, json::json_pointer(), pointers);
+    const std::vector<json> replacements{nullptr, true, "text", "rod.frb", -1.5, 0, 101, 2147483648.0,
+                                         json::array(), json::object(), json::array({101, 101, 101}),
+                                         json::array({1e308, -1e308}), std::string(5000, '/')};
+    int failures = 0;
+    for (const auto& ptr : pointers) {
+      if (ptr.empty()) continue;
+      for (const json& r : replacements) {
+        json broken = doc;
+        broken[ptr] = r;
+        failures += loads(broken.dump(), nullptr, m_base) ? 0 : 1;
+      }
+    }
+    QVERIFY(failures > static_cast<int>(pointers.size()));
+  }
+
+  void hostileBodyFileNames() {
+    // each must be refused with a reason on the file key, quickly: no hang on a FIFO or a
+    // device, no huge read
+    const std::string fifo = m_base + "/fifo.frb";
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string sparse = m_base + "/huge.frb";
+    std::ofstream(sparse).close();
+    std::filesystem::resize_file(sparse, std::uintmax_t(1) << 36);  // 64 GiB of zeros, sparse
+    std::ofstream(m_base + "/model.json") << flexibleDoc().dump();
+    const std::vector<std::string> names{"/", ".", "..", "/dev/zero", "/dev/null", "/dev/urandom", "/proc/self/mem",
+                                         "/proc/self/status", fifo, "fifo.frb", "huge.frb", "model.json",
+                                         "missing/../../rod.frb", std::string(5000, 'x') + ".frb",
+                                         std::string(300, 'y') + "/" + std::string(300, 'z'), "rod.frb/"};
+    for (const std::string& name : names) {
+      json doc = flexibleDoc();
+      doc["flexible_bodies"][0]["file"] = name;
+      Diagnostics diag;
+      QVERIFY2(!loads(doc.dump(), &diag, m_base), name.substr(0, 100).c_str());
+      bool onFile = false;
+      for (const auto& d : diag.items())
+        onFile = onFile || (d.where == "flexible_bodies[0].file" && d.message.size() > 10);
+      QVERIFY2(onFile, (name.substr(0, 100) + "\n" + diag.str()).c_str());
+    }
+  }
+
+  void manyBodiesShareOneFile() {
+    json doc = flexibleDoc();
+    json& flex = doc["flexible_bodies"];
+    for (int i = 0; i < 20000; ++i) flex.push_back({{"name", std::to_string(i) + "b"}, {"file", "./rod.frb"}});
+    ModelSpec m;
+    Diagnostics diag;
+    QVERIFY2(io::loadModelString(doc.dump(), m, diag, "in.json", m_base), diag.str().c_str());
+    QCOMPARE(m.flexible_bodies.size(), size_t(20001));
+    QVERIFY(m.flexible_bodies.back().data);
+    QCOMPARE(m.flexible_bodies.back().data.get(), m.flexible_bodies.front().data.get());
+    QCOMPARE(m.flexible_bodies.back().data.use_count(), long(20001));
+
+    // many missing files: bounded messages
+    json missing = flexibleDoc();
+    for (int i = 0; i < 5000; ++i)
+      missing["flexible_bodies"].push_back({{"name", std::to_string(i) + "m"}, {"file", std::to_string(i) + ".frb"}});
+    Diagnostics missingDiag;
+    QVERIFY(!loads(missing.dump(), &missingDiag, m_base));
+    QCOMPARE(missingDiag.items().size(), size_t(201));
+  }
+
+  void randomMutationsOfAFlexibleModel() {
+    const std::string text = flexibleDoc().dump(2);
+    const std::string alphabet = "{}[]\",:0123456789.-+eE truefalsnul\\/\n\t\x01\xff";
+    std::mt19937 rng(7);
+    for (int i = 0; i < 2000; ++i) {
+      std::string t = text;
+      const int edits = 1 + static_cast<int>(rng() % 4);
+      for (int e = 0; e < edits && !t.empty(); ++e) {
+        const std::size_t at = rng() % t.size();
+        switch (rng() % 3) {
+          case 0: t[at] = alphabet[rng() % alphabet.size()]; break;
+          case 1: t.erase(at, 1 + rng() % 8); break;
+          default: t.insert(at, t.substr(rng() % t.size(), rng() % 40)); break;
+        }
+      }
+      loads(t, nullptr, m_base);  // any answer, as long as it is an answer
+    }
   }
 
   void duplicateKeysKeepTheLastValue() {

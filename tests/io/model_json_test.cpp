@@ -1,7 +1,9 @@
 // Model JSON: lossless canonical round trip, every documented error message, warnings for
-// unknown keys, the convenience forms (z_axis, diagonal inertia), and the examples.
+// unknown keys, the convenience forms (z_axis, diagonal inertia), and the examples. Flexible
+// and virtual bodies load a tiny reduced body written by the test (tiny_reduced_body.h).
 #include "io/model_json.h"
 #include "model_compare.h"
+#include "tiny_reduced_body.h"
 
 #include "core/run/simulation.h"
 
@@ -9,6 +11,8 @@
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
+
+#include <QDir>
 
 #include <fstream>
 #include <sstream>
@@ -40,6 +44,13 @@ Loaded load(const std::string& text) {
   return r;
 }
 Loaded load(const json& doc) { return load(doc.dump(2)); }
+/// Loads with reduced-body files resolved against baseDir.
+Loaded loadIn(const std::string& text, const std::string& baseDir) {
+  Loaded r;
+  r.ok = io::loadModelString(text, r.model, r.diag, "<string>", baseDir);
+  return r;
+}
+Loaded loadIn(const json& doc, const std::string& baseDir) { return loadIn(doc.dump(2), baseDir); }
 
 /// "where: message" of every item with the given severity.
 std::vector<std::string> lines(const Diagnostics& d, Severity s) {
@@ -73,6 +84,36 @@ json baseDoc() {
     "forces": [{"name": "push", "type": "point_force", "body": "rod", "marker": "A", "vector": [1, 0, 0]}],
     "sensors": [{"name": "angle", "type": "joint", "joint": "pivot", "quantities": ["coordinate"]}],
     "simulation": {"t_end": 1}
+  })");
+}
+
+/// A valid model with every new kind of item; it loads without a diagnostic where rod.frb is
+/// test::tinyRod() (node ids 101..108, 4 modes of which 2 elastic, interfaces END_A, END_B).
+json flexDoc() {
+  return json::parse(R"({
+    "schema_version": 1,
+    "ground": {"markers": [{"name": "O"}]},
+    "bodies": [{"name": "link", "mass": 1, "inertia": [1, 1, 1], "markers": [{"name": "A"}]}],
+    "flexible_bodies": [{"name": "beam", "file": "rod.frb", "damping": {"ratio": 0.02}}],
+    "virtual_bodies": [
+      {"name": "beam_A", "flexible_body": "beam", "point": [0, 0, 0], "nodes": [101, 102, 103],
+       "markers": [{"name": "pin", "z_axis": [0, 0, 1]}]},
+      {"name": "beam_B", "flexible_body": "beam", "interface": "END_B", "markers": [{"name": "pin"}]}
+    ],
+    "joints": [
+      {"name": "pivot", "type": "revolute", "body1": "ground", "marker1": "O", "body2": "beam_A", "marker2": "pin"},
+      {"name": "hinge", "type": "spherical", "body1": "beam_B", "marker1": "pin", "body2": "link", "marker2": "A"}
+    ],
+    "forces": [{"name": "push", "type": "point_force", "body": "beam_B", "marker": "pin", "vector": [0, 1, 0]}],
+    "sensors": [
+      {"name": "tip", "type": "node", "body": "beam", "node": 108, "frame": "body",
+       "quantities": ["position", "displacement"]},
+      {"name": "mid", "type": "deflection", "body": "beam", "node": 104, "chord": [101, 108],
+       "quantities": ["deflection", "normalized"]},
+      {"name": "q", "type": "modal", "body": "beam", "quantities": ["coordinate", "velocity"]},
+      {"name": "end", "type": "marker", "body": "beam_B", "marker": "pin", "quantities": ["position"]},
+      {"name": "energy", "type": "energy", "quantities": ["strain", "total"]}
+    ]
   })");
 }
 
@@ -204,11 +245,126 @@ ModelSpec everyField() {
   return m;
 }
 
+/// everyField() plus flexible bodies (three naming one file, spelled two ways), virtual bodies
+/// in all three placements, joints, forces and sensors on them, and the new sensor types.
+ModelSpec everyFlexibleField() {
+  ModelSpec m = everyField();
+  FlexibleBodySpec f;
+  f.name = "beam";
+  f.file = "rod.frb";
+  f.mode_count = 3;
+  f.reference = ReferenceFrame::Interface;
+  f.reference_interface = "END_A";
+  f.position = Vec3(0.1, -0.2, 0.3);
+  f.orientation = unitQuat(0.7, 0.1, 0.2, -0.3);
+  f.velocity = Vec3(1, 2, 3);
+  f.angular_velocity = Vec3(0.5, -0.25, 1.0 / 3.0);
+  f.modal_coordinates = {1e-3, -2e-4, 5e-6};
+  f.damping.ratio = {0.02};
+  f.damping.alpha = 0.1;
+  f.damping.beta = 1e-5;
+  f.stiffness_scale = 1e6;
+  FlexibleBodySpec g;
+  g.name = "beam2";
+  g.file = "./sub/../rod.frb";  // the same file: loaded once
+  g.reference = ReferenceFrame::PrincipalAxis;
+  g.damping.ratio = {0.01, 0.03};  // one per elastic mode
+  FlexibleBodySpec h;
+  h.name = "beam3";
+  h.file = "rod.frb";
+  m.flexible_bodies = {f, g, h};
+
+  VirtualBodySpec a;
+  a.name = "beam_A";
+  a.flexible_body = "beam";
+  a.point = Vec3(0.01, 0, 0);
+  a.nodes = {101, 103, 102};
+  a.orientation = unitQuat(0.5, 0.5, 0.5, 0.5);
+  a.markers = {{"pin", Vec3(0, 0.01, 0), unitQuat(0.9, 0, 0.1, 0)}, {"tip", Vec3::Zero(), Quat::Identity()}};
+  VirtualBodySpec b;
+  b.name = "beam_B";
+  b.flexible_body = "beam";
+  b.interface = "END_B";
+  b.markers = {{"pin", Vec3::Zero(), Quat::Identity()}};
+  VirtualBodySpec c;
+  c.name = "beam2 mid";
+  c.flexible_body = "beam2";
+  c.point = Vec3(0.15, 0.001, -0.002);
+  m.virtual_bodies = {a, b, c};
+
+  m.joints.push_back({"jv1", JointType::Spherical, "beam_A", "pin", "body one", "M1"});
+  m.joints.push_back({"jv2", JointType::Revolute, "ground", "G2", "beam_B", "pin"});
+  ForceSpec sd;
+  sd.name = "spring to flex";
+  sd.type = ForceSpec::Type::SpringDamper;
+  sd.body1 = "beam_A";
+  sd.marker1 = "tip";
+  sd.body2 = "body2";
+  sd.marker2 = "M2";
+  sd.stiffness = 100;
+  m.forces.push_back(sd);
+
+  SensorSpec node;
+  node.name = "tip";
+  node.type = SensorSpec::Type::Node;
+  node.body = "beam";
+  node.node = 108;
+  node.frame = SensorSpec::Frame::Body;
+  node.quantities = {"displacement", "position", "velocity", "acceleration"};
+  SensorSpec node2 = node;
+  node2.name = "tip global";
+  node2.body = "beam3";
+  node2.node = 101;
+  node2.frame = SensorSpec::Frame::Global;
+  node2.quantities = {"position"};
+  SensorSpec defl;
+  defl.name = "mid";
+  defl.type = SensorSpec::Type::Deflection;
+  defl.body = "beam2";
+  defl.node = 104;
+  defl.chord = {108, 101};
+  defl.quantities = {"normalized", "deflection"};
+  SensorSpec modal;
+  modal.name = "q";
+  modal.type = SensorSpec::Type::Modal;
+  modal.body = "beam";
+  modal.quantities = {"velocity", "coordinate"};
+  SensorSpec onVirtual;
+  onVirtual.name = "pin";
+  onVirtual.type = SensorSpec::Type::Marker;
+  onVirtual.body = "beam_A";
+  onVirtual.marker = "pin";
+  onVirtual.quantities = {"position", "angular_velocity"};
+  SensorSpec strain;
+  strain.name = "strain";
+  strain.type = SensorSpec::Type::Energy;
+  strain.quantities = {"strain", "kinetic"};
+  for (const SensorSpec& sensor : {node, node2, defl, modal, onVirtual, strain}) m.sensors.push_back(sensor);
+  return m;
+}
+
+std::vector<std::string> errorsStartingWith(const Loaded& r, const std::string& prefix) {
+  std::vector<std::string> out;
+  for (const auto& e : lines(r.diag, Severity::Error))
+    if (e.rfind(prefix, 0) == 0) out.push_back(e);
+  return out;
+}
+
 }  // namespace
 
 class ModelJsonTest : public QObject {
   Q_OBJECT
+  QTemporaryDir m_dir;  ///< holds rod.frb (test::tinyRod())
+  std::string m_base;
+
  private slots:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    m_base = m_dir.path().toStdString();
+    const std::string error = test::writeTinyRod(m_base + "/rod.frb");
+    QVERIFY2(error.empty(), error.c_str());
+  }
+
   // ---- round trip ----------------------------------------------------------------------
 
   void everyFieldRoundTripsLosslessly() {
@@ -525,6 +681,307 @@ class ModelJsonTest : public QObject {
     QCOMPARE(lines(r.diag, Severity::Warning),
              std::vector<std::string>{"bodies[0].inertia: principal moments violate the triangle inequality (no "
                                       "rigid body has this inertia)"});
+  }
+
+  // ---- flexible and virtual bodies -----------------------------------------------------
+
+  void flexibleModelRoundTripsByteIdentical() {
+    const ModelSpec m = everyFlexibleField();
+    const std::string text = io::saveModelString(m);
+    const Loaded r = loadIn(text, m_base);
+    QVERIFY2(r.ok, r.diag.str().c_str());
+    QVERIFY2(r.diag.items().empty(), r.diag.str().c_str());
+    const std::string diff = test::modelDifferences(m, r.model);
+    QVERIFY2(diff.empty(), diff.c_str());
+    QCOMPARE(io::saveModelString(r.model), text);
+    // the file names are kept as written; the data is loaded once and shared
+    QVERIFY(text.find("\"file\": \"./sub/../rod.frb\"") != std::string::npos);
+    const auto& flex = r.model.flexible_bodies;
+    QVERIFY(flex[0].data);
+    QCOMPARE(flex[0].data->node_ids.size(), size_t(8));
+    QCOMPARE(flex[0].data->name, std::string("tiny rod"));
+    QCOMPARE(flex[1].data.get(), flex[0].data.get());
+    QCOMPARE(flex[2].data.get(), flex[0].data.get());
+  }
+
+  void flexibleKeysOnlyWhenUsed() {
+    const std::string rigid = io::saveModelString(everyField());
+    QVERIFY(rigid.find("flexible_bodies") == std::string::npos);
+    QVERIFY(rigid.find("virtual_bodies") == std::string::npos);
+    // empty lists read fine and are not written back
+    json doc = baseDoc();
+    doc["flexible_bodies"] = json::array();
+    doc["virtual_bodies"] = json::array();
+    const Loaded r = load(doc);
+    QVERIFY2(r.ok && r.diag.items().empty(), r.diag.str().c_str());
+    QVERIFY(io::saveModelString(r.model).find("flexible_bodies") == std::string::npos);
+  }
+
+  void flexibleDefaultsAndShorthands() {
+    const Loaded r = loadIn(flexDoc(), m_base);
+    QVERIFY2(r.ok, r.diag.str().c_str());
+    QVERIFY2(r.diag.items().empty(), r.diag.str().c_str());
+    const FlexibleBodySpec& f = r.model.flexible_bodies.at(0);
+    QCOMPARE(f.mode_count, 0);
+    QCOMPARE(f.reference, ReferenceFrame::MeanAxis);
+    QCOMPARE(f.stiffness_scale, 1.0);
+    QCOMPARE(f.damping.ratio, std::vector<double>{0.02});  // a scalar ratio is one value for all
+    QVERIFY(f.modal_coordinates.empty());
+    QVERIFY(f.data);
+    const VirtualBodySpec& a = r.model.virtual_bodies.at(0);
+    QCOMPARE(a.nodes, (std::vector<int>{101, 102, 103}));
+    QVERIFY(a.interface.empty());
+    QCOMPARE(r.model.virtual_bodies.at(1).interface, std::string("END_B"));
+    const Mat3 axes = a.markers.at(0).orientation.toRotationMatrix();
+    QVERIFY((axes.col(2) - Vec3::UnitZ()).norm() < 1e-15);
+    QCOMPARE(r.model.sensors.at(0).node, 108);
+    QCOMPARE(r.model.sensors.at(0).frame, SensorSpec::Frame::Body);
+    QCOMPARE(r.model.sensors.at(1).chord, (std::vector<int>{101, 108}));
+    // the saved form writes the ratio as a list and reads back the same
+    const std::string saved = io::saveModelString(r.model);
+    QVERIFY2(saved.find("\"damping\": {\"ratio\": [0.02], \"alpha\": 0.0, \"beta\": 0.0}") != std::string::npos,
+             saved.c_str());
+    const Loaded again = loadIn(saved, m_base);
+    QVERIFY2(again.ok && again.diag.items().empty(), again.diag.str().c_str());
+    QCOMPARE(io::saveModelString(again.model), saved);
+  }
+
+  void virtualBodyOrientationAcceptsAxes() {
+    json doc = flexDoc();
+    doc["virtual_bodies"][0]["z_axis"] = {1, 0, 0};
+    const Loaded r = loadIn(doc, m_base);
+    QVERIFY2(r.ok && r.diag.items().empty(), r.diag.str().c_str());
+    const Mat3 axes = r.model.virtual_bodies[0].orientation.toRotationMatrix();
+    QVERIFY((axes.col(2) - Vec3::UnitX()).norm() < 1e-15);
+  }
+
+  void modelFileResolvesBodyFilesInItsFolder() {
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath("models") && QDir(dir.path()).mkpath("bodies"));
+    const std::string root = dir.path().toStdString();
+    const std::string error = test::writeTinyRod(root + "/bodies/rod.frb");
+    QVERIFY2(error.empty(), error.c_str());
+    json doc = flexDoc();
+    doc["flexible_bodies"][0]["file"] = "../bodies/rod.frb";
+    const std::string model = root + "/models/flex.json";
+    std::ofstream(model) << doc.dump(2);
+    ModelSpec m;
+    Diagnostics diag;
+    QVERIFY2(io::loadModelFile(model, m, diag), diag.str().c_str());
+    QVERIFY(m.flexible_bodies.at(0).data);
+    QCOMPARE(m.flexible_bodies[0].file, std::string("../bodies/rod.frb"));
+    QVERIFY(io::saveModelString(m).find("\"file\": \"../bodies/rod.frb\"") != std::string::npos);
+    // the same text from a string needs the folder given
+    QVERIFY(loadIn(doc, root + "/models").ok);
+    const Loaded elsewhere = loadIn(doc, root);
+    QVERIFY(!elsewhere.ok);
+    QCOMPARE(errorsStartingWith(elsewhere, "flexible_bodies[0].file: ").size(), size_t(1));
+  }
+
+  void unreadableBodyFileGivesItsReasonAndOtherChecksGoOn() {
+    json doc = flexDoc();
+    doc["flexible_bodies"][0]["file"] = "missing.frb";
+    doc["flexible_bodies"][0]["stiffness_scale"] = -1;     // checked without the file
+    doc["flexible_bodies"][0]["modes"] = 2;
+    doc["flexible_bodies"][0]["modal_coordinates"] = {0, 0, 0};  // checked against modes
+    doc["virtual_bodies"][0]["nodes"] = {101, 999, 103};   // needs the file: not checked
+    doc["sensors"][0]["node"] = 999;                        // needs the file: not checked
+    doc["joints"][0]["body2"] = "beam";                     // a flexible body all the same
+    const Loaded r = loadIn(doc, m_base);
+    QVERIFY(!r.ok);
+    const std::string missing = m_base + "/missing.frb";
+    QVERIFY2(hasError(r, "flexible_bodies[0].file: '" + missing + "': cannot read: No such file or directory"),
+             r.diag.str().c_str());
+    QVERIFY2(hasError(r, "flexible_bodies[0].stiffness_scale: must be positive"), r.diag.str().c_str());
+    QVERIFY2(hasError(r, "flexible_bodies[0].modal_coordinates: expected 2 values (one per mode used), got 3"),
+             r.diag.str().c_str());
+    QVERIFY2(hasError(r, "joints[0].body2: 'beam' is a flexible body; connect it through a virtual body"),
+             r.diag.str().c_str());
+    QCOMPARE(lines(r.diag, Severity::Error).size(), size_t(4));
+
+    // not a reduced-body file: the reader's reason, after the path
+    std::ofstream(m_base + "/not_a_body.frb") << "{\"schema_version\": 1}";
+    json other = flexDoc();
+    other["flexible_bodies"][0]["file"] = "not_a_body.frb";
+    const Loaded bad = loadIn(other, m_base);
+    QVERIFY(!bad.ok);
+    const auto e = errorsStartingWith(bad, "flexible_bodies[0].file: '" + m_base + "/not_a_body.frb': ");
+    QVERIFY2(e.size() == 1 && e[0].size() > 60, bad.diag.str().c_str());
+
+    // a folder
+    other["flexible_bodies"][0]["file"] = ".";
+    QCOMPARE(errorsStartingWith(loadIn(other, m_base), "flexible_bodies[0].file: ").size(), size_t(1));
+  }
+
+  void flexibleErrorMessages_data() {
+    QTest::addColumn<QString>("pointer");  // as in errorMessages, on flexDoc()
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("expected");
+    const auto row = [](const char* name, const char* ptr, const char* value, const char* expected) {
+      QTest::newRow(name) << QString(ptr) << QString(value) << QString(expected);
+    };
+    const char* noInterface = "flexible body 'beam' has no interface 'END_C' (it has 'END_A', 'END_B')";
+    row("bad reference", "/flexible_bodies/0/reference", "\"floating\"",
+        "flexible_bodies[0].reference: expected one of mean_axis, principal_axis, interface, got 'floating'");
+    row("reference interface missing", "/flexible_bodies/0/reference", "\"interface\"",
+        "flexible_bodies[0].reference_interface: required");
+    row("reference interface unknown", "/flexible_bodies/0",
+        R"({"name": "beam", "file": "rod.frb", "reference": "interface", "reference_interface": "END_C"})",
+        (std::string("flexible_bodies[0].reference_interface: ") + noInterface).c_str());
+    row("reference interface empty", "/flexible_bodies/0",
+        R"({"name": "beam", "file": "rod.frb", "reference": "interface", "reference_interface": ""})",
+        "flexible_bodies[0].reference_interface: must not be empty");
+    row("reference interface without interface reference", "/flexible_bodies/0/reference_interface", "\"END_A\"",
+        "flexible_bodies[0].reference_interface: only with \"reference\": \"interface\"");
+    row("too many modes", "/flexible_bodies/0/modes", "5", "flexible_bodies[0].modes: the file has only 4 modes");
+    row("negative modes", "/flexible_bodies/0/modes", "-1", "flexible_bodies[0].modes: must not be negative");
+    row("fractional modes", "/flexible_bodies/0/modes", "2.5", "flexible_bodies[0].modes: expected an integer");
+    row("modal coordinates size", "/flexible_bodies/0/modal_coordinates", "[0, 0, 0]",
+        "flexible_bodies[0].modal_coordinates: expected 4 values (one per mode used), got 3");
+    row("modal coordinates size with modes", "/flexible_bodies/0",
+        R"({"name": "beam", "file": "rod.frb", "modes": 2, "modal_coordinates": [0, 0, 0]})",
+        "flexible_bodies[0].modal_coordinates: expected 2 values (one per mode used), got 3");
+    row("damping ratio size", "/flexible_bodies/0/damping/ratio", "[0.01, 0.02, 0.03]",
+        "flexible_bodies[0].damping.ratio: expected one value for all elastic modes or 2 (one per elastic mode "
+        "used), got 3");
+    row("damping ratio size with modes", "/flexible_bodies/0",
+        R"({"name": "beam", "file": "rod.frb", "modes": 3, "damping": {"ratio": [0.01, 0.02]}})",
+        "flexible_bodies[0].damping.ratio: expected one value for all elastic modes or 1 (one per elastic mode "
+        "used), got 2");
+    row("damping ratio negative", "/flexible_bodies/0/damping/ratio", "[0.01, -0.02]",
+        "flexible_bodies[0].damping.ratio[1]: must not be negative");
+    row("damping ratio scalar negative", "/flexible_bodies/0/damping/ratio", "-0.02",
+        "flexible_bodies[0].damping.ratio: must not be negative");
+    row("damping ratio type", "/flexible_bodies/0/damping/ratio", "\"high\"",
+        "flexible_bodies[0].damping.ratio: expected a number or an array of numbers");
+    row("damping alpha", "/flexible_bodies/0/damping/alpha", "-1", "flexible_bodies[0].damping.alpha: must not be negative");
+    row("damping not object", "/flexible_bodies/0/damping", "0.02", "flexible_bodies[0].damping: expected an object");
+    row("stiffness scale", "/flexible_bodies/0/stiffness_scale", "0", "flexible_bodies[0].stiffness_scale: must be positive");
+    row("file missing", "/flexible_bodies/0/file", "REMOVE", "flexible_bodies[0].file: required");
+    row("file empty", "/flexible_bodies/0/file", "\"\"", "flexible_bodies[0].file: must not be empty");
+    row("file control character", "/flexible_bodies/0/file", "\"rod\\u0000.frb\"",
+        "flexible_bodies[0].file: must not contain control characters");
+    row("file not a string", "/flexible_bodies/0/file", "3", "flexible_bodies[0].file: expected a string");
+    row("flexible named like a rigid body", "/flexible_bodies/0/name", "\"link\"",
+        "flexible_bodies[0].name: duplicate name 'link'");
+    row("flexible named ground", "/flexible_bodies/0/name", "\"ground\"",
+        "flexible_bodies[0].name: 'ground' is reserved for the fixed ground body");
+    row("flexible orientation", "/flexible_bodies/0/orientation", "[0, 0, 0, 0]",
+        "flexible_bodies[0].orientation: expected [w, x, y, z] with a non-zero length");
+    row("virtual named like a flexible body", "/virtual_bodies/1/name", "\"beam\"",
+        "virtual_bodies[1].name: duplicate name 'beam'");
+    row("virtual named ground", "/virtual_bodies/1/name", "\"ground\"",
+        "virtual_bodies[1].name: 'ground' is reserved for the fixed ground body");
+    row("virtual unknown flexible body", "/virtual_bodies/0/flexible_body", "\"nope\"",
+        "virtual_bodies[0].flexible_body: no flexible body named 'nope'");
+    row("virtual on a rigid body", "/virtual_bodies/0/flexible_body", "\"link\"",
+        "virtual_bodies[0].flexible_body: 'link' is not a flexible body (a virtual body is attached to a flexible "
+        "body)");
+    row("virtual unknown node", "/virtual_bodies/0/nodes", "[101, 999, 103]",
+        "virtual_bodies[0].nodes[1]: flexible body 'beam' has no node 999");
+    row("virtual node count", "/virtual_bodies/0/nodes", "[101, 102]",
+        "virtual_bodies[0].nodes: expected 3 node ids [k, m, n]");
+    row("virtual repeated node", "/virtual_bodies/0/nodes", "[101, 102, 101]",
+        "virtual_bodies[0].nodes: expected 3 different nodes");
+    row("virtual node type", "/virtual_bodies/0/nodes", "[101, 102.5, 103]",
+        "virtual_bodies[0].nodes[1]: expected an integer");
+    row("virtual unknown interface", "/virtual_bodies/1/interface", "\"END_C\"",
+        (std::string("virtual_bodies[1].interface: ") + noInterface).c_str());
+    row("virtual point and interface", "/virtual_bodies/1/point", "[0, 0, 0]",
+        "virtual_bodies[1].interface: give either point or interface, not both");
+    row("virtual without location", "/virtual_bodies/1/interface", "REMOVE",
+        "virtual_bodies[1].point: required (or interface): where the virtual body sits on its flexible body");
+    row("virtual nodes with interface", "/virtual_bodies/1/nodes", "[101, 102, 103]",
+        "virtual_bodies[1].nodes: only with point (an interface brings its own nodes)");
+    row("virtual duplicate marker", "/virtual_bodies/1/markers/1", R"({"name": "pin"})",
+        "virtual_bodies[1].markers[1].name: duplicate name 'pin'");
+    row("virtual unknown marker", "/joints/1/marker1", "\"X\"", "joints[1].marker1: body 'beam_B' has no marker 'X'");
+    row("joint on a flexible body", "/joints/1/body1", "\"beam\"",
+        "joints[1].body1: 'beam' is a flexible body; connect it through a virtual body");
+    row("force on a flexible body", "/forces/0/body", "\"beam\"",
+        "forces[0].body: 'beam' is a flexible body; connect it through a virtual body");
+    row("marker sensor on a flexible body", "/sensors/3/body", "\"beam\"",
+        "sensors[3].body: 'beam' is a flexible body; connect it through a virtual body");
+    row("node sensor unknown node", "/sensors/0/node", "999", "sensors[0].node: flexible body 'beam' has no node 999");
+    row("node sensor node missing", "/sensors/0/node", "REMOVE", "sensors[0].node: required");
+    row("node sensor on a rigid body", "/sensors/0/body", "\"link\"",
+        "sensors[0].body: 'link' is not a flexible body (node, deflection and modal sensors observe flexible "
+        "bodies)");
+    row("node sensor on an unknown body", "/sensors/0/body", "\"nope\"", "sensors[0].body: no flexible body named 'nope'");
+    row("node sensor frame", "/sensors/0/frame", "\"local\"", "sensors[0].frame: expected one of global, body, got 'local'");
+    row("node sensor quantity", "/sensors/0/quantities", "[\"strain\"]",
+        "sensors[0].quantities[0]: unknown quantity 'strain' for a node sensor (expected one of position, velocity, "
+        "acceleration, displacement)");
+    row("deflection unknown node", "/sensors/1/node", "100", "sensors[1].node: flexible body 'beam' has no node 100");
+    row("chord unknown node", "/sensors/1/chord", "[101, 999]", "sensors[1].chord[1]: flexible body 'beam' has no node 999");
+    row("chord size", "/sensors/1/chord", "[101]", "sensors[1].chord: expected 2 node ids [a, b]");
+    row("chord repeated", "/sensors/1/chord", "[101, 101]", "sensors[1].chord: expected 2 different nodes");
+    row("chord missing", "/sensors/1/chord", "REMOVE", "sensors[1].chord: required");
+    row("chord type", "/sensors/1/chord", "[\"a\", 101]", "sensors[1].chord[0]: expected an integer");
+    row("deflection quantity", "/sensors/1/quantities", "[\"position\"]",
+        "sensors[1].quantities[0]: unknown quantity 'position' for a deflection sensor (expected one of "
+        "deflection, normalized)");
+    row("modal sensor on a virtual body", "/sensors/2/body", "\"beam_A\"",
+        "sensors[2].body: 'beam_A' is not a flexible body (node, deflection and modal sensors observe flexible "
+        "bodies)");
+    row("modal quantity", "/sensors/2/quantities", "[\"displacement\"]",
+        "sensors[2].quantities[0]: unknown quantity 'displacement' for a modal sensor (expected one of coordinate, "
+        "velocity)");
+    row("energy quantity", "/sensors/4/quantities", "[\"elastic\"]",
+        "sensors[4].quantities[0]: unknown quantity 'elastic' for a energy sensor (expected one of kinetic, "
+        "potential, total, strain)");
+    row("flexible bodies not an array", "/flexible_bodies", "{}", "flexible_bodies: expected an array");
+    row("virtual body not an object", "/virtual_bodies/0", "7", "virtual_bodies[0]: expected an object");
+  }
+  void flexibleErrorMessages() {
+    QFETCH(QString, pointer);
+    QFETCH(QString, value);
+    QFETCH(QString, expected);
+    json doc = flexDoc();
+    const json::json_pointer ptr(pointer.toStdString());
+    if (value == "REMOVE")
+      doc.at(ptr.parent_pointer()).erase(ptr.back());
+    else
+      doc[ptr] = json::parse(value.toStdString());
+    const Loaded r = loadIn(doc, m_base);
+    QVERIFY(!r.ok);
+    QVERIFY2(hasError(r, expected.toStdString()), r.diag.str().c_str());
+  }
+
+  void flexibleUnknownKeysWarn() {
+    json doc = flexDoc();
+    doc["flexible_bodies"][0]["mode"] = 3;
+    doc["flexible_bodies"][0]["damping"]["zeta"] = 0.1;
+    doc["virtual_bodies"][0]["frame"] = "body";
+    doc["sensors"][1]["frame"] = "body";  // deflection sensors have no frame
+    doc["sensors"][2]["node"] = 101;      // nor modal sensors a node
+    const Loaded r = loadIn(doc, m_base);
+    QVERIFY2(r.ok, r.diag.str().c_str());
+    const std::vector<std::string> expected{
+        "flexible_bodies[0].mode: unknown key (ignored)", "flexible_bodies[0].damping.zeta: unknown key (ignored)",
+        "virtual_bodies[0].frame: unknown key (ignored)", "sensors[1].frame: unknown key (ignored)",
+        "sensors[2].node: unknown key (ignored)"};
+    const auto w = lines(r.diag, Severity::Warning);
+    for (const auto& x : expected) QVERIFY2(std::find(w.begin(), w.end(), x) != w.end(), (x + "\n" + r.diag.str()).c_str());
+    QCOMPARE(w.size(), expected.size());
+  }
+
+  void flexibleReferenceExampleLoads() {
+    // the flexible example in docs/model-format.md, beside a tiny rod with the node ids it names
+    const std::string doc = readFile(FLEXIM_SOURCE_DIR "/docs/model-format.md");
+    const auto at = doc.find("\"flexible_bodies\"", doc.find("## 17. Flexible example"));
+    QVERIFY(at != std::string::npos);
+    const auto begin = doc.rfind("```json\n", at);
+    const auto end = doc.find("```", at);
+    QVERIFY(begin != std::string::npos && end != std::string::npos);
+    const Loaded r = loadIn(doc.substr(begin + 8, end - begin - 8), m_base);
+    QVERIFY2(r.ok && r.diag.items().empty(), r.diag.str().c_str());
+    QCOMPARE(r.model.flexible_bodies.size(), size_t(1));
+    QCOMPARE(r.model.virtual_bodies.size(), size_t(2));
+    const std::string saved = io::saveModelString(r.model);
+    const Loaded again = loadIn(saved, m_base);
+    QVERIFY2(again.ok && again.diag.items().empty(), again.diag.str().c_str());
+    QCOMPARE(io::saveModelString(again.model), saved);
   }
 
   // ---- files and syntax ----------------------------------------------------------------
