@@ -370,6 +370,9 @@ def make_rod():
         summary(d, stem)
         # free-free: 6 rigid + 16 elastic modes (the simulation uses the first 4, 8 or 16)
         reduce_rod(d, stem + ".inp", stem + ".frb", ["--modes", "16"])
+        # the examples carry their own copy (installed with them, resources/examples/rod)
+        shutil.copyfile(os.path.join(d, stem + ".frb"),
+                        os.path.join(ROOT, "resources", "examples", "rod", stem + ".frb"))
     # Craig-Bampton: rigid interfaces on both end faces (reference points = face centroids, on the
     # axis), 8 fixed-interface modes
     reduce_rod(d, "rod_round_c3d10.inp", "rod_round_cb.frb",
