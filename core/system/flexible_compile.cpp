@@ -60,6 +60,17 @@ Mat3 principalAxes(const Mat3& J) {
   return R;
 }
 
+/// Rigid motion [u; theta] of an interface's reference point per mode (6 x m).
+MatX interfaceMotion(const fe::ReducedBody& body, const fe::Interface& face) {
+  std::vector<Vec3> x;
+  MatX rows(3 * face.nodes.size(), body.modes.cols());
+  for (size_t k = 0; k < face.nodes.size(); ++k) {
+    x.push_back(body.coords[face.nodes[k]]);
+    rows.middleRows<3>(3 * k) = body.modes.middleRows<3>(3 * face.nodes[k]);
+  }
+  return interfaceRigidModes(x, rows, face.reference);
+}
+
 }  // namespace
 
 void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
@@ -189,13 +200,7 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
         diag.error(where + ".reference_interface", "the reduced body has no interface " + quoted(spec.reference_interface));
         continue;
       }
-      std::vector<Vec3> x;
-      MatX rows(3 * face->nodes.size(), m);
-      for (size_t k = 0; k < face->nodes.size(); ++k) {
-        x.push_back(eff->coords[face->nodes[k]]);
-        rows.middleRows<3>(3 * k) = eff->modes.middleRows<3>(3 * face->nodes[k]);
-      }
-      c = makeInterfaceFrame(b, interfaceRigidModes(x, rows, face->reference));
+      c = makeInterfaceFrame(b, interfaceMotion(*eff, *face));
       c->label = "reference frame of " + who + " (interface " + quoted(face->name) + ")";
     } else {
       c = makeReferenceConditions(spec.reference, b, eff->invariants);
@@ -222,7 +227,6 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     const int fb = flexBodyOf[fi];
     const FlexibleBody& F = m_flex[m_bodies[fb].flex];
     const fe::ReducedBody& data = *F.data;
-    const int m = m_bodies[fb].modes;
     const Mat3 Rv = F.R.transpose() * spec.orientation.normalized().toRotationMatrix();  // virtual axes -> internal
     const Vec3 P = F.R.transpose() * (spec.point - F.offset);
 
@@ -237,13 +241,7 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
         diag.error(where + ".interface", "the reduced body has no interface " + quoted(spec.interface));
         continue;
       }
-      std::vector<Vec3> xs;
-      MatX rows(3 * face->nodes.size(), m);
-      for (size_t k = 0; k < face->nodes.size(); ++k) {
-        xs.push_back(data.coords[face->nodes[k]]);
-        rows.middleRows<3>(3 * k) = data.modes.middleRows<3>(3 * face->nodes[k]);
-      }
-      const MatX psi = interfaceRigidModes(xs, rows, face->reference);
+      const MatX psi = interfaceMotion(data, *face);
       // three pseudo-nodes that move rigidly with the reference point, placed away from the
       // singular configurations relative to the virtual-body axes: cosines (64)-(67) 0, 0.41,
       // 0.41, 0.58 and rotational Jacobian determinant 0.58 (RigidFlexibleSingularity)
@@ -295,7 +293,6 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     addBody(body);
 
     // initial pose and velocity: rigidly attached to the flexible body at node k
-    const BodyData& Bi = m_bodies[fb];
     const BodyKinematics ki = bodyKinematics(m_initial.q, m_initial.v, fb);
     const Mat3 Aj = ki.A * Rv;
     const Vec3 bk = FlexibleBodyDynamics::nodeLocalPosition(x[0], Phi[0], ki.w);
@@ -305,7 +302,6 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     m_initial.q.segment<4>(Bj.q0 + 3) << pj.w(), pj.x(), pj.y(), pj.z();
     m_initial.v.segment<3>(Bj.v0) = ki.rdot + ki.omega.cross(ki.A * bk) + ki.A * Phi[0] * ki.wdot;
     m_initial.v.segment<3>(Bj.v0 + 3) = Aj.transpose() * ki.omega;
-    (void)Bi;
     joint.initialize(ki.A, ki.w, Aj);
     const RigidFlexibleSingularity sing = joint.singularity(ki.A, ki.w, Aj);
     if (sing.nearSingular) diag.warning(where, who + ": " + sing.warning);
