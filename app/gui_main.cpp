@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDoubleSpinBox>
 
 #include <cstdio>
 
@@ -23,7 +24,10 @@ int main(int argc, char** argv) {
   const QCommandLineOption runOption("run", "Run the model to completion after loading.");
   const QCommandLineOption screenshotOption("screenshot", "Save a screenshot of the window.", "FILE.png");
   const QCommandLineOption quitOption("quit", "Quit when done; the exit code tells success (0).");
-  parser.addOptions({runOption, screenshotOption, quitOption});
+  const QCommandLineOption scaleOption("deformation-scale",
+                                       "Scale factor of the drawn deformation of flexible bodies (default 1).",
+                                       "FACTOR");
+  parser.addOptions({runOption, screenshotOption, quitOption, scaleOption});
   parser.process(app);
   if (parser.positionalArguments().size() > 1) {
     std::fprintf(stderr, "flexim: expected at most one model file\n");
@@ -36,7 +40,18 @@ int main(int argc, char** argv) {
   request.screenshotPath = parser.value(screenshotOption);
   request.quit = parser.isSet(quitOption);
 
+  double deformationScale = 1.0;
+  if (parser.isSet(scaleOption)) {
+    bool ok = false;
+    deformationScale = parser.value(scaleOption).toDouble(&ok);
+    if (!ok || !(deformationScale >= 0.0)) {
+      std::fprintf(stderr, "flexim: --deformation-scale expects a number >= 0\n");
+      return 1;
+    }
+  }
+
   flexim::ui::MainWindow window;
+  window.deformationScaleBox()->setValue(deformationScale);
   window.show();
 
   flexim::ui::GuiAutomation automation(window, request);

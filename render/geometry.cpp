@@ -68,6 +68,8 @@ Pose makePose(const Vec3& position, const Quat& orientation) {
   return pose;
 }
 
+vtkSmartPointer<vtkPolyData> sphereMesh(double radius) { return sphere(radius); }
+
 vtkSmartPointer<vtkMatrix4x4> toVtkMatrix(const Pose& pose) {
   auto m = vtkSmartPointer<vtkMatrix4x4>::New();
   const Eigen::Matrix4d& h = pose.matrix();

@@ -22,6 +22,8 @@ vtkSmartPointer<vtkMatrix4x4> toVtkMatrix(const Pose& pose);
 
 /// Box centred at the origin with the given full edge lengths.
 vtkSmartPointer<vtkPolyData> boxMesh(const Vec3& size);
+/// Sphere centred at the origin.
+vtkSmartPointer<vtkPolyData> sphereMesh(double radius);
 /// Joint glyph in the joint marker frame; the joint axis is z. `size` is the glyph diameter.
 vtkSmartPointer<vtkPolyData> jointGlyph(JointType type, double size);
 /// Tubes from the origin to each point (the links of a body from its centre of mass).

@@ -1,19 +1,25 @@
 #include "render/model_scene.h"
 
+#include "core/fe/reduced_body.h"
+#include "render/flexible_surface.h"
 #include "render/geometry.h"
 #include "render/inertia_shape.h"
 #include "render/palette.h"
 
 #include <vtkActor.h>
 #include <vtkLightKit.h>
+#include <vtkLookupTable.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
+#include <vtkPolyDataNormals.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
+#include <vtkScalarBarActor.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
 
+#include <cmath>
 #include <cstdio>
 
 namespace flexim::render {
@@ -66,6 +72,41 @@ const MarkerSpec* findByName(const std::vector<MarkerSpec>& markers, const std::
   return nullptr;
 }
 
+Pose flexiblePose(const FlexibleBodySpec& body) { return makePose(body.position, body.orientation); }
+
+const FlexibleBodySpec* flexibleByName(const ModelSpec& model, const std::string& name) {
+  for (const FlexibleBodySpec& f : model.flexible_bodies)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+// Initial pose of a virtual body: at its interface's reference point, on its first explicit
+// node, or at its point (the solver attaches it to the nearest node triangle, close to it).
+Pose initialVirtualPose(const ModelSpec& model, const VirtualBodySpec& body) {
+  const FlexibleBodySpec* owner = flexibleByName(model, body.flexible_body);
+  if (!owner) return makePose(body.point, body.orientation);
+  Vec3 origin = body.point;
+  if (owner->data) {
+    const fe::ReducedBody& data = *owner->data;
+    if (!body.interface.empty()) {
+      for (const fe::Interface& face : data.interfaces)
+        if (face.name == body.interface) origin = face.reference;
+    } else if (!body.nodes.empty()) {
+      for (std::size_t n = 0; n < data.node_ids.size() && n < data.coords.size(); ++n)
+        if (data.node_ids[n] == body.nodes.front()) origin = data.coords[n];
+    }
+  }
+  return flexiblePose(*owner) * makePose(origin, body.orientation);
+}
+
+// The initial modal coordinates of a flexible body, cut to the modes the display uses.
+Eigen::VectorXd initialModal(const FlexibleBodySpec& body, int modeCount) {
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(modeCount);
+  for (int j = 0; j < modeCount && j < int(body.modal_coordinates.size()); ++j)
+    w(j) = body.modal_coordinates[std::size_t(j)];
+  return w;
+}
+
 }  // namespace
 
 ModelScene::ModelScene(SceneOptions options) : m_options(options) {
@@ -94,11 +135,17 @@ void ModelScene::setupRenderer() {
 void ModelScene::clear() {
   m_renderer->RemoveAllViewProps();
   m_bodies.clear();
+  m_rigidCount = 0;
+  m_flexible.clear();
   m_ground = BodyVisual();
   m_initialPoses.clear();
   m_markerActors.clear();
   m_springs.clear();
   m_timeLabel = nullptr;
+  m_scaleLabel = nullptr;
+  m_lookupTable = nullptr;
+  m_colourBar = nullptr;
+  m_colourMax = 0.0;
   m_bounds = SceneBounds();
   m_length = 1.0;
   m_glyphSize = 0.05;
@@ -110,11 +157,15 @@ void ModelScene::build(const ModelSpec& model, Diagnostics* diag) {
   m_up = upDirection(model.gravity);
   measure(model);
   addBodies(model);
+  addFlexibleBodies(model, diag);
+  addVirtualBodies(model);
   addGround(model);
   addJoints(model, diag);
   addSprings(model, diag);
   if (m_options.showFloor && !m_bounds.empty()) addFloor();
   if (m_options.showLabels) addLabels(model);
+  if (!m_flexible.empty()) addColourBar();
+  updateColours();
   setMarkersVisible(m_options.showMarkers);
   resetCamera();
 }
@@ -125,6 +176,19 @@ void ModelScene::measure(const ModelSpec& model) {
     const InertiaBox box = equivalentInertiaBox(body.mass, body.inertia, kMinBoxAspect);
     m_bounds.add(body.position, box.valid ? 0.5 * box.size.norm() : 0.0);
     for (const MarkerSpec& marker : body.markers) m_bounds.add(bodyToWorld * marker.position);
+  }
+  for (const FlexibleBodySpec& body : model.flexible_bodies) {
+    const Pose feToWorld = flexiblePose(body);
+    if (!body.data || body.data->coords.empty()) {
+      m_bounds.add(body.position);
+      continue;
+    }
+    for (const Vec3& x : body.data->coords) m_bounds.add(feToWorld * x);
+  }
+  for (const VirtualBodySpec& body : model.virtual_bodies) {
+    const Pose virtualToWorld = initialVirtualPose(model, body);
+    m_bounds.add(virtualToWorld.translation());
+    for (const MarkerSpec& marker : body.markers) m_bounds.add(virtualToWorld * marker.position);
   }
   for (const MarkerSpec& marker : model.ground_markers) m_bounds.add(marker.position);
   m_length = m_bounds.diagonal() > 1e-9 ? m_bounds.diagonal() : 1.0;
@@ -159,6 +223,128 @@ void ModelScene::addBodies(const ModelSpec& model) {
       addActor(links);
     }
     if (!body.markers.empty()) addMarkerTriads(visual, body.markers);
+  }
+  m_rigidCount = model.bodies.size();
+}
+
+void ModelScene::addFlexibleBodies(const ModelSpec& model, Diagnostics* diag) {
+  m_flexible.resize(model.flexible_bodies.size());
+  for (std::size_t f = 0; f < model.flexible_bodies.size(); ++f) {
+    const FlexibleBodySpec& body = model.flexible_bodies[f];
+    m_bodies.emplace_back();
+    BodyVisual& visual = m_bodies.back();
+    visual.setPose(flexiblePose(body));
+    m_initialPoses.push_back(visual.pose());
+    FlexibleVisual& flexible = m_flexible[f];
+    flexible.colour = bodyColour(m_rigidCount + f);
+    if (!body.data) {
+      if (diag)
+        diag->warning("flexible_bodies[" + std::to_string(f) + "] '" + body.name + "'",
+                      "no reduced-body data loaded; body not drawn");
+      continue;
+    }
+    flexible.surface = std::make_unique<FlexibleSurface>(*body.data, body.mode_count);
+    flexible.initialModal = initialModal(body, flexible.surface->modeCount());
+    flexible.surface->setModal(flexible.initialModal);
+    flexible.surface->setScale(m_deformationScale);
+    m_colourMax = std::max(m_colourMax, flexible.surface->currentMaxDisplacement());
+
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    if (flexible.surface->hasTriangles()) {
+      // smooth shading on curved faces, sharp edges kept (recomputed as the surface deforms)
+      auto normals = vtkSmartPointer<vtkPolyDataNormals>::New();
+      normals->SetInputData(flexible.surface->mesh());
+      normals->SetFeatureAngle(50.0);
+      normals->SplittingOn();
+      normals->ConsistencyOff();
+      normals->ComputeCellNormalsOff();
+      mapper->SetInputConnection(normals->GetOutputPort());
+    } else {
+      mapper->SetInputData(flexible.surface->mesh());
+    }
+    mapper->SetScalarModeToUsePointData();
+    mapper->InterpolateScalarsBeforeMappingOn();
+    auto actor = vtkSmartPointer<vtkActor>::New();
+    actor->SetMapper(mapper);
+    vtkProperty* property = actor->GetProperty();
+    property->SetColor(flexible.colour[0], flexible.colour[1], flexible.colour[2]);
+    property->SetAmbient(0.2);
+    property->SetDiffuse(0.8);
+    property->SetSpecular(0.2);
+    property->SetSpecularPower(30.0);
+    if (!flexible.surface->hasTriangles()) {
+      property->SetPointSize(3.0);
+      property->LightingOff();
+    }
+    flexible.actor = actor;
+    visual.attach(actor);
+    addActor(actor);
+  }
+}
+
+void ModelScene::addVirtualBodies(const ModelSpec& model) {
+  for (const VirtualBodySpec& body : model.virtual_bodies) {
+    m_bodies.emplace_back();
+    BodyVisual& visual = m_bodies.back();
+    visual.setPose(initialVirtualPose(model, body));
+    m_initialPoses.push_back(visual.pose());
+    // massless: a small sphere at its origin, not an inertia shape
+    auto dot = makeActor(sphereMesh(0.28 * m_glyphSize), kVirtualBodyColour);
+    visual.attach(dot);
+    addActor(dot);
+    std::vector<Vec3> ends;
+    for (const MarkerSpec& marker : body.markers) ends.push_back(marker.position);
+    auto tubes = linkTubes(ends, 0.08 * m_glyphSize);
+    if (tubes->GetNumberOfPoints() > 0) {
+      auto links = makeActor(tubes, darker(kVirtualBodyColour, 0.8));
+      visual.attach(links);
+      addActor(links);
+    }
+    if (!body.markers.empty()) addMarkerTriads(visual, body.markers);
+  }
+}
+
+void ModelScene::addColourBar() {
+  m_lookupTable = vtkSmartPointer<vtkLookupTable>::New();
+  m_lookupTable->SetHueRange(0.667, 0.0);  // blue (no displacement) to red (largest)
+  m_lookupTable->SetSaturationRange(0.85, 0.85);
+  m_lookupTable->SetValueRange(0.95, 0.95);
+  m_lookupTable->SetNumberOfTableValues(256);
+  m_lookupTable->Build();
+  for (FlexibleVisual& flexible : m_flexible) {
+    if (!flexible.actor) continue;
+    flexible.actor->GetMapper()->SetLookupTable(m_lookupTable);
+    flexible.actor->GetMapper()->UseLookupTableScalarRangeOn();
+  }
+  if (m_options.showColourBar) {
+    m_colourBar = vtkSmartPointer<vtkScalarBarActor>::New();
+    m_colourBar->SetLookupTable(m_lookupTable);
+    m_colourBar->SetTitle("|u| [m]");
+    m_colourBar->SetLabelFormat("%-#6.3g");
+    m_colourBar->SetNumberOfLabels(5);
+    m_colourBar->UnconstrainedFontSizeOn();
+    m_colourBar->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    m_colourBar->GetPositionCoordinate()->SetValue(0.9, 0.2);
+    m_colourBar->SetWidth(0.09);
+    m_colourBar->SetHeight(0.6);
+    m_colourBar->SetBarRatio(0.3);
+    for (vtkTextProperty* style : {m_colourBar->GetTitleTextProperty(), m_colourBar->GetLabelTextProperty()}) {
+      style->SetColor(kTextColour.data());
+      style->SetFontFamilyToArial();
+      style->SetFontSize(13);
+      style->BoldOff();
+      style->ItalicOff();
+      style->ShadowOff();
+    }
+    m_renderer->AddViewProp(m_colourBar);
+  }
+  if (m_options.showLabels) {
+    m_scaleLabel = makeLabel("", 14);
+    m_scaleLabel->GetTextProperty()->SetJustificationToRight();
+    m_scaleLabel->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    m_scaleLabel->GetPositionCoordinate()->SetValue(0.985, 0.02);
+    m_renderer->AddViewProp(m_scaleLabel);
+    updateScaleLabel();
   }
 }
 
@@ -288,6 +474,16 @@ bool ModelScene::findMarker(const ModelSpec& model, const std::string& body,
     markerInBody = makePose(m->position, m->orientation);
     return true;
   }
+  // virtual bodies follow the rigid and flexible ones (flexible bodies carry no markers)
+  const std::size_t firstVirtual = model.bodies.size() + model.flexible_bodies.size();
+  for (std::size_t v = 0; v < model.virtual_bodies.size(); ++v) {
+    if (model.virtual_bodies[v].name != body) continue;
+    const MarkerSpec* m = findByName(model.virtual_bodies[v].markers, marker);
+    if (!m) return false;
+    bodyIndex = static_cast<int>(firstVirtual + v);
+    markerInBody = makePose(m->position, m->orientation);
+    return true;
+  }
   return false;
 }
 
@@ -309,9 +505,92 @@ bool ModelScene::setPoses(const std::vector<BodyPose>& poses) {
   return true;
 }
 
+bool ModelScene::setModal(const std::vector<Eigen::VectorXd>& modal) {
+  if (!modal.empty() && modal.size() != m_flexible.size()) return false;
+  for (std::size_t f = 0; f < modal.size(); ++f) {
+    const FlexibleSurface* surface = m_flexible[f].surface.get();
+    if (surface && (modal[f].size() > surface->modeCount() || !modal[f].allFinite())) return false;
+  }
+  for (std::size_t f = 0; f < m_flexible.size(); ++f) {
+    FlexibleSurface* surface = m_flexible[f].surface.get();
+    if (!surface) continue;
+    surface->setModal(modal.empty() ? Eigen::VectorXd() : modal[f]);
+    m_colourMax = std::max(m_colourMax, surface->currentMaxDisplacement());
+  }
+  updateColours();
+  return true;
+}
+
+bool ModelScene::setSample(const Sample& sample) {
+  if (sample.poses.size() != m_bodies.size()) return false;
+  if (!sample.modal.empty() && sample.modal.size() != m_flexible.size()) return false;
+  if (!setModal(sample.modal)) return false;
+  setPoses(sample.poses);
+  setTime(sample.t);
+  return true;
+}
+
 void ModelScene::resetPoses() {
   for (std::size_t b = 0; b < m_bodies.size(); ++b) m_bodies[b].setPose(m_initialPoses[b]);
+  for (FlexibleVisual& flexible : m_flexible)
+    if (flexible.surface) flexible.surface->setModal(flexible.initialModal);
   updateSprings();
+  updateColours();
+}
+
+const FlexibleSurface* ModelScene::flexibleSurface(std::size_t i) const {
+  return i < m_flexible.size() ? m_flexible[i].surface.get() : nullptr;
+}
+
+vtkLookupTable* ModelScene::displacementColours() const { return m_lookupTable; }
+
+vtkScalarBarActor* ModelScene::colourBar() const { return m_colourBar; }
+
+vtkActor* ModelScene::flexibleActor(std::size_t i) const {
+  return i < m_flexible.size() ? m_flexible[i].actor.Get() : nullptr;
+}
+
+void ModelScene::setDeformationScale(double scale) {
+  if (!std::isfinite(scale) || scale < 0.0) return;
+  m_deformationScale = scale;
+  for (FlexibleVisual& flexible : m_flexible)
+    if (flexible.surface) flexible.surface->setScale(scale);
+  updateScaleLabel();
+}
+
+void ModelScene::setDisplacementColouring(bool on) {
+  m_options.colourByDisplacement = on;
+  updateColours();
+}
+
+void ModelScene::includeInColourRange(const std::vector<Eigen::VectorXd>& modal) {
+  for (std::size_t f = 0; f < modal.size() && f < m_flexible.size(); ++f)
+    if (m_flexible[f].surface)
+      m_colourMax = std::max(m_colourMax, m_flexible[f].surface->maxDisplacement(modal[f]));
+  updateColours();
+}
+
+void ModelScene::resetColourRange() {
+  m_colourMax = 0.0;
+  for (const FlexibleVisual& flexible : m_flexible)
+    if (flexible.surface) m_colourMax = std::max(m_colourMax, flexible.surface->currentMaxDisplacement());
+  updateColours();
+}
+
+void ModelScene::updateColours() {
+  // nothing deformed yet (before a run): the plain body colour, no legend of a zero range
+  const bool colour = m_options.colourByDisplacement && m_lookupTable && m_colourMax > 0.0;
+  if (m_lookupTable) m_lookupTable->SetTableRange(0.0, m_colourMax > 0.0 ? m_colourMax : 1.0);
+  for (FlexibleVisual& flexible : m_flexible)
+    if (flexible.actor) flexible.actor->GetMapper()->SetScalarVisibility(colour);
+  if (m_colourBar) m_colourBar->SetVisibility(colour);
+}
+
+void ModelScene::updateScaleLabel() {
+  if (!m_scaleLabel) return;
+  char text[64];
+  std::snprintf(text, sizeof text, "deformation x %g", m_deformationScale);
+  m_scaleLabel->SetInput(text);
 }
 
 void ModelScene::updateSprings() {

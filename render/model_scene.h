@@ -1,31 +1,44 @@
 // The 3-D picture of a ModelSpec: one BodyVisual per rigid body (inertia box, links to its
-// markers, marker triads, glyphs of the joints it carries), the ground (its markers and joint
-// glyphs), spring-damper lines, a floor grid and world axes, plus the model name and time.
-// Build once per model; setPoses() then moves everything without rebuilding.
+// markers, marker triads, glyphs of the joints it carries), per flexible body (the display
+// surface of its reduced body, deformed by the modal coordinates and coloured by the
+// displacement magnitude) and per virtual body (a small sphere with its marker triads), the
+// ground (its markers and joint glyphs), spring-damper lines, a floor grid and world axes, plus
+// the model name and time. Build once per model; setPoses()/setModal() (or setSample()) then
+// move and deform everything without rebuilding.
 #pragma once
 
 #include "core/base/diagnostics.h"
 #include "core/model/model.h"
 #include "core/run/simulation.h"
 #include "render/body_visual.h"
+#include "render/palette.h"
 #include "render/scene_framing.h"
 
 #include <vtkSmartPointer.h>
 
+#include <memory>
 #include <vector>
 
 class vtkActor;
+class vtkLookupTable;
 class vtkPolyData;
 class vtkRenderer;
+class vtkScalarBarActor;
 class vtkTextActor;
 
 namespace flexim::render {
+
+class FlexibleSurface;
 
 struct SceneOptions {
   bool gradientBackground = true;  ///< false: plain kBackgroundBottom (easy pixel tests)
   bool showFloor = true;           ///< grid under the model and world axes at the origin
   bool showMarkers = true;         ///< marker axis triads
-  bool showLabels = true;          ///< model name and time
+  bool showLabels = true;          ///< model name and time (and the deformation scale)
+  /// Flexible bodies coloured by displacement magnitude once something has deformed (until
+  /// then, and with this off, in their body colour).
+  bool colourByDisplacement = true;
+  bool showColourBar = true;       ///< the displacement legend (with flexible bodies only)
 };
 
 class ModelScene {
@@ -40,12 +53,34 @@ class ModelScene {
   void build(const ModelSpec& model, Diagnostics* diag = nullptr);
   void clear();
 
-  /// poses[b] belongs to the b-th body of the built model. Returns false (and changes nothing)
-  /// when the count does not match.
+  /// Poses in Sample::poses order: the rigid bodies, then the flexible bodies (their FE frame),
+  /// then the virtual bodies. Returns false (and changes nothing) when the count does not match
+  /// bodyCount().
   bool setPoses(const std::vector<BodyPose>& poses);
-  /// Back to the model's initial configuration.
+  /// modal[i]: modal coordinates of flexible_bodies[i] (Sample::modal). Shorter vectors zero
+  /// the remaining modes; an empty list shows every flexible body undeformed. Returns false (and
+  /// changes nothing) when the count does not match or a vector has more modes than the body
+  /// uses. The colour range grows to include the shown displacements.
+  bool setModal(const std::vector<Eigen::VectorXd>& modal);
+  /// setPoses + setModal + setTime of one output sample; false if poses or modal do not fit.
+  bool setSample(const Sample& sample);
+  /// Back to the model's initial configuration (initial modal coordinates of flexible bodies).
   void resetPoses();
   void setTime(double t);
+
+  /// Displayed deformation = scale * elastic displacement (1 = true size; colours and the
+  /// legend always show the true displacement). Non-finite or negative values are ignored.
+  void setDeformationScale(double scale);
+  double deformationScale() const { return m_deformationScale; }
+  void setDisplacementColouring(bool on);
+  bool displacementColouring() const { return m_options.colourByDisplacement; }
+  /// Widens the colour range [0, max |u|] to include these modal coordinates (one sample).
+  /// Feed every sample of a run so that a colour means the same displacement in every frame.
+  void includeInColourRange(const std::vector<Eigen::VectorXd>& modal);
+  /// Colour range back to that of the displayed configuration.
+  void resetColourRange();
+  /// Upper end of the colour range [m] (0 while nothing has deformed).
+  double colourRangeMax() const { return m_colourMax; }
 
   void setMarkersVisible(bool visible);
   bool markersVisible() const { return m_options.showMarkers; }
@@ -53,7 +88,21 @@ class ModelScene {
   void resetCamera();
 
   vtkRenderer* renderer() const;
+  /// All bodies: rigid + flexible + virtual (the length of Sample::poses).
   std::size_t bodyCount() const { return m_bodies.size(); }
+  std::size_t rigidBodyCount() const { return m_rigidCount; }
+  std::size_t flexibleBodyCount() const { return m_flexible.size(); }
+  std::size_t virtualBodyCount() const { return m_bodies.size() - m_rigidCount - m_flexible.size(); }
+  /// Current pose of body i (Sample::poses order).
+  const Pose& bodyPose(std::size_t i) const { return m_bodies[i].pose(); }
+  /// The deformable surface of flexible body i (nullptr when it has no reduced-body data).
+  const FlexibleSurface* flexibleSurface(std::size_t i) const;
+  /// Its actor (placed by the FE-frame pose), or nullptr.
+  vtkActor* flexibleActor(std::size_t i) const;
+  /// Colours of |u| (nullptr when the model has no flexible body).
+  vtkLookupTable* displacementColours() const;
+  /// The legend, or nullptr when the model has no flexible body or the option is off.
+  vtkScalarBarActor* colourBar() const;
   /// Model size [m] used for glyph sizes (diagonal of the initial layout).
   double characteristicLength() const { return m_length; }
   const SceneBounds& bounds() const { return m_bounds; }
@@ -73,6 +122,9 @@ class ModelScene {
   void setupRenderer();
   void measure(const ModelSpec& model);
   void addBodies(const ModelSpec& model);
+  void addFlexibleBodies(const ModelSpec& model, Diagnostics* diag);
+  void addVirtualBodies(const ModelSpec& model);
+  void addColourBar();
   void addGround(const ModelSpec& model);
   void addJoints(const ModelSpec& model, Diagnostics* diag);
   void addSprings(const ModelSpec& model, Diagnostics* diag);
@@ -86,16 +138,32 @@ class ModelScene {
   BodyVisual& visualOf(int bodyIndex);
   Vec3 worldPoint(const AnchoredPoint& p) const;
   void updateSprings();
+  void updateColours();
+  void updateScaleLabel();
   double springAmplitude() const { return 0.3 * m_glyphSize; }
+
+  struct FlexibleVisual {
+    std::unique_ptr<FlexibleSurface> surface;  ///< null: no reduced-body data
+    vtkSmartPointer<vtkActor> actor;
+    Eigen::VectorXd initialModal;
+    Rgb colour{};
+  };
 
   SceneOptions m_options;
   vtkSmartPointer<vtkRenderer> m_renderer;
-  std::vector<BodyVisual> m_bodies;
+  std::vector<BodyVisual> m_bodies;  ///< rigid, flexible, virtual (Sample::poses order)
+  std::size_t m_rigidCount = 0;
+  std::vector<FlexibleVisual> m_flexible;
   BodyVisual m_ground;
   std::vector<Pose> m_initialPoses;
   std::vector<vtkSmartPointer<vtkActor>> m_markerActors;
   std::vector<SpringVisual> m_springs;
   vtkSmartPointer<vtkTextActor> m_timeLabel;
+  vtkSmartPointer<vtkTextActor> m_scaleLabel;
+  vtkSmartPointer<vtkLookupTable> m_lookupTable;
+  vtkSmartPointer<vtkScalarBarActor> m_colourBar;
+  double m_deformationScale = 1.0;
+  double m_colourMax = 0.0;
   SceneBounds m_bounds;
   Vec3 m_up = Vec3::UnitZ();
   Vec3 m_planeNormal = Vec3::Zero();  ///< motion plane of a planar linkage, or zero

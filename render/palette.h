@@ -17,6 +17,7 @@ Rgb darker(const Rgb& c, double factor = 0.65);
 
 inline constexpr Rgb kGroundColour{0.42, 0.44, 0.50};
 inline constexpr Rgb kGridColour{0.62, 0.65, 0.70};
+inline constexpr Rgb kVirtualBodyColour{0.80, 0.82, 0.86};  ///< massless bodies on flexible ones
 inline constexpr Rgb kSpringColour{0.88, 0.88, 0.92};
 inline constexpr Rgb kTextColour{0.95, 0.95, 0.95};
 inline constexpr Rgb kBackgroundTop{0.32, 0.36, 0.44};

@@ -11,6 +11,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -18,6 +19,7 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QStatusBar>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 namespace flexim::ui {
@@ -32,6 +34,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createDocks();
   createActions();
   createMenus();
+  createToolBar();
 
   m_statusText = new QLabel(tr("No model"), this);
   m_progress = new QProgressBar(this);
@@ -127,6 +130,42 @@ void MainWindow::createActions() {
     m_scene->setMarkersVisible(on);
     m_viewport->update();
   });
+
+  m_colourByDisplacementAction = new QAction(tr("&Colour by displacement"), this);
+  m_colourByDisplacementAction->setObjectName("actionColourByDisplacement");
+  m_colourByDisplacementAction->setToolTip(tr("Colour flexible bodies by their elastic displacement magnitude"));
+  m_colourByDisplacementAction->setCheckable(true);
+  m_colourByDisplacementAction->setChecked(m_scene->displacementColouring());
+  connect(m_colourByDisplacementAction, &QAction::toggled, this, [this](bool on) {
+    m_scene->setDisplacementColouring(on);
+    m_viewport->update();
+  });
+}
+
+void MainWindow::createToolBar() {
+  m_viewToolBar = addToolBar(tr("View"));
+  m_viewToolBar->setObjectName("viewToolBar");
+  m_viewToolBar->addAction(m_resetCameraAction);
+  m_viewToolBar->addAction(m_showMarkersAction);
+  m_viewToolBar->addSeparator();
+  m_viewToolBar->addAction(m_colourByDisplacementAction);
+  auto* label = new QLabel(tr(" Deformation × "), m_viewToolBar);
+  m_deformationScale = new QDoubleSpinBox(m_viewToolBar);
+  m_deformationScale->setObjectName("deformationScale");
+  m_deformationScale->setToolTip(tr("Scale factor of the displayed elastic deformation of flexible bodies "
+                                    "(1 = true size; colours show the true displacement)"));
+  m_deformationScale->setRange(0.0, 1e6);
+  m_deformationScale->setDecimals(2);
+  m_deformationScale->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+  m_deformationScale->setValue(m_scene->deformationScale());
+  m_deformationScale->setKeyboardTracking(false);
+  label->setBuddy(m_deformationScale);
+  m_viewToolBar->addWidget(label);
+  m_viewToolBar->addWidget(m_deformationScale);
+  connect(m_deformationScale, &QDoubleSpinBox::valueChanged, this, [this](double scale) {
+    m_scene->setDeformationScale(scale);
+    m_viewport->update();
+  });
 }
 
 void MainWindow::createMenus() {
@@ -141,6 +180,7 @@ void MainWindow::createMenus() {
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(m_resetCameraAction);
   view->addAction(m_showMarkersAction);
+  view->addAction(m_colourByDisplacementAction);
 }
 
 void MainWindow::updateActions() {
@@ -149,6 +189,9 @@ void MainWindow::updateActions() {
   m_runAction->setEnabled(m_hasModel && !running);
   m_cancelAction->setEnabled(running);
   m_exportAction->setEnabled(!running && !m_results.empty());
+  const bool flexible = m_hasModel && !m_model.flexible_bodies.empty();
+  m_colourByDisplacementAction->setEnabled(flexible);
+  m_deformationScale->setEnabled(flexible);
 }
 
 bool MainWindow::isRunning() const { return m_controller && m_controller->isRunning(); }
@@ -187,10 +230,18 @@ void MainWindow::showModel(const ModelSpec& model, const QString& source) {
 
   const QString name = m_model.name.empty() ? QFileInfo(source).fileName() : QString::fromStdString(m_model.name);
   setWindowTitle(tr("%1 — Flexim").arg(name));
-  m_statusText->setText(tr("Loaded %1: %2 bodies, %3 joints")
-                            .arg(name)
-                            .arg(m_model.bodies.size())
-                            .arg(m_model.joints.size()));
+  if (m_model.flexible_bodies.empty())
+    m_statusText->setText(tr("Loaded %1: %2 bodies, %3 joints")
+                              .arg(name)
+                              .arg(m_model.bodies.size())
+                              .arg(m_model.joints.size()));
+  else
+    m_statusText->setText(tr("Loaded %1: %2 rigid, %3 flexible, %4 virtual bodies, %5 joints")
+                              .arg(name)
+                              .arg(m_model.bodies.size())
+                              .arg(m_model.flexible_bodies.size())
+                              .arg(m_model.virtual_bodies.size())
+                              .arg(m_model.joints.size()));
   m_messages->add(Severity::Info, source, tr("model loaded"));
   updateActions();
   emit modelLoaded();
@@ -221,6 +272,7 @@ void MainWindow::cancelRun() {
 void MainWindow::onRunStarted(const std::vector<Channel>& channels) {
   m_results.reset(channels);
   m_playback->clear();
+  m_scene->resetColourRange();
   m_statusText->setText(tr("Running…"));
   m_messages->add(Severity::Info, tr("simulation"), tr("run started (t_end = %1 s)").arg(m_model.solver.t_end));
 }
@@ -229,7 +281,12 @@ void MainWindow::onSamplesArrived(const std::vector<Sample>& samples) {
   m_results.append(samples);
   std::vector<double> times;
   times.reserve(samples.size());
-  for (const Sample& s : samples) times.push_back(s.t);
+  const bool flexible = m_scene->flexibleBodyCount() > 0;
+  for (const Sample& s : samples) {
+    times.push_back(s.t);
+    // the colour scale covers the whole run, so a colour means the same in every frame
+    if (flexible) m_scene->includeInColourRange(s.modal);
+  }
   m_playback->appendFrames(times);
 }
 
@@ -260,7 +317,7 @@ void MainWindow::onRunFinished(const RunSummary& summary) {
 void MainWindow::showFrame(int index) {
   if (index < 0 || std::size_t(index) >= m_results.size()) return;
   const Sample& sample = m_results.samples()[std::size_t(index)];
-  m_scene->setPoses(sample.poses);
+  m_scene->setSample(sample);
   m_scene->setTime(sample.t);
   m_viewport->update();
 }

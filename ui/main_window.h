@@ -13,8 +13,10 @@
 #include <memory>
 
 class QAction;
+class QDoubleSpinBox;
 class QLabel;
 class QProgressBar;
+class QToolBar;
 
 namespace flexim::render {
 class ModelScene;
@@ -56,6 +58,8 @@ class MainWindow : public QMainWindow {
   MessagesPanel* messages() const { return m_messages; }
   PlaybackBar* playbackBar() const { return m_playback; }
   QProgressBar* progressBar() const { return m_progress; }
+  /// Deformation scale of flexible bodies (View toolbar).
+  QDoubleSpinBox* deformationScaleBox() const { return m_deformationScale; }
   render::ModelScene& scene() const { return *m_scene; }
 
  signals:
@@ -67,6 +71,7 @@ class MainWindow : public QMainWindow {
   void createDocks();
   void createActions();
   void createMenus();
+  void createToolBar();
   void updateActions();
 
   void onOpenRequested();
@@ -98,6 +103,9 @@ class MainWindow : public QMainWindow {
   QAction* m_cancelAction = nullptr;
   QAction* m_resetCameraAction = nullptr;
   QAction* m_showMarkersAction = nullptr;
+  QAction* m_colourByDisplacementAction = nullptr;
+  QToolBar* m_viewToolBar = nullptr;
+  QDoubleSpinBox* m_deformationScale = nullptr;
 };
 
 }  // namespace flexim::ui

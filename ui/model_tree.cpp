@@ -37,10 +37,18 @@ ModelTree::ModelTree(QWidget* parent) : QTreeWidget(parent) {
 
 void ModelTree::showModel(const ModelSpec& model) {
   clear();
-  auto* bodies = addGroup(this, tr("Bodies"), model.bodies.size());
+  auto* bodies = addGroup(this, tr("Bodies"),
+                         model.bodies.size() + model.flexible_bodies.size() + model.virtual_bodies.size());
   for (const RigidBodySpec& body : model.bodies)
     addItem(bodies, body.name, tr("rigid"),
             tr("mass %1 kg, %2 markers").arg(body.mass).arg(body.markers.size()));
+  for (const FlexibleBodySpec& body : model.flexible_bodies)
+    addItem(bodies, body.name, tr("flexible"),
+            tr("%1, %2 modes").arg(QString::fromStdString(body.file))
+                .arg(body.mode_count > 0 ? QString::number(body.mode_count) : tr("all")));
+  for (const VirtualBodySpec& body : model.virtual_bodies)
+    addItem(bodies, body.name, tr("virtual"),
+            tr("on '%1', %2 markers").arg(QString::fromStdString(body.flexible_body)).arg(body.markers.size()));
 
   auto* joints = addGroup(this, tr("Joints"), model.joints.size());
   for (const JointSpec& joint : model.joints)

@@ -1,6 +1,11 @@
 // ModelScene offscreen: the picture is not blank, moves where a body moves, and matches the
 // committed reference image. Regenerate the reference with FLEXIM_UPDATE_REFERENCE=1 (then
 // look at it before committing: tests/render/data/two_link_scene.png).
+// Flexible bodies: the displayed surface is pose o (x + scale Phi w) on a hand-made reduced
+// body, and a real reduced body (tests/data/fe/rod) renders and deforms.
+#include "core/fe/reduced_body.h"
+#include "io/fe/reduced_body_file.h"
+#include "render/flexible_surface.h"
 #include "render/inertia_shape.h"
 #include "render/model_scene.h"
 #include "render/offscreen_render.h"
@@ -8,11 +13,19 @@
 
 #include <QtTest>
 
+#include <vtkActor.h>
 #include <vtkCamera.h>
+#include <vtkDataArray.h>
+#include <vtkLookupTable.h>
+#include <vtkMapper.h>
 #include <vtkMatrix4x4.h>
+#include <vtkPointData.h>
+#include <vtkPolyData.h>
 #include <vtkRenderer.h>
+#include <vtkScalarBarActor.h>
 
 #include <cstdlib>
+#include <memory>
 
 using namespace flexim;
 using namespace flexim::render;
@@ -92,6 +105,96 @@ SceneOptions plainOptions() {
   return options;
 }
 
+// A 0.2 x 0.05 m strip of 2 x 3 surface nodes in the FE xy plane (4 display triangles) plus
+// one inner node that is not on the surface, with two made-up modes: bending out of the plane
+// (z = (x / 0.2)^2) and a twist-like mode with all three components.
+std::shared_ptr<fe::ReducedBody> handMadeStrip() {
+  auto body = std::make_shared<fe::ReducedBody>();
+  body->name = "strip";
+  const double xs[3] = {0.0, 0.1, 0.2}, ys[2] = {0.0, 0.05};
+  for (double y : ys)
+    for (double x : xs) body->coords.push_back(Vec3(x, y, 0.0));
+  body->coords.push_back(Vec3(0.1, 0.025, 0.004));  // inner node 6
+  const int n = int(body->coords.size());
+  for (int i = 0; i < n; ++i) {
+    body->node_ids.push_back(101 + i);
+    body->node_mass.push_back(0.01);
+  }
+  body->modes.resize(3 * n, 2);
+  for (int i = 0; i < n; ++i) {
+    const Vec3& x = body->coords[std::size_t(i)];
+    body->modes.block<3, 1>(3 * i, 0) = Vec3(0.0, 0.0, (x.x() / 0.2) * (x.x() / 0.2));
+    body->modes.block<3, 1>(3 * i, 1) = Vec3(0.3 * x.y(), -0.5 * x.x(), 2.0 * x.x() * (x.y() - 0.025));
+  }
+  body->eigenvalues = Eigen::Vector2d(1e4, 4e4);
+  body->kinds = {fe::ModeKind::Elastic, fe::ModeKind::Elastic};
+  // quads (0 1 4 3) and (1 2 5 4), two triangles each
+  body->surface = {{0, 1, 4}, {0, 4, 3}, {1, 2, 5}, {1, 5, 4}};
+  return body;
+}
+
+// One rigid body, the strip as a flexible body (rotated and moved), a virtual body on it.
+ModelSpec stripModel(std::shared_ptr<const fe::ReducedBody> data, int modeCount = 0) {
+  ModelSpec model;
+  model.name = "strip";
+  model.ground_markers.push_back({"pivot", Vec3::Zero(), Quat::Identity()});
+  model.bodies.push_back(bar("crank", 0.2, Vec3(0.1, 0, 0)));
+  FlexibleBodySpec strip;
+  strip.name = "strip";
+  strip.file = "strip.frb";
+  strip.mode_count = modeCount;
+  strip.position = Vec3(0.2, 0.0, 0.0);
+  strip.orientation = Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ()));
+  strip.data = std::move(data);
+  model.flexible_bodies.push_back(strip);
+  VirtualBodySpec pin;
+  pin.name = "strip_A";
+  pin.flexible_body = "strip";
+  pin.point = Vec3::Zero();
+  pin.markers.push_back({"pin", Vec3::Zero(), Quat::Identity()});
+  model.virtual_bodies.push_back(pin);
+  model.joints.push_back({"pivot", JointType::Revolute, kGroundName, "pivot", "crank", "base"});
+  model.joints.push_back({"pin", JointType::Revolute, "crank", "tip", "strip_A", "pin"});
+  return model;
+}
+
+Pose userMatrix(vtkActor* actor) {
+  Pose pose = Pose::Identity();
+  vtkMatrix4x4* m = actor->GetUserMatrix();
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c) pose.matrix()(r, c) = m->GetElement(r, c);
+  return pose;
+}
+
+// Largest distance between the drawn surface points (actor placement applied) and
+// pose o (x + scale Phi w) of the same nodes.
+double surfaceError(const ModelScene& scene, const fe::ReducedBody& body, const Pose& pose,
+                    const Eigen::VectorXd& w, double scale) {
+  const FlexibleSurface* surface = scene.flexibleSurface(0);
+  vtkPolyData* mesh = surface->mesh();
+  const Pose placed = userMatrix(scene.flexibleActor(0));
+  double worst = 0.0;
+  for (vtkIdType j = 0; j < mesh->GetNumberOfPoints(); ++j) {
+    const int node = surface->nodes()[std::size_t(j)];
+    const Vec3 expected =
+        pose * (body.coords[std::size_t(node)] + scale * body.modes.block(3 * node, 0, 3, w.size()) * w);
+    double p[3];
+    mesh->GetPoint(j, p);
+    worst = std::max(worst, (placed * Vec3(p[0], p[1], p[2]) - expected).norm());
+  }
+  return worst;
+}
+
+std::shared_ptr<const fe::ReducedBody> loadRodFixture() {
+  auto body = std::make_shared<fe::ReducedBody>();
+  std::string error;
+  if (!io::loadReducedBody(FLEXIM_SOURCE_DIR "/tests/data/fe/rod/rod_round_c3d10.frb", *body, &error)) {
+    qWarning("%s", error.c_str());
+    return nullptr;
+  }
+  return body;
+}
+
 }  // namespace
 
 class RenderSceneTest : public QObject {
@@ -105,6 +208,11 @@ class RenderSceneTest : public QObject {
   void movingABodyMovesItsPixels();
   void markerTriadsToggle();
   void matchesReferenceImage();
+  void flexibleSurfaceFollowsPoseAndModes();
+  void deformationScaleAndColours();
+  void flexibleModeCountAndBadInput();
+  void flexibleBodyWithoutDataIsReported();
+  void realReducedBodyRendersAndDeforms();
 };
 
 void RenderSceneTest::inertiaBoxRecoversBoxDimensions() {
@@ -153,6 +261,18 @@ void RenderSceneTest::buildsOneVisualPerBody() {
 
   QVERIFY(!scene.setPoses({}));  // wrong count is refused
   QVERIFY(scene.setPoses(initialPoses(model)));
+  // a rigid-only model: no flexible parts, modal coordinates are simply absent
+  QCOMPARE(scene.rigidBodyCount(), std::size_t(2));
+  QCOMPARE(scene.flexibleBodyCount(), std::size_t(0));
+  QVERIFY(scene.colourBar() == nullptr);
+  QVERIFY(scene.setModal({}));
+  QVERIFY(!scene.setModal({Eigen::VectorXd::Zero(1)}));
+  Sample sample;
+  sample.t = 0.5;
+  sample.poses = initialPoses(model);
+  QVERIFY(scene.setSample(sample));
+  sample.poses.pop_back();
+  QVERIFY(!scene.setSample(sample));
 }
 
 void RenderSceneTest::imageIsNotBlank() {
@@ -234,6 +354,261 @@ void RenderSceneTest::matchesReferenceImage() {
   QVERIFY2(differing < 0.01, qPrintable(QString("%1 % of pixels differ; actual image in %2")
                                             .arg(100.0 * differing)
                                             .arg(QDir::temp().filePath("render_scene_actual.png"))));
+}
+
+void RenderSceneTest::flexibleSurfaceFollowsPoseAndModes() {
+  const auto strip = handMadeStrip();
+  const ModelSpec model = stripModel(strip);
+  ModelScene scene(plainOptions());
+  Diagnostics diag;
+  scene.build(model, &diag);
+  QVERIFY2(!diag.hasErrors() && diag.items().empty(), diag.str().c_str());
+  QCOMPARE(scene.bodyCount(), std::size_t(3));
+  QCOMPARE(scene.rigidBodyCount(), std::size_t(1));
+  QCOMPARE(scene.flexibleBodyCount(), std::size_t(1));
+  QCOMPARE(scene.virtualBodyCount(), std::size_t(1));
+
+  // only the surface nodes are displayed (the inner node 6 is not)
+  const FlexibleSurface* surface = scene.flexibleSurface(0);
+  QVERIFY(surface != nullptr);
+  QVERIFY(surface->hasTriangles());
+  QCOMPARE(surface->modeCount(), 2);
+  QCOMPARE(int(surface->mesh()->GetNumberOfPoints()), 6);
+  QCOMPARE(int(surface->mesh()->GetNumberOfPolys()), 4);
+  QVERIFY(std::find(surface->nodes().begin(), surface->nodes().end(), 6) == surface->nodes().end());
+
+  // initial configuration: the FE frame at the model's pose, undeformed
+  const Pose initial = makePose(model.flexible_bodies[0].position, model.flexible_bodies[0].orientation);
+  QVERIFY(surfaceError(scene, *strip, initial, Eigen::Vector2d::Zero(), 1.0) < 1e-12);
+  // the virtual body starts at its point on the strip
+  QVERIFY((scene.bodyPose(2).translation() - initial * Vec3::Zero()).norm() < 1e-12);
+
+  // the old rigid-only pose vector no longer fits
+  std::vector<BodyPose> poses = initialPoses(model);
+  QVERIFY(!scene.setPoses(poses));
+
+  // new poses for all three bodies (Sample::poses order) and a modal state
+  const BodyPose flexPose{Vec3(0.3, -0.1, 0.05),
+                          Quat(Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()))};
+  const BodyPose pinPose{Vec3(0.3, -0.1, 0.05), Quat(Eigen::AngleAxisd(-0.4, Vec3::UnitZ()))};
+  poses.push_back(flexPose);
+  poses.push_back(pinPose);
+  const Eigen::Vector2d w(0.012, -0.03);
+  Sample sample;
+  sample.t = 0.125;
+  sample.poses = poses;
+  sample.modal = {w};
+  QVERIFY(scene.setSample(sample));
+
+  const Pose moved = makePose(flexPose.position, flexPose.orientation);
+  const double error = surfaceError(scene, *strip, moved, w, 1.0);
+  QVERIFY2(error < 1e-12, qPrintable(QString("surface off by %1 m").arg(error)));
+  QVERIFY(scene.bodyPose(2).isApprox(makePose(pinPose.position, pinPose.orientation), 1e-12));
+  QVERIFY(surface->modal().isApprox(w));
+
+  // the displacement array holds |Phi w| per surface node
+  vtkDataArray* magnitude = surface->mesh()->GetPointData()->GetArray(FlexibleSurface::kDisplacementArray);
+  QVERIFY(magnitude != nullptr);
+  double largest = 0.0;
+  for (vtkIdType j = 0; j < magnitude->GetNumberOfTuples(); ++j) {
+    const int node = surface->nodes()[std::size_t(j)];
+    const double expected = (strip->modes.block(3 * node, 0, 3, 2) * w).norm();
+    QVERIFY(std::abs(magnitude->GetTuple1(j) - expected) < 1e-14);
+    largest = std::max(largest, expected);
+  }
+  QVERIFY(std::abs(scene.colourRangeMax() - largest) < 1e-14);
+
+  // setPoses alone moves without changing the deformation; setModal alone deforms in place
+  std::vector<BodyPose> atOrigin = poses;
+  atOrigin[1] = BodyPose{};  // FE frame at the global origin
+  QVERIFY(scene.setPoses(atOrigin));
+  QVERIFY(surfaceError(scene, *strip, Pose::Identity(), w, 1.0) < 1e-12);
+  QVERIFY(scene.setModal({Eigen::Vector2d(0.0, 0.05)}));
+  QVERIFY(surfaceError(scene, *strip, Pose::Identity(), Eigen::Vector2d(0.0, 0.05), 1.0) < 1e-12);
+
+  // back to the initial configuration
+  scene.resetPoses();
+  QVERIFY(surfaceError(scene, *strip, initial, Eigen::Vector2d::Zero(), 1.0) < 1e-12);
+}
+
+void RenderSceneTest::deformationScaleAndColours() {
+  const auto strip = handMadeStrip();
+  const ModelSpec model = stripModel(strip);
+  ModelScene scene;  // default options: legend and labels on
+  scene.build(model);
+  QVERIFY(scene.colourBar() != nullptr);
+  QVERIFY(scene.displacementColouring());
+  // nothing deformed yet: body colour, no legend
+  QVERIFY(!scene.colourBar()->GetVisibility());
+  QVERIFY(!scene.flexibleActor(0)->GetMapper()->GetScalarVisibility());
+
+  const Eigen::Vector2d w(0.01, 0.02);
+  QVERIFY(scene.setModal({w}));
+  const Pose initial = makePose(model.flexible_bodies[0].position, model.flexible_bodies[0].orientation);
+  QVERIFY(surfaceError(scene, *strip, initial, w, 1.0) < 1e-12);
+  const double range = scene.colourRangeMax();
+  QVERIFY(range > 0.0);
+  QVERIFY(scene.colourBar()->GetVisibility());
+  QVERIFY(scene.flexibleActor(0)->GetMapper()->GetScalarVisibility());
+  double tableRange[2];
+  scene.displacementColours()->GetTableRange(tableRange);
+  QCOMPARE(tableRange[0], 0.0);
+  QCOMPARE(tableRange[1], range);
+
+  // the scale multiplies the displayed displacement only; colours keep the true values
+  scene.setDeformationScale(25.0);
+  QCOMPARE(scene.deformationScale(), 25.0);
+  QVERIFY(surfaceError(scene, *strip, initial, w, 25.0) < 1e-12);
+  QCOMPARE(scene.colourRangeMax(), range);
+  scene.setDeformationScale(0.0);  // rigid picture
+  QVERIFY(surfaceError(scene, *strip, initial, w, 0.0) < 1e-12);
+  scene.setDeformationScale(-3.0);  // ignored
+  QCOMPARE(scene.deformationScale(), 0.0);
+  scene.setDeformationScale(25.0);
+
+  // the scale is kept by a rebuild (a newly loaded model)
+  scene.build(model);
+  QVERIFY(scene.setModal({w}));
+  QVERIFY(surfaceError(scene, *strip, initial, w, 25.0) < 1e-12);
+
+  // the colour range covers every sample fed to it, and is reset on request
+  scene.includeInColourRange({Eigen::Vector2d(0.1, 0.0)});
+  QVERIFY(std::abs(scene.colourRangeMax() - 0.1) < 1e-12);  // mode 0 is 1 at the far edge
+  scene.resetColourRange();
+  QCOMPARE(scene.colourRangeMax(), range);
+
+  // plain body colour on request
+  scene.setDisplacementColouring(false);
+  QVERIFY(!scene.flexibleActor(0)->GetMapper()->GetScalarVisibility());
+  QVERIFY(!scene.colourBar()->GetVisibility());
+  scene.setDisplacementColouring(true);
+  QVERIFY(scene.flexibleActor(0)->GetMapper()->GetScalarVisibility());
+
+  // and it all renders
+  const RgbImage image = renderToImage(scene, kWidth, kHeight);
+  QVERIFY(!image.empty());
+}
+
+void RenderSceneTest::flexibleModeCountAndBadInput() {
+  const auto strip = handMadeStrip();
+  ModelScene scene(plainOptions());
+  scene.build(stripModel(strip, 1));  // only the first mode of the file
+  const FlexibleSurface* surface = scene.flexibleSurface(0);
+  QCOMPARE(surface->modeCount(), 1);
+  const Pose initial = makePose(Vec3(0.2, 0, 0), Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ())));
+  QVERIFY(scene.setModal({Eigen::VectorXd::Constant(1, 0.02)}));
+  QVERIFY(surfaceError(scene, *strip, initial, Eigen::VectorXd::Constant(1, 0.02), 1.0) < 1e-12);
+
+  // refused, nothing changed: too many modes, wrong body count, not finite
+  QVERIFY(!scene.setModal({Eigen::Vector2d(1.0, 1.0)}));
+  QVERIFY(!scene.setModal({Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1)}));
+  QVERIFY(!scene.setModal({Eigen::VectorXd::Constant(1, std::nan(""))}));
+  QVERIFY(surfaceError(scene, *strip, initial, Eigen::VectorXd::Constant(1, 0.02), 1.0) < 1e-12);
+  // an empty list shows the bodies undeformed
+  QVERIFY(scene.setModal({}));
+  QVERIFY(surfaceError(scene, *strip, initial, Eigen::VectorXd::Zero(1), 1.0) < 1e-12);
+
+  // initial modal coordinates of the model are shown (and restored by resetPoses)
+  ModelSpec model = stripModel(strip);
+  model.flexible_bodies[0].modal_coordinates = {0.0, 0.04};
+  scene.build(model);
+  QVERIFY(surfaceError(scene, *strip, initial, Eigen::Vector2d(0.0, 0.04), 1.0) < 1e-12);
+  QVERIFY(scene.setModal({Eigen::Vector2d(0.01, 0.0)}));
+  scene.resetPoses();
+  QVERIFY(surfaceError(scene, *strip, initial, Eigen::Vector2d(0.0, 0.04), 1.0) < 1e-12);
+
+  // a body without display triangles shows its nodes as points
+  auto cloud = handMadeStrip();
+  cloud->surface.clear();
+  scene.build(stripModel(cloud));
+  QVERIFY(!scene.flexibleSurface(0)->hasTriangles());
+  QCOMPARE(int(scene.flexibleSurface(0)->mesh()->GetNumberOfPoints()), 7);
+  QCOMPARE(int(scene.flexibleSurface(0)->mesh()->GetNumberOfVerts()), 7);
+  QVERIFY(scene.setModal({Eigen::Vector2d(0.01, 0.02)}));
+  QVERIFY(surfaceError(scene, *cloud, initial, Eigen::Vector2d(0.01, 0.02), 1.0) < 1e-12);
+}
+
+void RenderSceneTest::flexibleBodyWithoutDataIsReported() {
+  ModelSpec model = stripModel(nullptr);
+  ModelScene scene(plainOptions());
+  Diagnostics diag;
+  scene.build(model, &diag);
+  QCOMPARE(int(diag.items().size()), 1);
+  QVERIFY(diag.items()[0].where.find("strip") != std::string::npos);
+  QVERIFY(scene.flexibleSurface(0) == nullptr);
+  QCOMPARE(scene.bodyCount(), std::size_t(3));
+  // samples still fit (the body is just not drawn)
+  std::vector<BodyPose> poses = initialPoses(model);
+  poses.resize(3);
+  QVERIFY(scene.setPoses(poses));
+  QVERIFY(scene.setModal({Eigen::VectorXd::Zero(4)}));
+  QVERIFY(!renderToImage(scene, 320, 240).empty());
+}
+
+void RenderSceneTest::realReducedBodyRendersAndDeforms() {
+  const auto rod = loadRodFixture();
+  QVERIFY(rod != nullptr);
+  QVERIFY(!rod->surface.empty());
+  ModelSpec model;
+  model.name = "round rod";
+  FlexibleBodySpec body;
+  body.name = "rod";
+  body.file = "rod_round_c3d10.frb";
+  body.mode_count = 8;  // 6 rigid + the first 2 elastic modes
+  body.data = rod;
+  model.flexible_bodies.push_back(body);
+  for (const double x : {0.0, 0.3}) {
+    VirtualBodySpec end;
+    end.name = x == 0.0 ? "rod_A" : "rod_B";
+    end.flexible_body = "rod";
+    end.point = Vec3(x, 0, 0);
+    end.markers.push_back({"pin", Vec3::Zero(), Quat::Identity()});
+    model.virtual_bodies.push_back(end);
+  }
+
+  ModelScene scene(plainOptions());
+  Diagnostics diag;
+  scene.build(model, &diag);
+  QVERIFY2(diag.items().empty(), diag.str().c_str());
+  const FlexibleSurface* surface = scene.flexibleSurface(0);
+  QVERIFY(surface != nullptr);
+  QCOMPARE(surface->modeCount(), 8);
+  // a surface, not the whole mesh
+  QVERIFY(surface->nodes().size() < rod->coords.size());
+  QVERIFY(surface->mesh()->GetNumberOfPolys() > 100);
+
+  const RgbImage undeformed = renderToImage(scene, kWidth, kHeight);
+  const Coverage covered = coverage(undeformed, backgroundRgb());
+  const double fraction = double(covered.count) / (kWidth * kHeight);
+  QVERIFY2(fraction > 0.01 && fraction < 0.6, qPrintable(QString("covered %1").arg(fraction)));
+  QVERIFY(std::abs(covered.centroidX - kWidth / 2.0) < 0.25 * kWidth);
+
+  // the first elastic mode, amplitude chosen for a tip deflection of about 10 mm
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(8);
+  const Eigen::VectorXd mode = rod->modes.col(6);
+  const double peak = Eigen::Map<const Eigen::Matrix3Xd>(mode.data(), 3, mode.size() / 3).colwise().norm().maxCoeff();
+  w(6) = 0.01 / peak;
+  QVERIFY(scene.setModal({w}));
+  QVERIFY(std::abs(scene.colourRangeMax() - 0.01) < 1e-6);
+  QVERIFY(surfaceError(scene, *rod, Pose::Identity(), w, 1.0) < 1e-12);
+  scene.setDeformationScale(3.0);
+  QVERIFY(surfaceError(scene, *rod, Pose::Identity(), w, 3.0) < 1e-12);
+  const RgbImage deformed = renderToImage(scene, kWidth, kHeight);
+  QVERIFY2(differingFraction(undeformed, deformed) > 0.005,
+           qPrintable(QString::number(differingFraction(undeformed, deformed))));
+  const double drawn = double(coverage(deformed, backgroundRgb()).count) / (kWidth * kHeight);
+  QVERIFY(drawn > 0.01);
+
+  // for a look by eye: FLEXIM_KEEP_RENDER=DIR writes the full default look of both states
+  if (qEnvironmentVariableIsSet("FLEXIM_KEEP_RENDER")) {
+    const QString dir = qEnvironmentVariable("FLEXIM_KEEP_RENDER");
+    ModelScene full;
+    full.build(model);
+    QVERIFY(renderToPng(full, kWidth, kHeight, (dir + "/rod_undeformed.png").toStdString()));
+    full.setModal({w});
+    full.setDeformationScale(3.0);
+    QVERIFY(renderToPng(full, kWidth, kHeight, (dir + "/rod_deformed.png").toStdString()));
+  }
 }
 
 QTEST_APPLESS_MAIN(RenderSceneTest)

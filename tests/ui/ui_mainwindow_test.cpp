@@ -1,6 +1,10 @@
 // MainWindow end to end on a real X server (xvfb-run): load an example model, list it, run it on
 // the worker thread, scrub the results, export CSV, cancel, report errors, automation contract.
+#include "core/fe/reduced_body.h"
 #include "io/csv_writer.h"
+#include "io/fe/reduced_body_file.h"
+#include "render/flexible_surface.h"
+#include "render/model_scene.h"
 #include "ui/gui_automation.h"
 #include "ui/main_window.h"
 #include "ui/messages_panel.h"
@@ -11,6 +15,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDoubleSpinBox>
 #include <QProgressBar>
 #include <QSlider>
 #include <QTemporaryDir>
@@ -23,6 +28,7 @@ namespace {
 
 const QString kSliderCrank = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_rigid.json");
 const QString kDoublePendulum = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/double_pendulum.json");
+const QString kFlexibleCrank = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_flexible.json");
 
 // Fraction of pixels that stand out from their row's first pixel (the background is a
 // vertical gradient, so each row has one background colour).
@@ -56,6 +62,35 @@ double differingFraction(const QImage& a, const QImage& b) {
   return double(differing) / (double(a.width()) * a.height());
 }
 
+// The round rod of tests/data/fe/rod (0.3 m along FE x, 6 rigid + 2 elastic modes used) pinned
+// at its end A to the ground through a virtual body, released horizontally under gravity.
+ModelSpec flexiblePendulum() {
+  auto rod = std::make_shared<fe::ReducedBody>();
+  std::string error;
+  if (!io::loadReducedBody(FLEXIM_SOURCE_DIR "/tests/data/fe/rod/rod_round_c3d10.frb", *rod, &error))
+    qFatal("%s", error.c_str());
+  ModelSpec model;
+  model.name = "flexible pendulum";
+  model.gravity = Vec3(0, -9.81, 0);
+  model.ground_markers.push_back({"pivot", Vec3::Zero(), Quat::Identity()});
+  FlexibleBodySpec body;
+  body.name = "rod";
+  body.file = "rod_round_c3d10.frb";
+  body.mode_count = 8;
+  body.data = rod;
+  model.flexible_bodies.push_back(body);
+  VirtualBodySpec pin;
+  pin.name = "rod_pin";
+  pin.flexible_body = "rod";
+  pin.markers.push_back({"pin", Vec3::Zero(), Quat::Identity()});
+  model.virtual_bodies.push_back(pin);
+  model.joints.push_back({"pivot", JointType::Revolute, kGroundName, "pivot", "rod_pin", "pin"});
+  model.solver.t_end = 0.02;
+  model.solver.step = 1e-4;
+  model.solver.output_interval = 1e-3;
+  return model;
+}
+
 }  // namespace
 
 class MainWindowTest : public QObject {
@@ -75,6 +110,8 @@ class MainWindowTest : public QObject {
   void markersCanBeHidden();
   void automationRunsAndSavesScreenshot();
   void automationFailsOnMissingModel();
+  void flexibleBodyAnimatesAndScales();
+  void automationRunsTheFlexibleExample();
 
  private:
   std::unique_ptr<MainWindow> m_window;
@@ -262,6 +299,89 @@ void MainWindowTest::automationFailsOnMissingModel() {
   QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
   QVERIFY(finished.at(0).at(0).toInt() != 0);
   QVERIFY(!finished.at(0).at(1).toString().isEmpty());
+}
+
+void MainWindowTest::flexibleBodyAnimatesAndScales() {
+  m_window->showModel(flexiblePendulum(), "flexible pendulum");
+  QCOMPARE(m_window->modelTree()->itemNames("Bodies"), QStringList({"rod", "rod_pin"}));
+  render::ModelScene& scene = m_window->scene();
+  QCOMPARE(scene.flexibleBodyCount(), std::size_t(1));
+  QVERIFY(scene.flexibleSurface(0) != nullptr);
+  QDoubleSpinBox* scale = m_window->deformationScaleBox();
+  QVERIFY(scale && scale->isEnabled());
+  QCOMPARE(scale->value(), 1.0);
+
+  QVERIFY(m_window->startRun());
+  QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 60000);
+  QVERIFY2(m_window->lastSummary().ok, m_window->lastSummary().message.c_str());
+  const std::vector<Sample>& samples = m_window->results().samples();
+  QVERIFY(samples.size() >= 20);
+  QCOMPARE(samples.back().poses.size(), std::size_t(2));  // rod, rod_pin
+  QCOMPARE(samples.back().modal.size(), std::size_t(1));
+
+  // the view shows the last sample: the rod's FE frame pose and its modal coordinates
+  PlaybackBar* playback = m_window->playbackBar();
+  QCOMPARE(playback->currentFrame(), playback->frameCount() - 1);
+  const Sample& last = samples.back();
+  QCOMPARE((scene.flexibleSurface(0)->modal() - last.modal[0]).norm(), 0.0);
+  QVERIFY(scene.bodyPose(0).translation().isApprox(last.poses[0].position));
+  // the colour scale covers the whole run
+  double largest = 0.0;
+  for (const Sample& s : samples) largest = std::max(largest, scene.flexibleSurface(0)->maxDisplacement(s.modal[0]));
+  QVERIFY(largest > 0.0);
+  QVERIFY(std::abs(scene.colourRangeMax() - largest) <= 1e-12 * largest);
+
+  // scrubbing back deforms the surface back
+  playback->setCurrentFrame(0);
+  QCOMPARE((scene.flexibleSurface(0)->modal() - samples.front().modal[0]).norm(), 0.0);
+  playback->setCurrentFrame(playback->frameCount() - 1);
+
+  // the gravity sag is a fraction of a millimetre: exaggerated 1000 times it is plain to see
+  const QImage trueSize = m_window->viewport()->screenshot();
+  scale->setValue(1000.0);
+  QCOMPARE(scene.deformationScale(), 1000.0);
+  const QImage exaggerated = m_window->viewport()->screenshot();
+  QVERIFY2(differingFraction(trueSize, exaggerated) > 0.002,
+           qPrintable(QString::number(differingFraction(trueSize, exaggerated))));
+  scale->setValue(1.0);
+
+  // plain colours on request
+  auto* colours = m_window->findChild<QAction*>("actionColourByDisplacement");
+  QVERIFY(colours && colours->isEnabled() && colours->isChecked());
+  colours->trigger();
+  QVERIFY(!scene.displacementColouring());
+  QVERIFY(differingFraction(trueSize, m_window->viewport()->screenshot()) > 0.001);
+  colours->trigger();
+
+  // a rigid model afterwards: the flexible controls are disabled, playback as before
+  QVERIFY(m_window->openModelFile(kSliderCrank));
+  QVERIFY(!scale->isEnabled());
+  QCOMPARE(scene.flexibleBodyCount(), std::size_t(0));
+}
+
+void MainWindowTest::automationRunsTheFlexibleExample() {
+  QTemporaryDir dir;
+  AutomationRequest request;
+  request.modelPath = kFlexibleCrank;
+  request.run = true;
+  request.screenshotPath = dir.filePath("flexible.png");
+  m_window->deformationScaleBox()->setValue(30.0);
+  GuiAutomation automation(*m_window, request);
+  QSignalSpy finished(&automation, &GuiAutomation::finished);
+  automation.start();
+  QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+  QVERIFY2(finished.at(0).at(0).toInt() == 0, qPrintable(finished.at(0).at(1).toString()));
+  // the rod is shown in its last state, deformed 30 times, coloured over the run's range
+  const render::ModelScene& scene = m_window->scene();
+  QCOMPARE(scene.flexibleBodyCount(), std::size_t(1));
+  QCOMPARE(scene.virtualBodyCount(), std::size_t(2));
+  QVERIFY(scene.flexibleSurface(0) != nullptr);
+  QCOMPARE(scene.deformationScale(), 30.0);
+  const Sample& last = m_window->results().samples().back();
+  QCOMPARE((scene.flexibleSurface(0)->modal() - last.modal[0]).norm(), 0.0);
+  QVERIFY(scene.colourRangeMax() > 0.0);
+  const QImage shot(request.screenshotPath);
+  QVERIFY(drawnFraction(shot) > 0.02);
 }
 
 int main(int argc, char** argv) {

@@ -1,0 +1,115 @@
+#include "render/flexible_surface.h"
+
+#include <vtkCellArray.h>
+#include <vtkDoubleArray.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace flexim::render {
+
+FlexibleSurface::FlexibleSurface(const fe::ReducedBody& body, int modeCount) {
+  const int nodeCount = int(body.coords.size());
+  const int available = body.modes.rows() == 3 * Eigen::Index(nodeCount) ? int(body.modes.cols()) : 0;
+  const int m = (modeCount <= 0 || modeCount > available) ? available : modeCount;
+
+  // the nodes the display needs: those of the surface triangles (all nodes when there are none)
+  std::vector<int> local(std::size_t(nodeCount), -1);
+  auto cells = vtkSmartPointer<vtkCellArray>::New();
+  for (const std::array<int, 3>& tri : body.surface) {
+    bool valid = true;
+    for (int corner : tri) valid = valid && corner >= 0 && corner < nodeCount;
+    if (!valid || tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2]) continue;
+    vtkIdType ids[3];
+    for (int c = 0; c < 3; ++c) {
+      int& index = local[std::size_t(tri[std::size_t(c)])];
+      if (index < 0) {
+        index = int(m_nodes.size());
+        m_nodes.push_back(tri[std::size_t(c)]);
+      }
+      ids[c] = index;
+    }
+    cells->InsertNextCell(3, ids);
+  }
+  m_hasTriangles = !m_nodes.empty();
+  if (!m_hasTriangles) {
+    for (int n = 0; n < nodeCount; ++n) {
+      m_nodes.push_back(n);
+      const vtkIdType id = n;
+      cells->InsertNextCell(1, &id);
+    }
+  }
+
+  const Eigen::Index k = Eigen::Index(m_nodes.size());
+  m_base.resize(3 * k);
+  m_phi.resize(3 * k, m);
+  m_undeformed.reserve(m_nodes.size());
+  for (Eigen::Index j = 0; j < k; ++j) {
+    const int node = m_nodes[std::size_t(j)];
+    m_undeformed.push_back(body.coords[std::size_t(node)]);
+    m_base.segment<3>(3 * j) = body.coords[std::size_t(node)];
+    if (m > 0) m_phi.middleRows<3>(3 * j) = body.modes.block(3 * Eigen::Index(node), 0, 3, m);
+  }
+  m_modal = Eigen::VectorXd::Zero(m);
+  m_u = Eigen::VectorXd::Zero(3 * k);
+
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble();
+  points->SetNumberOfPoints(k);
+  m_magnitude = vtkSmartPointer<vtkDoubleArray>::New();
+  m_magnitude->SetName(kDisplacementArray);
+  m_magnitude->SetNumberOfComponents(1);
+  m_magnitude->SetNumberOfTuples(k);
+  m_mesh = vtkSmartPointer<vtkPolyData>::New();
+  m_mesh->SetPoints(points);
+  if (m_hasTriangles)
+    m_mesh->SetPolys(cells);
+  else
+    m_mesh->SetVerts(cells);
+  m_mesh->GetPointData()->SetScalars(m_magnitude);
+  update();
+}
+
+FlexibleSurface::~FlexibleSurface() = default;
+
+vtkPolyData* FlexibleSurface::mesh() const { return m_mesh; }
+
+bool FlexibleSurface::setModal(const Eigen::VectorXd& modal) {
+  if (modal.size() > m_phi.cols() || !modal.allFinite()) return false;
+  m_modal.setZero();
+  m_modal.head(modal.size()) = modal;
+  update();
+  return true;
+}
+
+void FlexibleSurface::setScale(double scale) {
+  if (!std::isfinite(scale) || scale == m_scale) return;
+  m_scale = scale;
+  update();
+}
+
+double FlexibleSurface::maxDisplacement(const Eigen::VectorXd& modal) const {
+  if (modal.size() > m_phi.cols() || m_nodes.empty()) return 0.0;
+  const Eigen::VectorXd u = m_phi.leftCols(modal.size()) * modal;
+  return Eigen::Map<const Eigen::Matrix3Xd>(u.data(), 3, u.size() / 3).colwise().norm().maxCoeff();
+}
+
+void FlexibleSurface::update() {
+  const Eigen::Index k = Eigen::Index(m_nodes.size());
+  if (k == 0) return;
+  m_u.noalias() = m_phi * m_modal;
+  vtkPoints* points = m_mesh->GetPoints();
+  Eigen::Map<Eigen::VectorXd> xyz(static_cast<double*>(points->GetVoidPointer(0)), 3 * k);
+  xyz = m_base + m_scale * m_u;
+  Eigen::Map<Eigen::VectorXd> magnitude(m_magnitude->GetPointer(0), k);
+  magnitude = Eigen::Map<const Eigen::Matrix3Xd>(m_u.data(), 3, k).colwise().norm().transpose();
+  m_currentMax = magnitude.maxCoeff();
+  points->Modified();
+  m_magnitude->Modified();
+  m_mesh->Modified();
+}
+
+}  // namespace flexim::render
