@@ -159,6 +159,17 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
       continue;
     }
 
+    // every check that can fail comes before the body is added
+    const fe::Interface* frameFace = nullptr;
+    if (spec.reference == ReferenceFrame::Interface) {
+      for (const auto& f : eff->interfaces)
+        if (f.name == spec.reference_interface) frameFace = &f;
+      if (!frameFace) {
+        diag.error(where + ".reference_interface", "the reduced body has no interface " + quoted(spec.reference_interface));
+        continue;
+      }
+    }
+
     FlexibleBody F;
     F.body = nb();
     F.offset = offset;
@@ -193,15 +204,8 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     // the reference conditions
     std::unique_ptr<ConstraintElement> c;
     if (spec.reference == ReferenceFrame::Interface) {
-      const fe::Interface* face = nullptr;
-      for (const auto& f : eff->interfaces)
-        if (f.name == spec.reference_interface) face = &f;
-      if (!face) {
-        diag.error(where + ".reference_interface", "the reduced body has no interface " + quoted(spec.reference_interface));
-        continue;
-      }
-      c = makeInterfaceFrame(b, interfaceMotion(*eff, *face));
-      c->label = "reference frame of " + who + " (interface " + quoted(face->name) + ")";
+      c = makeInterfaceFrame(b, interfaceMotion(*eff, *frameFace));
+      c->label = "reference frame of " + who + " (interface " + quoted(frameFace->name) + ")";
     } else {
       c = makeReferenceConditions(spec.reference, b, eff->invariants);
       c->label = std::string(spec.reference == ReferenceFrame::MeanAxis ? "mean-axis" : "principal-axis") +
