@@ -244,12 +244,12 @@ void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, s
       }
       case SensorSpec::Type::Node:
       case SensorSpec::Type::Deflection:
-      case SensorSpec::Type::Modal: evaluateFlexible(it, s, vdot, out); break;
+      case SensorSpec::Type::Modal: evaluateFlexible(it, vdot, out); break;
     }
   }
 }
 
-void SensorSet::evaluateFlexible(const Item& it, const State& s, const VecX& vdot, std::vector<double>& out) const {
+void SensorSet::evaluateFlexible(const Item& it, const VecX& vdot, std::vector<double>& out) const {
   const FlexibleBody& F = m_sys.flexibleBodies()[it.flex];
   const BodyData& B = m_sys.body(F.body);
   const BodyKinematics& K = m_kin[F.body + 1];
@@ -296,7 +296,6 @@ void SensorSet::evaluateFlexible(const Item& it, const State& s, const VecX& vdo
       break;
     default: break;
   }
-  (void)s;
 }
 
 }  // namespace flexim

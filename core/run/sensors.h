@@ -20,7 +20,7 @@ class SensorSet {
 
  private:
   struct Item;
-  void evaluateFlexible(const Item& it, const State& s, const VecX& vdot, std::vector<double>& out) const;
+  void evaluateFlexible(const Item& it, const VecX& vdot, std::vector<double>& out) const;
   const System& m_sys;
   std::vector<Channel> m_channels;
   std::vector<Item> m_items;
