@@ -231,22 +231,14 @@ class GeneralizedAlpha final : public Integrator {
         const BodyKinematics saved = m_kin[b + 1];
         for (int i = 0; i < 6; ++i) {
           for (int kind = 0; kind < 2; ++kind) {
-            VecX q = VecX::Zero(7), v = VecX::Zero(6);
-            q.head<3>() = saved.r;
-            const Quat p(saved.A);
-            q.segment<4>(3) << p.w(), p.x(), p.y(), p.z();
-            v.head<3>() = saved.rdot;
-            v.tail<3>() = saved.omega_body;
-            if (kind == 0) {
-              Vec3 dr = Vec3::Zero(), dth = Vec3::Zero();
-              (i < 3 ? dr : dth)(i % 3) = eps;
-              q.head<3>() += dr;
-              const Quat r = (p * expMap(dth)).normalized();
-              q.segment<4>(3) << r.w(), r.x(), r.y(), r.z();
-            } else {
-              v(i) += eps;
-            }
-            m_kin[b + 1] = System::rigidKinematics(q, v);
+            // perturb along the tangent: [dr global, dtheta body axes] or the velocity [r_dot, omega']
+            BodyKinematics& k = m_kin[b + 1];
+            k = saved;
+            if (kind == 0 && i < 3) k.r(i) += eps;
+            if (kind == 0 && i >= 3) k.A = saved.A * expMap(eps * Vec3::Unit(i - 3)).toRotationMatrix();
+            if (kind == 1 && i < 3) k.rdot(i) += eps;
+            if (kind == 1 && i >= 3) k.omega_body(i - 3) += eps;
+            k.omega = k.A * k.omega_body;
             e->evaluate(m_sys, m_kin, 0.0, g1, g2);
             auto& cols = kind == 0 ? colsK : colsC;
             cols.col(i).head<6>() = -(g1 - f1) / eps;

@@ -254,23 +254,21 @@ const MarkerRef* System::marker(const std::string& body, const std::string& name
 
 State System::initialState() const { return m_initial; }
 
-BodyKinematics System::rigidKinematics(const Eigen::Ref<const VecX>& q7, const Eigen::Ref<const VecX>& v6) {
-  BodyKinematics k;
-  k.r = q7.head<3>();
-  k.A = Quat(q7(3), q7(4), q7(5), q7(6)).normalized().toRotationMatrix();
-  k.rdot = v6.head<3>();
-  k.omega_body = v6.segment<3>(3);
+void System::fillKinematics(const VecX& q, const VecX& v, int b, BodyKinematics& k) const {
+  const BodyData& B = m_bodies[b];
+  const auto p = q.segment<4>(B.q0 + 3);
+  k.r = q.segment<3>(B.q0);
+  k.A = Quat(p(0), p(1), p(2), p(3)).normalized().toRotationMatrix();
+  k.rdot = v.segment<3>(B.v0);
+  k.omega_body = v.segment<3>(B.v0 + 3);
   k.omega = k.A * k.omega_body;
-  return k;
+  k.w = q.segment(B.q0 + 7, B.modes);
+  k.wdot = v.segment(B.v0 + 6, B.modes);
 }
 
 BodyKinematics System::bodyKinematics(const VecX& q, const VecX& v, int b) const {
-  const BodyData& B = m_bodies[b];
-  BodyKinematics k = rigidKinematics(q.segment<7>(B.q0), v.segment<6>(B.v0));
-  if (B.modes) {
-    k.w = q.segment(B.q0 + 7, B.modes);
-    k.wdot = v.segment(B.v0 + 6, B.modes);
-  }
+  BodyKinematics k;
+  fillKinematics(q, v, b, k);
   return k;
 }
 
@@ -278,18 +276,7 @@ void System::kinematics(const State& s, std::vector<BodyKinematics>& kin) const 
   // index 0 is ground, body b is at b + 1 (so ground markers need no special case)
   kin.resize(nb() + 1);
   kin[0] = BodyKinematics{};
-  for (int b = 0; b < nb(); ++b) {
-    const BodyData& B = m_bodies[b];
-    BodyKinematics& k = kin[b + 1];
-    const auto q7 = s.q.segment<7>(B.q0);
-    k.r = q7.head<3>();
-    k.A = Quat(q7(3), q7(4), q7(5), q7(6)).normalized().toRotationMatrix();
-    k.rdot = s.v.segment<3>(B.v0);
-    k.omega_body = s.v.segment<3>(B.v0 + 3);
-    k.omega = k.A * k.omega_body;
-    k.w = s.q.segment(B.q0 + 7, B.modes);  // same size every call: no reallocation
-    k.wdot = s.v.segment(B.v0 + 6, B.modes);
-  }
+  for (int b = 0; b < nb(); ++b) fillKinematics(s.q, s.v, b, kin[b + 1]);
 }
 
 MarkerKinematics System::markerKinematics(const std::vector<BodyKinematics>& kin, const MarkerRef& m) const {

@@ -176,8 +176,6 @@ class System {
   State initialState() const;
   void kinematics(const State& s, std::vector<BodyKinematics>& kin) const;
   BodyKinematics bodyKinematics(const VecX& q, const VecX& v, int b) const;
-  /// Kinematics of a rigid pose [r, p] (7) and velocity [r_dot, omega'] (6).
-  static BodyKinematics rigidKinematics(const Eigen::Ref<const VecX>& q7, const Eigen::Ref<const VecX>& v6);
   MarkerKinematics markerKinematics(const std::vector<BodyKinematics>& kin, const MarkerRef& m) const;
 
   /// Applied, gyroscopic/quadratic-velocity and elastic generalized forces (size nv).
@@ -225,6 +223,8 @@ class System {
   /// Flexible and virtual bodies, their reference conditions and rf joints (flexible_compile.cpp).
   void compileFlexible(const ModelSpec& model, Diagnostics& diag);
   void addBody(BodyData body);
+  /// Fills k from body b's coordinates (w, wdot keep their storage: no allocation per call).
+  void fillKinematics(const VecX& q, const VecX& v, int b, BodyKinematics& k) const;
   std::vector<std::vector<MarkerRef>> m_markers;  ///< [body+1][marker], index 0 = ground
   std::unordered_map<std::string, int> m_bodyIndex;                 ///< name -> body index
   std::vector<std::unordered_map<std::string, int>> m_markerIndex;  ///< [body+1]: name -> marker

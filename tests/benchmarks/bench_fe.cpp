@@ -12,6 +12,7 @@
 // Output: a header, one "key value" line per figure (import_s, nodes, ..., peak_rss_mb), then
 // one CSV line per mode "mode,<n>,<f_Hz>,<lambda>,<rigid|elastic>".
 #include "core/fe/assembly.h"
+#include "machine_info.h"
 #include "core/fe/modal.h"
 #include "io/fe/import.h"
 
@@ -35,6 +36,8 @@
 
 using namespace flexim;
 
+using namespace flexim::bench;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -47,13 +50,6 @@ double processCpuSeconds() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_utime.tv_sec + 1e-6 * ru.ru_utime.tv_usec + ru.ru_stime.tv_sec + 1e-6 * ru.ru_stime.tv_usec;
-}
-
-/// Peak resident set size of the process so far [MB] (ru_maxrss is in KiB on Linux).
-double peakRssMb() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_maxrss / 1024.0;
 }
 
 std::string firstLineOf(const char* file, const char* key) {
@@ -88,20 +84,6 @@ std::string linearAlgebraLibraries() {
     out += (out.empty() ? "" : ", ") + (ec ? lib : real.string());
   }
   return out.empty() ? "none found" : out;
-}
-
-std::string loadAverage() {
-  std::ifstream f("/proc/loadavg");
-  std::string a, b, c;
-  f >> a >> b >> c;
-  return f ? a + " " + b + " " + c : "unknown";
-}
-
-std::string now() {
-  char buf[64];
-  const std::time_t t = std::time(nullptr);
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&t));
-  return buf;
 }
 
 const char* orderingName(int o) {

@@ -13,6 +13,7 @@
 // nodes): the "ratio" column is us/step of a rod over us/step of the first rod, same integrator.
 // Results and analysis: docs/benchmarks.md.
 #include "core/run/simulation.h"
+#include "machine_info.h"
 #include "io/fe/reduced_body_file.h"
 #include "tests/core/flexible_models.h"
 
@@ -33,6 +34,8 @@
 #include <vector>
 
 using namespace flexim;
+
+using namespace flexim::bench;
 
 namespace {
 
@@ -199,37 +202,6 @@ struct Case {
   double create = 0, wall = 0, cpu = 0, startup = 0, us = 0;
 };
 
-std::string cpuModel() {
-  std::ifstream f("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("model name", 0) == 0) {
-      const auto p = line.find(':');
-      return p == std::string::npos ? line : line.substr(p + 2);
-    }
-  return "unknown";
-}
-
-std::string loadAverage() {
-  std::ifstream f("/proc/loadavg");
-  std::string a, b, c;
-  f >> a >> b >> c;
-  return f ? a + " " + b + " " + c : "unknown";
-}
-
-std::string now() {
-  char buf[64];
-  const std::time_t t = std::time(nullptr);
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&t));
-  return buf;
-}
-
-double peakRssMb() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_maxrss / 1024.0;
-}
-
 void usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s [--quick] [--repeat N] [--t-end T] [--only TEXT] [--rod FILE.frb [--axis A,MID,B]]...\n"
@@ -257,7 +229,7 @@ int main(int argc, char** argv) {
   double tEnd = -1;
   std::string only;
   std::vector<Rod> rods(1);
-  rods[0].path = std::string(FLEXIM_TEST_DATA) + "/fe/rod/rod_round_c3d10.frb";
+  rods[0].path = std::string(FLEXIM_SOURCE_DIR) + "/tests/data/fe/rod/rod_round_c3d10.frb";
   rods[0].axis[0] = test::kRodEndA;
   rods[0].axis[1] = test::kRodMid;
   rods[0].axis[2] = test::kRodEndB;

@@ -7,6 +7,7 @@
 //
 // Results and analysis: docs/benchmarks.md.
 #include "core/run/simulation.h"
+#include "machine_info.h"
 
 #include <algorithm>
 #include <chrono>
@@ -21,6 +22,8 @@
 #include <vector>
 
 using namespace flexim;
+
+using namespace flexim::bench;
 
 namespace {
 
@@ -238,31 +241,6 @@ void runBest(const ModelSpec& m, int repeat, Result& best) {
   }
 }
 
-std::string cpuModel() {
-  std::ifstream f("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("model name", 0) == 0) {
-      const auto p = line.find(':');
-      return p == std::string::npos ? line : line.substr(p + 2);
-    }
-  return "unknown";
-}
-
-std::string loadAverage() {
-  std::ifstream f("/proc/loadavg");
-  std::string a, b, c;
-  f >> a >> b >> c;
-  return f ? a + " " + b + " " + c : "unknown";
-}
-
-std::string today() {
-  char buf[64];
-  const std::time_t t = std::time(nullptr);
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&t));
-  return buf;
-}
-
 void header() {
   std::printf("%-32s %5s %6s %6s %6s %6s %7s %5s %4s %6s %7s %7s %8s %8s %8s %7s %8s  %s\n", "case", "bodies",
               "t_end", "h", "out", "steps", "newton", "it/st", "rej", "samples", "wall[s]", "cpu[s]", "steps/s",
@@ -326,7 +304,7 @@ int main(int argc, char** argv) {
   if (repeat < 0) repeat = quick || onlyChain ? 1 : 3;
 
   std::printf("Flexim rigid-body benchmark%s\n", quick ? " (--quick: shortened cases)" : "");
-  std::printf("date: %s\n", today().c_str());
+  std::printf("date: %s\n", now().c_str());
   std::printf("machine: %u hardware threads (nproc), CPU: %s, load average at start: %s\n",
               std::thread::hardware_concurrency(), cpuModel().c_str(), loadAverage().c_str());
 #ifdef NDEBUG

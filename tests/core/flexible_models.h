@@ -22,7 +22,7 @@ inline std::shared_ptr<const fe::ReducedBody> loadRod(const std::string& file) {
   if (!p) {
     auto body = std::make_shared<fe::ReducedBody>();
     std::string error;
-    if (!io::loadReducedBody(std::string(FLEXIM_TEST_DATA) + "/fe/rod/" + file, *body, &error))
+    if (!io::loadReducedBody(std::string(FLEXIM_SOURCE_DIR) + "/tests/data/fe/rod/" + file, *body, &error))
       throw std::runtime_error(error);
     p = body;
   }

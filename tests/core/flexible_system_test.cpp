@@ -8,10 +8,6 @@
 // errors that must name the offending item.
 #include "recording_sink.h"
 
-// flexible_models.h loads the rod fixtures from FLEXIM_TEST_DATA; flexim_add_test points that at
-// tests/core/data, the fixtures live in tests/data.
-#undef FLEXIM_TEST_DATA
-#define FLEXIM_TEST_DATA FLEXIM_SOURCE_DIR "/tests/data"
 #include "flexible_models.h"
 
 #include "core/integrators/integrator.h"
