@@ -74,52 +74,6 @@ bool read(const Node& n, std::vector<double>& out);
 bool read(const Node& n, std::vector<int>& out);  ///< integers within int range
 bool read(const Node& n, std::vector<std::string>& out);
 
-/// Names of an enum's values: flexim's toString names (coreChoices) or a local table.
-template <class E>
-struct Choice {
-  E value;
-  const char* name;
-};
-template <class E>
-using Choices = std::vector<Choice<E>>;
-
-/// The values of a core enum with their toString names.
-template <class E>
-const Choices<E>& coreChoices() {
-  // The core enums are contiguous from 0 and toString answers "?" past the end.
-  static const Choices<E> choices = [] {
-    Choices<E> c;
-    for (int i = 0; i < 64 && std::string(toString(static_cast<E>(i))) != "?"; ++i)
-      c.push_back({static_cast<E>(i), toString(static_cast<E>(i))});
-    return c;
-  }();
-  return choices;
-}
-
-template <class E>
-const char* nameOf(E value, const Choices<E>& choices) {
-  for (const auto& c : choices)
-    if (c.value == value) return c.name;
-  return "?";
-}
-
-/// Reads an enum by name; reports "expected one of a, b, c, got 'x'".
-template <class E>
-bool read(const Node& n, E& out, const Choices<E>& choices) {
-  const bool isString = n.json().is_string();
-  const std::string s = isString ? n.json().get<std::string>() : std::string();
-  for (const auto& c : choices)
-    if (isString && s == c.name) {
-      out = c.value;
-      return true;
-    }
-  std::string message = "expected one of ";
-  for (std::size_t i = 0; i < choices.size(); ++i) message += (i ? ", " : "") + std::string(choices[i].name);
-  if (isString) message += ", got '" + s + "'";
-  n.error(message);
-  return false;
-}
-
 /// An object whose keys are taken one at a time; finish() warns about keys nobody took
 /// ("bodies[0].mas: unknown key (ignored)"), which catches misspellings.
 class ObjectReader {

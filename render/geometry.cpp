@@ -1,5 +1,8 @@
 #include "render/geometry.h"
 
+#include <map>
+#include <string>
+
 #include <vtkAppendPolyData.h>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
@@ -88,35 +91,35 @@ vtkSmartPointer<vtkPolyData> boxMesh(const Vec3& size) {
 }
 
 vtkSmartPointer<vtkPolyData> jointGlyph(JointType type, double size) {
-  const double r = 0.5 * size;
-  switch (type) {
-    case JointType::Revolute:
+  using Glyph = vtkSmartPointer<vtkPolyData> (*)(double size);
+  // kinds without a glyph of their own (registered later) are drawn as a ball
+  static const std::map<std::string, Glyph> kGlyphs{
       // a hinge drum with a thinner pin sticking out on both sides
-      return merged({cylinderAlongZ(r, 1.0 * size), cylinderAlongZ(0.35 * r, 1.8 * size)});
-    case JointType::Spherical:
-      return sphere(0.65 * size);
-    case JointType::Prismatic:
+      {"revolute",
+       [](double s) { return merged({cylinderAlongZ(0.5 * s, 1.0 * s), cylinderAlongZ(0.175 * s, 1.8 * s)}); }},
+      {"spherical", [](double s) { return sphere(0.65 * s); }},
       // a sleeve elongated along the sliding axis
-      return boxMesh(Vec3(0.7 * size, 0.7 * size, 2.6 * size));
-    case JointType::Universal: {
+      {"prismatic", [](double s) { return boxMesh(Vec3(0.7 * s, 0.7 * s, 2.6 * s)); }},
       // the cross: two pins, along z and along x, with a hub
-      const Pose alongX(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitY()));
-      return merged({cylinderAlongZ(0.3 * r, 1.8 * size), cylinderAlongZ(0.3 * r, 1.8 * size, alongX),
-                     sphere(0.45 * r)});
-    }
-    case JointType::Cylindrical:
+      {"universal",
+       [](double s) {
+         const Pose alongX(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitY()));
+         return merged({cylinderAlongZ(0.15 * s, 1.8 * s), cylinderAlongZ(0.15 * s, 1.8 * s, alongX), sphere(0.225 * s)});
+       }},
       // a short drum on a long rod: it can both turn and slide
-      return merged({cylinderAlongZ(0.8 * r, 0.9 * size), cylinderAlongZ(0.25 * r, 3.0 * size)});
-    case JointType::Planar:
-      return boxMesh(Vec3(2.2 * size, 2.2 * size, 0.15 * size));
-    case JointType::Fixed: {
+      {"cylindrical",
+       [](double s) { return merged({cylinderAlongZ(0.4 * s, 0.9 * s), cylinderAlongZ(0.125 * s, 3.0 * s)}); }},
+      {"planar", [](double s) { return boxMesh(Vec3(2.2 * s, 2.2 * s, 0.15 * s)); }},
       // a diamond: a cube standing on a corner, unlike the prismatic sleeve
-      const Pose tilt(Eigen::AngleAxisd(M_PI / 4, Vec3::UnitZ()) *
-                      Eigen::AngleAxisd(std::atan(1.0 / std::sqrt(2.0)), Vec3::UnitX()));
-      return transformed(boxMesh(Vec3::Constant(0.75 * size)), tilt);
-    }
-  }
-  return sphere(r);
+      {"fixed",
+       [](double s) {
+         const Pose tilt(Eigen::AngleAxisd(M_PI / 4, Vec3::UnitZ()) *
+                         Eigen::AngleAxisd(std::atan(1.0 / std::sqrt(2.0)), Vec3::UnitX()));
+         return transformed(boxMesh(Vec3::Constant(0.75 * s)), tilt);
+       }},
+  };
+  const auto it = kGlyphs.find(type.key());
+  return it == kGlyphs.end() ? sphere(0.5 * size) : it->second(size);
 }
 
 vtkSmartPointer<vtkPolyData> linkTubes(const std::vector<Vec3>& ends, double radius) {

@@ -1,5 +1,8 @@
 #include "render/palette.h"
 
+#include <map>
+#include <string>
+
 namespace flexim::render {
 
 Rgb bodyColour(std::size_t index) {
@@ -20,16 +23,14 @@ Rgb bodyColour(std::size_t index) {
 }
 
 Rgb jointColour(JointType type) {
-  switch (type) {
-    case JointType::Revolute: return {0.95, 0.80, 0.30};
-    case JointType::Prismatic: return {0.85, 0.88, 0.92};
-    case JointType::Cylindrical: return {0.70, 0.90, 0.60};
-    case JointType::Spherical: return {0.92, 0.62, 0.45};
-    case JointType::Universal: return {0.55, 0.85, 0.95};
-    case JointType::Planar: return {0.80, 0.70, 0.95};
-    case JointType::Fixed: return {0.60, 0.60, 0.62};
-  }
-  return {1.0, 1.0, 1.0};
+  // kinds without a colour of their own (registered later) share a neutral one
+  static const std::map<std::string, Rgb> kColours{
+      {"revolute", {0.95, 0.80, 0.30}},  {"prismatic", {0.85, 0.88, 0.92}}, {"cylindrical", {0.70, 0.90, 0.60}},
+      {"spherical", {0.92, 0.62, 0.45}}, {"universal", {0.55, 0.85, 0.95}}, {"planar", {0.80, 0.70, 0.95}},
+      {"fixed", {0.60, 0.60, 0.62}},
+  };
+  const auto it = kColours.find(type.key());
+  return it == kColours.end() ? Rgb{0.90, 0.90, 0.90} : it->second;
 }
 
 Rgb darker(const Rgb& c, double factor) { return {c[0] * factor, c[1] * factor, c[2] * factor}; }

@@ -21,14 +21,15 @@ std::string Diagnostic::str() const {
 }
 
 void Diagnostics::error(std::string where, std::string message) {
-  m_items.push_back({Severity::Error, std::move(where), std::move(message)});
+  m_items.push_back({Severity::Error, std::move(where), std::move(message), {}});
 }
 void Diagnostics::warning(std::string where, std::string message) {
-  m_items.push_back({Severity::Warning, std::move(where), std::move(message)});
+  m_items.push_back({Severity::Warning, std::move(where), std::move(message), {}});
 }
 void Diagnostics::info(std::string where, std::string message) {
-  m_items.push_back({Severity::Info, std::move(where), std::move(message)});
+  m_items.push_back({Severity::Info, std::move(where), std::move(message), {}});
 }
+void Diagnostics::add(Diagnostic d) { m_items.push_back(std::move(d)); }
 bool Diagnostics::hasErrors() const {
   for (const auto& d : m_items)
     if (d.severity == Severity::Error) return true;

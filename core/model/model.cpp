@@ -1,5 +1,7 @@
 #include "core/model/model.h"
 
+#include "core/model/description.h"
+
 #include <array>
 #include <utility>
 
@@ -22,15 +24,8 @@ bool valueOf(const std::array<std::pair<E, const char*>, N>& table, const std::s
   return false;
 }
 
-constexpr std::array<std::pair<JointType, const char*>, 7> kJointNames{{
-    {JointType::Fixed, "fixed"},
-    {JointType::Revolute, "revolute"},
-    {JointType::Prismatic, "prismatic"},
-    {JointType::Cylindrical, "cylindrical"},
-    {JointType::Spherical, "spherical"},
-    {JointType::Universal, "universal"},
-    {JointType::Planar, "planar"},
-}};
+constexpr std::array<const char*, 7> kBuiltinJointKeys{"fixed",     "revolute",  "prismatic", "cylindrical",
+                                                     "spherical", "universal", "planar"};
 using TF = TimeFunctionSpec::Type;
 constexpr std::array<std::pair<TF, const char*>, 6> kFunctionNames{{
     {TF::Constant, "constant"},
@@ -65,32 +60,56 @@ constexpr std::array<std::pair<IntegratorType, const char*>, 2> kIntegratorNames
     {IntegratorType::Ida, "ida"},
     {IntegratorType::GeneralizedAlpha, "gen-alpha"},
 }};
+constexpr std::array<std::pair<DriverSpec::Coordinate, const char*>, 2> kCoordinateNames{{
+    {DriverSpec::Coordinate::Rotation, "rotation"},
+    {DriverSpec::Coordinate::Translation, "translation"},
+}};
+constexpr std::array<std::pair<ForceSpec::Frame, const char*>, 2> kForceFrameNames{{
+    {ForceSpec::Frame::Global, "global"},
+    {ForceSpec::Frame::Marker, "marker"},
+}};
+constexpr std::array<std::pair<SensorSpec::Frame, const char*>, 2> kSensorFrameNames{{
+    {SensorSpec::Frame::Global, "global"},
+    {SensorSpec::Frame::Body, "body"},
+}};
 }  // namespace
 
-const char* toString(JointType t) { return nameOf(kJointNames, t); }
 const char* toString(TimeFunctionSpec::Type t) { return nameOf(kFunctionNames, t); }
 const char* toString(ForceSpec::Type t) { return nameOf(kForceNames, t); }
 const char* toString(SensorSpec::Type t) { return nameOf(kSensorNames, t); }
 const char* toString(IntegratorType t) { return nameOf(kIntegratorNames, t); }
 const char* toString(ReferenceFrame t) { return nameOf(kReferenceNames, t); }
-bool fromString(const std::string& s, JointType& out) { return valueOf(kJointNames, s, out); }
+const char* toString(DriverSpec::Coordinate c) { return nameOf(kCoordinateNames, c); }
+const char* toString(ForceSpec::Frame f) { return nameOf(kForceFrameNames, f); }
+const char* toString(SensorSpec::Frame f) { return nameOf(kSensorFrameNames, f); }
+bool fromString(const std::string& s, DriverSpec::Coordinate& out) { return valueOf(kCoordinateNames, s, out); }
+bool fromString(const std::string& s, ForceSpec::Frame& out) { return valueOf(kForceFrameNames, s, out); }
+bool fromString(const std::string& s, SensorSpec::Frame& out) { return valueOf(kSensorFrameNames, s, out); }
 bool fromString(const std::string& s, TimeFunctionSpec::Type& out) { return valueOf(kFunctionNames, s, out); }
 bool fromString(const std::string& s, ForceSpec::Type& out) { return valueOf(kForceNames, s, out); }
 bool fromString(const std::string& s, SensorSpec::Type& out) { return valueOf(kSensorNames, s, out); }
 bool fromString(const std::string& s, IntegratorType& out) { return valueOf(kIntegratorNames, s, out); }
 bool fromString(const std::string& s, ReferenceFrame& out) { return valueOf(kReferenceNames, s, out); }
 
-int constraintCount(JointType t) {
-  switch (t) {
-    case JointType::Fixed: return 6;
-    case JointType::Revolute: return 5;
-    case JointType::Prismatic: return 5;
-    case JointType::Cylindrical: return 4;
-    case JointType::Spherical: return 3;
-    case JointType::Universal: return 4;
-    case JointType::Planar: return 3;
-  }
-  return 0;
+JointType::JointType(Builtin kind) : m_key(kBuiltinJointKeys.at(static_cast<std::size_t>(kind))) {}
+
+JointType::operator Builtin() const {
+  for (std::size_t i = 0; i < kBuiltinJointKeys.size(); ++i)
+    if (m_key == kBuiltinJointKeys[i]) return static_cast<Builtin>(i);
+  return static_cast<Builtin>(-1);  // a registered kind without a named constant
+}
+
+const char* toString(const JointType& t) { return t.key().c_str(); }
+
+bool fromString(const std::string& s, JointType& out) {
+  if (!findJointKind(s)) return false;
+  out = JointType(s);
+  return true;
+}
+
+int constraintCount(const JointType& t) {
+  const JointKindDescription* kind = findJointKind(t.key());
+  return kind ? kind->constraints : 0;
 }
 
 }  // namespace flexim

@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -111,22 +112,37 @@ struct TimeFunctionSpec {
   std::vector<double> times, values;  ///< Table
 };
 
-enum class JointType { Fixed, Revolute, Prismatic, Cylindrical, Spherical, Universal, Planar };
+/// A joint kind, named by its key ("revolute"). Kinds are registered with their description
+/// (core/model/description.h, jointKinds()), so a new kind needs no change here. The built-in
+/// kinds have named constants (JointType::Revolute) that also serve as switch labels; a kind
+/// without one converts to a value outside them, so such switches fall through to a default.
+class JointType {
+ public:
+  enum class Builtin { Fixed, Revolute, Prismatic, Cylindrical, Spherical, Universal, Planar };
+  using enum Builtin;
 
-/// A joint between marker1 on body1 and marker2 on body2 (either body may be "ground").
-/// Axis conventions (all marker axes):
-///  - revolute: rotation about the common z axis; coordinate = angle of marker2 x about marker1 z;
-///  - prismatic: translation along marker1 z; orientations locked;
-///  - cylindrical: rotation about and translation along marker1 z;
-///  - spherical: origins coincide;
-///  - universal: origins coincide, marker1 z stays perpendicular to marker2 z (the cross pins);
-///  - planar: marker2 origin stays in marker1's xy plane, z axes stay parallel;
-///  - fixed: origins coincide and axes stay aligned.
+  JointType() : JointType(Revolute) {}
+  JointType(Builtin kind);  // NOLINT: implicit, so {"pin", JointType::Revolute, ...} reads naturally
+  explicit JointType(std::string key) : m_key(std::move(key)) {}
+
+  const std::string& key() const { return m_key; }
+  operator Builtin() const;  // NOLINT: implicit, for switch statements over the built-in kinds
+
+  bool operator==(const JointType& other) const { return m_key == other.m_key; }
+  bool operator==(Builtin kind) const { return *this == JointType(kind); }
+
+ private:
+  std::string m_key;
+};
+
 struct JointSpec {
   std::string name;
   JointType type = JointType::Revolute;
   std::string body1, marker1;
   std::string body2, marker2;
+  /// Parameters of the kind beyond the two markers (e.g. a screw's pitch), by the keys its
+  /// description gives; a missing key has the description's default.
+  std::map<std::string, double> parameters;
 };
 
 /// Prescribes a joint coordinate as a function of time (a rheonomic constraint).
@@ -222,21 +238,29 @@ struct ModelSpec {
   SolverSpec solver;
 };
 
-const char* toString(JointType t);
+/// The kind's key; the pointer lives as long as t.
+const char* toString(const JointType& t);
 const char* toString(TimeFunctionSpec::Type t);
 const char* toString(ForceSpec::Type t);
 const char* toString(SensorSpec::Type t);
 const char* toString(IntegratorType t);
 const char* toString(ReferenceFrame t);
+const char* toString(DriverSpec::Coordinate c);
+const char* toString(ForceSpec::Frame f);
+const char* toString(SensorSpec::Frame f);
 /// Inverse of toString; returns false when the name is unknown.
+/// Only registered joint kinds are accepted.
 bool fromString(const std::string& s, JointType& out);
 bool fromString(const std::string& s, TimeFunctionSpec::Type& out);
 bool fromString(const std::string& s, ForceSpec::Type& out);
 bool fromString(const std::string& s, SensorSpec::Type& out);
 bool fromString(const std::string& s, IntegratorType& out);
 bool fromString(const std::string& s, ReferenceFrame& out);
+bool fromString(const std::string& s, DriverSpec::Coordinate& out);
+bool fromString(const std::string& s, ForceSpec::Frame& out);
+bool fromString(const std::string& s, SensorSpec::Frame& out);
 
-/// Number of constraint equations a joint type imposes.
-int constraintCount(JointType t);
+/// Number of constraint equations a joint type imposes (0 for a kind not registered).
+int constraintCount(const JointType& t);
 
 }  // namespace flexim

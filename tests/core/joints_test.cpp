@@ -369,7 +369,7 @@ class JointsTest : public QObject {
     QFETCH(int, type);
     QFETCH(int, dof);
     JointSetup s;
-    s.type = static_cast<JointType>(type);
+    s.type = static_cast<JointType::Builtin>(type);
     s.P = Vec3(0.1, 0.2, 0.3);
     s.R1 = rot(0.7, Vec3(1, 2, 3));
     if (s.type == JointType::Universal) s.R2 = s.R1 * zAlong(Vec3::UnitX());  // z2 = marker1 x, perpendicular to z1

@@ -1,0 +1,635 @@
+#include "core/model/description.h"
+
+#include "core/model/item_checks.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace flexim {
+
+// ---- FieldDescription -------------------------------------------------------------------
+
+FieldDescription& FieldDescription::require(std::string why) {
+  required = true;
+  whyRequired = std::move(why);
+  return *this;
+}
+FieldDescription& FieldDescription::notEmpty() {
+  nonEmpty = true;
+  return *this;
+}
+FieldDescription& FieldDescription::byDefault(std::string jsonText) {
+  defaultText = std::move(jsonText);
+  return *this;
+}
+FieldDescription& FieldDescription::atLeast(double v) {
+  minimum = {true, v, false};
+  return *this;
+}
+FieldDescription& FieldDescription::above(double v) {
+  minimum = {true, v, true};
+  return *this;
+}
+FieldDescription& FieldDescription::atMost(double v) {
+  maximum = {true, v, false};
+  return *this;
+}
+FieldDescription& FieldDescription::when(std::string k, std::vector<std::string> values, bool misplacedIsError) {
+  condition = Condition{std::move(k), std::move(values), misplacedIsError};
+  return *this;
+}
+FieldDescription& FieldDescription::instead(std::string alternativeKey) {
+  alternative = std::move(alternativeKey);
+  return *this;
+}
+FieldDescription& FieldDescription::refers(std::string kind, std::string note) {
+  refersTo = std::move(kind);
+  referenceNote = std::move(note);
+  return *this;
+}
+FieldDescription& FieldDescription::markerOf(std::string bodyField) {
+  refersTo = "marker";
+  bodyKey = std::move(bodyField);
+  return *this;
+}
+
+namespace {
+std::string number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+}  // namespace
+
+std::string FieldDescription::limitProblem(double v) const {
+  const bool low = minimum.set && (minimum.exclusive ? !(v > minimum.value) : !(v >= minimum.value));
+  const bool high = maximum.set && (maximum.exclusive ? !(v < maximum.value) : !(v <= maximum.value));
+  if (!low && !high) return {};
+  if (minimum.set && maximum.set)
+    return "must be in " + std::string(minimum.exclusive ? "(" : "[") + number(minimum.value) + ", " +
+           number(maximum.value) + (maximum.exclusive ? ")" : "]");
+  if (high) return std::string(maximum.exclusive ? "must be less than " : "must be at most ") + number(maximum.value);
+  if (minimum.value == 0) return minimum.exclusive ? "must be positive" : "must not be negative";
+  return std::string(minimum.exclusive ? "must be greater than " : "must be at least ") + number(minimum.value);
+}
+
+std::string FieldDescription::typeName() const {
+  switch (type) {
+    case FieldType::Number: return "number";
+    case FieldType::Integer: return "integer";
+    case FieldType::Bool: return "boolean";
+    case FieldType::String: return "string";
+    case FieldType::Vec3: return "vector";
+    case FieldType::Vec6: return "6 numbers";
+    case FieldType::Quaternion:
+    case FieldType::Orientation: return "quaternion";
+    case FieldType::Inertia: return "3×3 or 3 numbers";
+    case FieldType::Enum: {
+      std::string s;
+      for (const auto& c : choices) s += (s.empty() ? "" : " \\| ") + ("`\"" + c + "\"`");
+      return s;
+    }
+    case FieldType::Reference: return "name of a " + (refersTo == "flexible_body" ? std::string("flexible body") : refersTo);
+    case FieldType::NumberList: return "array of numbers";
+    case FieldType::NumberOrList: return "number or array of numbers";
+    case FieldType::IntList: return "array of integers";
+    case FieldType::StringList: return "array of strings";
+    case FieldType::Object: return "object";
+    case FieldType::List: return "array";
+  }
+  return "?";
+}
+
+// ---- ItemDescription --------------------------------------------------------------------
+
+const FieldDescription* ItemDescription::field(std::string_view key) const {
+  for (const auto& f : fields)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
+bool ItemDescription::applies(const FieldDescription& f, const void* item) const {
+  if (!f.condition) return true;
+  const FieldDescription* on = field(f.condition->key);
+  if (!on || !on->get) return true;
+  const FieldValue v = on->get(item);
+  const std::string* s = std::get_if<std::string>(&v);
+  if (!s) return true;
+  for (const auto& value : f.condition->values)
+    if (*s == value) return true;
+  return false;
+}
+
+bool ItemDescription::written(const FieldDescription& f, const void* item) const {
+  return !f.inputOnly && (f.get || f.object || f.count) && applies(f, item) && (!f.inUse || f.inUse(item));
+}
+
+bool ItemDescription::isDiscriminator(std::string_view key) const {
+  for (const auto& f : fields)
+    if (f.condition && f.condition->key == key) return true;
+  return false;
+}
+
+// ---- building the tables ----------------------------------------------------------------
+
+namespace {
+
+/// Names of a core enum (contiguous from 0; toString answers "?" past the end).
+template <class E>
+std::vector<std::string> enumNames() {
+  std::vector<std::string> names;
+  for (int i = 0; i < 64 && std::string(toString(static_cast<E>(i))) != "?"; ++i)
+    names.emplace_back(toString(static_cast<E>(i)));
+  return names;
+}
+
+/// Adds the fields of a description for struct T. Each adder returns the new field for chaining.
+template <class T>
+class Fields {
+ public:
+  explicit Fields(ItemDescription& d) : m_d(d) {
+    d.type = typeid(T);
+    d.reset = [](void* p) { *static_cast<T*>(p) = T{}; };
+  }
+
+  /// A member whose C++ type is one of FieldValue's.
+  template <class M>
+  FieldDescription& value(std::string key, FieldType type, M T::*member, std::string unit, std::string help) {
+    FieldDescription& f = add(std::move(key), type, std::move(unit), std::move(help));
+    f.get = [member](const void* p) { return FieldValue(static_cast<const T*>(p)->*member); };
+    f.set = [member](void* p, const FieldValue& v) {
+      if (const M* m = std::get_if<M>(&v)) static_cast<T*>(p)->*member = *m;
+    };
+    return f;
+  }
+  FieldDescription& number(std::string key, double T::*m, std::string unit, std::string help) {
+    return value(std::move(key), FieldType::Number, m, std::move(unit), std::move(help));
+  }
+  FieldDescription& integer(std::string key, int T::*m, std::string help) {
+    return value(std::move(key), FieldType::Integer, m, "", std::move(help));
+  }
+  FieldDescription& string(std::string key, std::string T::*m, std::string help) {
+    return value(std::move(key), FieldType::String, m, "", std::move(help));
+  }
+  FieldDescription& name(std::string help) { return string("name", &T::name, std::move(help)).require().notEmpty(); }
+  FieldDescription& reference(std::string key, std::string T::*m, std::string kind, std::string help) {
+    return value(std::move(key), FieldType::Reference, m, "", std::move(help)).refers(std::move(kind));
+  }
+  FieldDescription& vec3(std::string key, Vec3 T::*m, std::string unit, std::string help) {
+    return value(std::move(key), FieldType::Vec3, m, std::move(unit), std::move(help)).byDefault("[0, 0, 0]");
+  }
+  FieldDescription& orientation(std::string key, Quat T::*m, bool axesForm, std::string help) {
+    return value(std::move(key), axesForm ? FieldType::Orientation : FieldType::Quaternion, m, "", std::move(help))
+        .byDefault("[1, 0, 0, 0]");
+  }
+  /// A field read only as an input form of another one (z_axis, x_axis of an orientation).
+  FieldDescription& inputForm(std::string key, FieldType type, std::string unit, std::string help) {
+    FieldDescription& f = custom(std::move(key), type, std::move(unit), std::move(help));
+    f.inputOnly = true;
+    return f;
+  }
+
+  template <class E>
+  FieldDescription& choice(std::string key, E T::*member, std::string help) {
+    FieldDescription& f = add(std::move(key), FieldType::Enum, "", std::move(help));
+    f.choices = enumNames<E>();
+    f.get = [member](const void* p) { return FieldValue(std::string(toString(static_cast<const T*>(p)->*member))); };
+    f.set = [member](void* p, const FieldValue& v) {
+      if (const std::string* s = std::get_if<std::string>(&v)) fromString(*s, static_cast<T*>(p)->*member);
+    };
+    return f;
+  }
+
+  template <class S>
+  FieldDescription& object(std::string key, S T::*member, const ItemDescription& d, std::string help) {
+    FieldDescription& f = add(std::move(key), FieldType::Object, "", std::move(help));
+    f.item = &d;
+    f.object = [member](void* p) -> void* { return &(static_cast<T*>(p)->*member); };
+    return f;
+  }
+
+  template <class S>
+  FieldDescription& list(std::string key, std::vector<S> T::*member, const ItemDescription& d, std::string help) {
+    FieldDescription& f = add(std::move(key), FieldType::List, "", std::move(help));
+    f.item = &d;
+    f.byDefault("[]");
+    f.count = [member](const void* p) { return (static_cast<const T*>(p)->*member).size(); };
+    f.resize = [member](void* p, std::size_t n) { (static_cast<T*>(p)->*member).resize(n); };
+    f.element = [member](void* p, std::size_t i) -> void* { return &(static_cast<T*>(p)->*member)[i]; };
+    return f;
+  }
+
+  /// A field whose accessors the caller sets.
+  FieldDescription& custom(std::string key, FieldType type, std::string unit, std::string help) {
+    return add(std::move(key), type, std::move(unit), std::move(help));
+  }
+
+  /// Check beyond the fields' own, on the typed item.
+  void check(std::function<void(ItemCheck&)> c) { m_d.check = std::move(c); }
+
+  /// Written only when pred(item) holds.
+  static std::function<bool(const void*)> when(std::function<bool(const T&)> pred) {
+    return [pred](const void* p) { return pred(*static_cast<const T*>(p)); };
+  }
+
+ private:
+  FieldDescription& add(std::string key, FieldType type, std::string unit, std::string help) {
+    FieldDescription f;
+    f.key = std::move(key);
+    f.type = type;
+    f.unit = std::move(unit);
+    f.help = std::move(help);
+    m_d.fields.push_back(std::move(f));
+    return m_d.fields.back();
+  }
+
+  ItemDescription& m_d;
+};
+
+void describe(ItemDescription& d, std::string kind, std::string listKey, std::string label, std::string nameScope,
+              std::string help) {
+  d.kind = std::move(kind);
+  d.listKey = std::move(listKey);
+  d.label = std::move(label);
+  d.nameScope = std::move(nameScope);
+  d.help = std::move(help);
+}
+
+/// Every description, built once; members so that the pointers between them stay valid.
+struct Registry {
+  ItemDescription model, ground, marker, body, damping, flexible, virtualBody, joint, function, driver, force, sensor,
+      simulation;
+  std::vector<const ItemDescription*> all;
+
+  Registry() {
+    describeMarker();
+    describeBody();
+    describeFlexible();
+    describeVirtual();
+    describeJoint();
+    describeFunction();
+    describeDriver();
+    describeForce();
+    describeSensor();
+    describeSimulation();
+    describeModel();
+    all = {&model, &marker, &body, &flexible, &damping, &virtualBody, &joint, &driver, &function, &force, &sensor,
+           &simulation, &ground};
+  }
+
+  void describeMarker() {
+    describe(marker, "marker", "markers", "Marker", "marker",
+             "A named frame fixed to a body (or to the ground); joints, forces and sensors attach to markers.");
+    Fields<MarkerSpec> f(marker);
+    f.name("unique within the body");
+    f.vec3("position", &MarkerSpec::position, "m", "origin, in body axes (ground: global)");
+    f.orientation("orientation", &MarkerSpec::orientation, true, "marker axes → body axes");
+    f.inputForm("z_axis", FieldType::Vec3, "", "*instead of* `orientation`: the marker z axis in body axes");
+    f.inputForm("x_axis", FieldType::Vec3, "", "with `z_axis`: a direction for the marker x axis");
+  }
+
+  void describeBody() {
+    describe(body, "body", "bodies", "Rigid body", "body", "A rigid body; its frame is at the centre of mass.");
+    Fields<RigidBodySpec> f(body);
+    f.name("unique among all bodies; `ground` is reserved");
+    f.number("mass", &RigidBodySpec::mass, "kg", "mass").require().above(0);
+    f.value("inertia", FieldType::Inertia, &RigidBodySpec::inertia, "kg m^2",
+            "about the centre of mass, body axes: the full tensor or its diagonal [Ixx, Iyy, Izz]")
+        .require();
+    f.vec3("position", &RigidBodySpec::position, "m", "centre of mass at t = 0, global");
+    f.orientation("orientation", &RigidBodySpec::orientation, false, "body axes → global axes at t = 0");
+    f.vec3("velocity", &RigidBodySpec::velocity, "m/s", "initial centre-of-mass velocity, global");
+    f.vec3("angular_velocity", &RigidBodySpec::angular_velocity, "rad/s", "initial angular velocity, global axes");
+    f.list("markers", &RigidBodySpec::markers, marker, "the body's markers");
+  }
+
+  void describeFlexible() {
+    describe(damping, "damping", "", "Modal damping", "",
+             "Modal damping: D = diag(2 ζⱼ ωⱼ) + α M̄ + β K̄ over the modes used.");
+    {
+      Fields<DampingSpec> f(damping);
+      f.value("ratio", FieldType::NumberOrList, &DampingSpec::ratio, "",
+              "ζ: one value for every elastic mode, or one per elastic mode used (in mode order)")
+          .atLeast(0)
+          .byDefault("[]");
+      f.number("alpha", &DampingSpec::alpha, "1/s", "Rayleigh mass-proportional factor").atLeast(0).byDefault("0");
+      f.number("beta", &DampingSpec::beta, "s", "Rayleigh stiffness-proportional factor").atLeast(0).byDefault("0");
+    }
+    describe(flexible, "flexible_body", "flexible_bodies", "Flexible body", "body",
+             "A reduced finite-element body in the floating frame of reference; its frame is the FE frame of the "
+             "mesh. Markers cannot be placed on it: connect it through virtual bodies.");
+    Fields<FlexibleBodySpec> f(flexible);
+    f.name("unique among all bodies; `ground` is reserved");
+    f.string("file", &FlexibleBodySpec::file, "the reduced-body file (`.frb`), relative to the model file's folder")
+        .require()
+        .notEmpty();
+    f.integer("modes", &FlexibleBodySpec::mode_count,
+              "use the first N modes of the file; 0 = all of them; at most the number in the file")
+        .atLeast(0)
+        .byDefault("0");
+    f.choice("reference", &FlexibleBodySpec::reference, "how the floating frame is defined").byDefault("\"mean_axis\"");
+    f.string("reference_interface", &FlexibleBodySpec::reference_interface,
+             "the interface of the file the frame is attached to")
+        .when("reference", {"interface"}, true)
+        .require()
+        .notEmpty();
+    f.vec3("position", &FlexibleBodySpec::position, "m", "FE origin at t = 0, global");
+    f.orientation("orientation", &FlexibleBodySpec::orientation, false, "FE axes → global axes at t = 0");
+    f.vec3("velocity", &FlexibleBodySpec::velocity, "m/s", "initial velocity of the FE origin, global");
+    f.vec3("angular_velocity", &FlexibleBodySpec::angular_velocity, "rad/s", "initial angular velocity, global axes");
+    f.value("modal_coordinates", FieldType::NumberList, &FlexibleBodySpec::modal_coordinates, "",
+            "initial modal coordinates, one per mode used; `[]` = undeformed")
+        .byDefault("[]");
+    f.object("damping", &FlexibleBodySpec::damping, damping, "modal damping (no damping by default)");
+    f.number("stiffness_scale", &FlexibleBodySpec::stiffness_scale, "",
+             "multiplies the modal stiffness (large values approach the rigid body)")
+        .above(0)
+        .byDefault("1");
+    f.check(checkFlexibleBody);
+  }
+
+  void describeVirtual() {
+    describe(virtualBody, "virtual_body", "virtual_bodies", "Virtual body", "body",
+             "A massless rigid body attached to a flexible body by the rigid–flexible joint: its origin follows an "
+             "FE node k, its axes the triangle of nodes k, m, n. It carries markers like a rigid body.");
+    Fields<VirtualBodySpec> f(virtualBody);
+    f.name("unique among all bodies; `ground` is reserved");
+    f.reference("flexible_body", &VirtualBodySpec::flexible_body, "flexible_body", "the flexible body it is attached to")
+        .require()
+        .referenceNote = "a virtual body is attached to a flexible body";
+    f.vec3("point", &VirtualBodySpec::point, "m", "where it sits, in the FE frame; the nodes k, m, n are chosen around it")
+        .byDefault("")
+        .require("where the virtual body sits on its flexible body")
+        .instead("interface")
+        .inUse = Fields<VirtualBodySpec>::when([](const VirtualBodySpec& v) { return v.interface.empty(); });
+    f.value("nodes", FieldType::IntList, &VirtualBodySpec::nodes, "",
+            "with `point`: the FE node ids k, m, n to use instead (three different nodes of the file)")
+        .inUse = Fields<VirtualBodySpec>::when([](const VirtualBodySpec& v) { return v.interface.empty() && !v.nodes.empty(); });
+    f.string("interface", &VirtualBodySpec::interface,
+             "*instead of* `point`: sit at the reference point of this interface of the file")
+        .notEmpty()
+        .inUse = Fields<VirtualBodySpec>::when([](const VirtualBodySpec& v) { return !v.interface.empty(); });
+    f.orientation("orientation", &VirtualBodySpec::orientation, true, "virtual-body axes → FE axes");
+    f.inputForm("z_axis", FieldType::Vec3, "", "*instead of* `orientation`: the z axis in FE axes");
+    f.inputForm("x_axis", FieldType::Vec3, "", "with `z_axis`: a direction for the x axis");
+    f.list("markers", &VirtualBodySpec::markers, marker, "positions in the virtual body's axes, from its origin");
+    f.check(checkVirtualBody);
+  }
+
+  void describeJoint() {
+    describe(joint, "joint", "joints", "Joint", "joint",
+             "Connects marker1 on body1 to marker2 on body2 (either body may be `ground`; a body cannot be joined "
+             "to itself). Its behaviour is defined by the two marker frames.");
+    Fields<JointSpec> f(joint);
+    f.name("unique among joints");
+    FieldDescription& type = f.custom("type", FieldType::Enum, "", "the joint kind").require();
+    for (const auto& kind : jointKinds()) type.choices.push_back(kind.key);
+    type.get = [](const void* p) { return FieldValue(static_cast<const JointSpec*>(p)->type.key()); };
+    type.set = [](void* p, const FieldValue& v) {
+      if (const std::string* s = std::get_if<std::string>(&v)) static_cast<JointSpec*>(p)->type = JointType(*s);
+    };
+    f.reference("body1", &JointSpec::body1, "body", "first body").require();
+    f.reference("marker1", &JointSpec::marker1, "marker", "marker on body1").require().markerOf("body1");
+    f.reference("body2", &JointSpec::body2, "body", "second body").require();
+    f.reference("marker2", &JointSpec::marker2, "marker", "marker on body2").require().markerOf("body2");
+    for (const auto& kind : jointKinds())
+      for (FieldDescription p : kind.parameters) joint.fields.push_back(std::move(p.when("type", {kind.key})));
+    f.check(checkJoint);
+  }
+
+  void describeFunction() {
+    describe(function, "time_function", "", "Time function", "",
+             "A scalar function of time with analytic first and second derivatives: `type` and only the "
+             "parameters of that type.");
+    Fields<TimeFunctionSpec> f(function);
+    using TF = TimeFunctionSpec;
+    f.choice("type", &TF::type, "the kind of function").require();
+    f.number("value", &TF::value, "", "f = value").when("type", {"constant"}).require();
+    f.number("initial", &TF::initial, "", "value at t = 0 (ramp: before start)")
+        .when("type", {"constant_speed", "ramp"})
+        .byDefault("0");
+    f.number("speed", &TF::speed, "1/s", "f = initial + speed · t").when("type", {"constant_speed"}).require();
+    f.number("start", &TF::start, "s", "time the ramp starts").when("type", {"ramp"}).byDefault("0");
+    f.number("slope", &TF::slope, "1/s", "f = initial + slope · (t − start) after start").when("type", {"ramp"}).require();
+    f.number("t0", &TF::t0, "s", "start of the step").when("type", {"smooth_step"}).require();
+    f.number("value0", &TF::value0, "", "value up to t0").when("type", {"smooth_step"}).require();
+    f.number("t1", &TF::t1, "s", "end of the step (t1 > t0)").when("type", {"smooth_step"}).require();
+    f.number("value1", &TF::value1, "", "value from t1").when("type", {"smooth_step"}).require();
+    f.number("amplitude", &TF::amplitude, "", "f = offset + amplitude · sin(2π · frequency · t + phase)")
+        .when("type", {"harmonic"})
+        .require();
+    f.number("frequency", &TF::frequency, "Hz", "frequency, ≥ 0").when("type", {"harmonic"}).require();
+    f.number("phase", &TF::phase, "rad", "phase").when("type", {"harmonic"}).byDefault("0");
+    f.number("offset", &TF::offset, "", "offset").when("type", {"harmonic"}).byDefault("0");
+    f.value("times", FieldType::NumberList, &TF::times, "s", "knot times, strictly increasing, ≥ 2 points")
+        .when("type", {"table"})
+        .require();
+    f.value("values", FieldType::NumberList, &TF::values, "", "knot values (same length as times)")
+        .when("type", {"table"})
+        .require();
+    f.check(checkTimeFunction);
+  }
+
+  void describeDriver() {
+    describe(driver, "driver", "drivers", "Driver", "driver",
+             "Prescribes a joint coordinate as a function of time (a rheonomic constraint, 1 row).");
+    Fields<DriverSpec> f(driver);
+    f.name("unique among drivers");
+    f.reference("joint", &DriverSpec::joint, "joint", "the driven joint (a kind with a coordinate to drive)").require();
+    f.choice("coordinate", &DriverSpec::coordinate,
+             "which coordinate; default: the joint's own (`translation` for prismatic, else `rotation`)")
+        .defaultFrom = defaultDriverCoordinate;
+    f.object("function", &DriverSpec::function, function, "coordinate value [rad] or [m] over time").require();
+    f.check(checkDriver);
+  }
+
+  void describeForce() {
+    describe(force, "force", "forces", "Force", "force",
+             "A force element; gravity is the model's `gravity`.");
+    Fields<ForceSpec> f(force);
+    using F = ForceSpec;
+    const std::vector<std::string> point{"point_force", "point_torque"}, twoEnds{"spring_damper", "bushing"};
+    f.name("unique among forces");
+    f.choice("type", &F::type, "the kind of force").require();
+    f.reference("body", &F::body1, "body", "the loaded body (a flexible body with `node`)").when("type", point).require();
+    f.integer("node", &F::node, "*instead of* `marker`, point forces on a flexible body: the loaded FE node id")
+        .when("type", {"point_force"})
+        .inUse = Fields<F>::when([](const F& x) { return x.marker1.empty(); });
+    f.reference("marker", &F::marker1, "marker", "where it acts")
+        .when("type", point)
+        .require()
+        .markerOf("body")
+        .instead("node")
+        .inUse = Fields<F>::when([](const F& x) { return !(x.type == F::Type::PointForce && x.marker1.empty()); });
+    f.vec3("vector", &F::vector, "N or N m", "force or torque").when("type", point).require().byDefault("");
+    f.choice("frame", &F::frame, "axes of `vector`; `marker` turns with the marker (FE axes on a node)")
+        .when("type", point)
+        .byDefault("\"global\"");
+    f.object("function", &F::function, function, "scales `vector`: applied load = vector · f(t) (default: constant 1)")
+        .when("type", point);
+    f.reference("body1", &F::body1, "body", "first end").when("type", twoEnds).require();
+    f.reference("marker1", &F::marker1, "marker", "marker on body1").when("type", twoEnds).require().markerOf("body1");
+    f.reference("body2", &F::body2, "body", "second end").when("type", twoEnds).require();
+    f.reference("marker2", &F::marker2, "marker", "marker on body2").when("type", twoEnds).require().markerOf("body2");
+    f.number("stiffness", &F::stiffness, "N/m", "spring stiffness").when("type", {"spring_damper"}).require().atLeast(0);
+    f.number("damping", &F::damping, "N s/m", "damping coefficient")
+        .when("type", {"spring_damper"})
+        .atLeast(0)
+        .byDefault("0");
+    f.number("free_length", &F::free_length, "m", "unloaded length")
+        .when("type", {"spring_damper"})
+        .require()
+        .atLeast(0);
+    f.number("preload", &F::preload, "N", "tension added at every length (tension positive)")
+        .when("type", {"spring_damper"})
+        .byDefault("0");
+    f.value("bushing_stiffness", FieldType::Vec6, &F::bushing_stiffness, "N/m, N m/rad",
+            "[kx, ky, kz] then [kθx, kθy, kθz], marker1 axes")
+        .when("type", {"bushing"})
+        .require()
+        .atLeast(0);
+    f.value("bushing_damping", FieldType::Vec6, &F::bushing_damping, "N s/m, N m s/rad",
+            "[cx, cy, cz] then [cθx, cθy, cθz], marker1 axes")
+        .when("type", {"bushing"})
+        .atLeast(0)
+        .byDefault("[0, 0, 0, 0, 0, 0]");
+    f.check(checkForce);
+  }
+
+  void describeSensor() {
+    describe(sensor, "sensor", "sensors", "Sensor", "sensor",
+             "Chooses what a run records; each quantity becomes CSV columns `<sensor>.<quantity>.<component> [unit]`.");
+    Fields<SensorSpec> f(sensor);
+    using S = SensorSpec;
+    f.name("unique among sensors; no `,` `\"` `.` `[` `]` or control characters (it starts column names)");
+    f.choice("type", &S::type, "what is observed").require();
+    f.reference("body", &S::body, "body", "the body of the marker observed").when("type", {"marker"}).require();
+    f.reference("body", &S::body, "flexible_body", "the flexible body observed")
+        .when("type", {"node", "deflection", "modal"})
+        .require()
+        .referenceNote = "node, deflection and modal sensors observe flexible bodies";
+    f.reference("marker", &S::marker, "marker", "the marker observed").when("type", {"marker"}).require().markerOf("body");
+    f.reference("joint", &S::joint, "joint", "the joint observed").when("type", {"joint"}).require();
+    f.integer("node", &S::node, "FE node id").when("type", {"node", "deflection"}).require();
+    f.value("chord", FieldType::IntList, &S::chord, "", "FE node ids [a, b] of the chord (two different nodes)")
+        .when("type", {"deflection"})
+        .require();
+    f.choice("frame", &S::frame, "axes of vector components").when("type", {"marker", "joint", "node"}).byDefault("\"global\"");
+    f.value("quantities", FieldType::StringList, &S::quantities, "", "at least one, no repeats").require();
+    f.check(checkSensor);
+  }
+
+  void describeSimulation() {
+    describe(simulation, "simulation", "", "Simulation", "", "Solver settings; all are kept whichever integrator is chosen.");
+    Fields<SolverSpec> f(simulation);
+    f.number("t_end", &SolverSpec::t_end, "s", "end time (the run starts at 0)").above(0).byDefault("1");
+    f.number("step", &SolverSpec::step, "s",
+             "`gen-alpha`: the fixed step, > 0; `ida`: the largest step allowed (0 = no limit)")
+        .atLeast(0)
+        .byDefault("0.001");
+    f.number("output_interval", &SolverSpec::output_interval, "s", "time between output samples")
+        .above(0)
+        .byDefault("0.001");
+    f.choice("integrator", &SolverSpec::integrator,
+             "SUNDIALS IDA (adaptive BDF) or generalized-α (Arnold–Brüls, fixed step)")
+        .byDefault("\"ida\"");
+    f.number("rtol", &SolverSpec::rtol, "", "IDA relative tolerance").above(0).byDefault("1e-6");
+    f.number("atol", &SolverSpec::atol, "", "IDA absolute tolerance").above(0).byDefault("1e-8");
+    f.number("rho_inf", &SolverSpec::rho_inf, "", "generalized-α spectral radius at infinity (1: no numerical damping)")
+        .atLeast(0)
+        .atMost(1)
+        .byDefault("0.8");
+    f.number("newton_tol", &SolverSpec::newton_tol, "", "generalized-α Newton tolerance on the scaled increment")
+        .above(0)
+        .byDefault("1e-10");
+    f.integer("max_newton", &SolverSpec::max_newton, "generalized-α Newton iterations per step before the step is halved")
+        .atLeast(1)
+        .byDefault("20");
+    f.check(checkSimulation);
+  }
+
+  void describeModel() {
+    describe(ground, "ground", "", "Ground", "", "The fixed ground body; its frame is the global frame.");
+    {
+      ItemDescription& d = ground;
+      d.type = typeid(std::vector<MarkerSpec>);
+      d.reset = [](void* p) { static_cast<std::vector<MarkerSpec>*>(p)->clear(); };
+      FieldDescription m;
+      m.key = "markers";
+      m.type = FieldType::List;
+      m.help = "markers on the ground, global frame";
+      m.item = &marker;
+      m.defaultText = "[]";
+      m.count = [](const void* p) { return static_cast<const std::vector<MarkerSpec>*>(p)->size(); };
+      m.resize = [](void* p, std::size_t n) { static_cast<std::vector<MarkerSpec>*>(p)->resize(n); };
+      m.element = [](void* p, std::size_t i) -> void* { return &(*static_cast<std::vector<MarkerSpec>*>(p))[i]; };
+      d.fields.push_back(std::move(m));
+    }
+    describe(model, "model", "", "Model", "", "A Flexim model: one JSON document.");
+    Fields<ModelSpec> f(model);
+    f.integer("schema_version", &ModelSpec::schema_version, "format version; this page describes `1`").require();
+    f.string("name", &ModelSpec::name, "model name, shown in titles").byDefault("\"\"");
+    f.string("description", &ModelSpec::description, "free text").byDefault("\"\"");
+    f.vec3("gravity", &ModelSpec::gravity, "m/s^2", "gravitational acceleration, global axes");
+    f.object("ground", &ModelSpec::ground_markers, ground, "`{\"markers\": [marker, ...]}`: markers on the ground");
+    f.list("bodies", &ModelSpec::bodies, body, "rigid bodies");
+    f.list("flexible_bodies", &ModelSpec::flexible_bodies, flexible, "flexible bodies")
+        .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.flexible_bodies.empty(); });
+    f.list("virtual_bodies", &ModelSpec::virtual_bodies, virtualBody, "virtual bodies")
+        .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.virtual_bodies.empty(); });
+    f.list("joints", &ModelSpec::joints, joint, "joints");
+    f.list("drivers", &ModelSpec::drivers, driver, "drivers");
+    f.list("forces", &ModelSpec::forces, force, "forces");
+    f.list("sensors", &ModelSpec::sensors, sensor, "sensors");
+    f.object("simulation", &ModelSpec::solver, simulation, "solver settings (all defaults when left out)");
+  }
+};
+
+const Registry& registry() {
+  static const Registry r;
+  return r;
+}
+
+}  // namespace
+
+FieldDescription jointParameter(std::string key, std::string unit, std::string help, double defaultValue) {
+  FieldDescription f;
+  f.key = key;
+  f.type = FieldType::Number;
+  f.unit = std::move(unit);
+  f.help = std::move(help);
+  std::ostringstream text;
+  text << defaultValue;
+  f.defaultText = text.str();
+  f.get = [key, defaultValue](const void* p) {
+    const auto& params = static_cast<const JointSpec*>(p)->parameters;
+    const auto it = params.find(key);
+    return FieldValue(it == params.end() ? defaultValue : it->second);
+  };
+  f.set = [key](void* p, const FieldValue& v) {
+    if (const double* x = std::get_if<double>(&v)) static_cast<JointSpec*>(p)->parameters[key] = *x;
+  };
+  return f;
+}
+
+const ItemDescription& modelDescription() { return registry().model; }
+const std::vector<const ItemDescription*>& itemDescriptions() { return registry().all; }
+
+const ItemDescription* findItemDescription(std::string_view kind) {
+  for (const ItemDescription* d : itemDescriptions())
+    if (d->kind == kind) return d;
+  return nullptr;
+}
+
+const std::vector<JointKindDescription>& jointKinds() {
+  static const std::vector<JointKindDescription> kinds = registeredJointKinds();
+  return kinds;
+}
+
+const JointKindDescription* findJointKind(std::string_view key) {
+  for (const auto& kind : jointKinds())
+    if (kind.key == key) return &kind;
+  return nullptr;
+}
+
+}  // namespace flexim

@@ -1,0 +1,163 @@
+// Item descriptions: every kind of model item (bodies, markers, joints, drivers, forces, sensors,
+// solver settings, ...) is described once, here, as a plain table: its JSON key, its fields
+// (type, unit, default, limits, references, help text, where the value lives in the spec
+// struct) and its own checks. The JSON reader and writer, the model comparison, validate(), the
+// generated JSON Schema and the field tables of docs/model-format.md all walk these tables, so a
+// field is listed in one place only.
+//
+// Joint kinds are registered the same way (jointKinds()): a kind brings its key, the coordinates
+// a driver may drive, its constraint count and any parameters of its own.
+#pragma once
+
+#include "core/model/model.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <typeindex>
+#include <variant>
+#include <vector>
+
+namespace flexim {
+
+class ItemCheck;  // core/model/validate.h
+
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+
+enum class FieldType {
+  Number,        ///< finite double
+  Integer,       ///< int
+  Bool,
+  String,
+  Vec3,          ///< [x, y, z]
+  Vec6,          ///< 6 numbers
+  Quaternion,    ///< [w, x, y, z], normalised on reading
+  Orientation,   ///< a quaternion, or the z_axis/x_axis form given by the item's input-only fields
+  Inertia,       ///< symmetric positive-definite 3x3 tensor, or its diagonal
+  Enum,          ///< one of choices
+  Reference,     ///< the name of another item (refersTo)
+  NumberList,
+  NumberOrList,  ///< a number (one value for all) or a list of numbers
+  IntList,
+  StringList,
+  Object,        ///< a nested object described by item
+  List           ///< a list of items described by item
+};
+
+/// The value of a field as the generic code sees it. Enums and references are strings.
+using FieldValue = std::variant<std::monostate, double, int, bool, std::string, Vec3, Vec6, Quat, Mat3,
+                                std::vector<double>, std::vector<int>, std::vector<std::string>>;
+
+/// A bound on a number (and on every element of a vector or list).
+struct Limit {
+  bool set = false;
+  double value = 0.0;
+  bool exclusive = false;
+};
+
+/// The field applies only when the item's Enum field `key` (listed before it) has one of `values`.
+struct Condition {
+  std::string key;
+  std::vector<std::string> values;
+  bool misplacedIsError = false;  ///< given where it does not apply: an error rather than a warning
+};
+
+struct ItemDescription;
+
+struct FieldDescription {
+  std::string key;                 ///< JSON key
+  FieldType type = FieldType::Number;
+  std::string unit;                ///< SI unit ("" for none)
+  std::string help;                ///< one sentence for docs, tooltips and the schema
+  bool required = false;
+  std::string whyRequired;         ///< appended to the "required" message where it helps
+  bool nonEmpty = false;           ///< strings: "" is not a value
+  std::string defaultText;         ///< the default as JSON text ("" = none, or see help)
+  Limit minimum, maximum;
+  std::vector<std::string> choices;   ///< Enum
+  std::string refersTo;               ///< Reference: "body", "marker", "flexible_body", "joint"
+  std::string bodyKey;                ///< Reference to a marker: the key naming the marker's body
+  std::string referenceNote;          ///< Reference to a flexible body: why it must be one
+  const ItemDescription* item = nullptr;  ///< Object, List
+  std::optional<Condition> condition;
+  std::string alternative;  ///< a key that takes this one's place (exactly one of the two is given)
+  bool inputOnly = false;   ///< an input form read by another field (z_axis); neither stored nor written
+
+  // Access to the value in the spec struct (the item's type, see ItemDescription::type).
+  std::function<FieldValue(const void*)> get;
+  std::function<void(void*, const FieldValue&)> set;
+  std::function<void*(void*)> object;                  ///< Object
+  std::function<std::size_t(const void*)> count;       ///< List
+  std::function<void(void*, std::size_t)> resize;      ///< List
+  std::function<void*(void*, std::size_t)> element;    ///< List
+  std::function<bool(const void*)> inUse;              ///< written only when true (none: always)
+  std::function<void(const ModelSpec&, void*)> defaultFrom;  ///< default that depends on the model
+
+  // Chainable setters for the tables.
+  FieldDescription& require(std::string why = {});
+  FieldDescription& notEmpty();
+  FieldDescription& byDefault(std::string jsonText);
+  FieldDescription& atLeast(double v);      ///< >= v
+  FieldDescription& above(double v);        ///< > v
+  FieldDescription& atMost(double v);       ///< <= v
+  FieldDescription& when(std::string key, std::vector<std::string> values, bool misplacedIsError = false);
+  FieldDescription& instead(std::string alternativeKey);
+  FieldDescription& refers(std::string kind, std::string note = {});
+  FieldDescription& markerOf(std::string bodyField);
+
+  /// "must be positive", "must not be negative", "must be in [0, 1]", ... ("" when v is allowed).
+  std::string limitProblem(double v) const;
+  bool hasLimits() const { return minimum.set || maximum.set; }
+  /// The type as the docs name it: "number", "vector", "3x3 or 3 numbers", ...
+  std::string typeName() const;
+};
+
+struct ItemDescription {
+  std::string kind;       ///< "body", "joint", "time_function", ...
+  std::string listKey;    ///< JSON key of its list in the model ("bodies"); "" for nested objects
+  std::string label;      ///< short label for trees and dialogs ("Rigid body")
+  std::string help;
+  std::string nameScope;  ///< names are unique within this scope ("" = the item has no name)
+  std::vector<FieldDescription> fields;
+  std::type_index type = typeid(void);   ///< the spec struct
+  std::function<void(void*)> reset;      ///< to the struct's defaults
+  std::function<void(ItemCheck&)> check; ///< checks beyond the fields' own (may be empty)
+
+  const FieldDescription* field(std::string_view key) const;  ///< the first field with key
+  /// Whether f applies to item (its condition holds).
+  bool applies(const FieldDescription& f, const void* item) const;
+  /// Whether f is stored and written for item: it applies, is not input-only, and is in use.
+  bool written(const FieldDescription& f, const void* item) const;
+  /// Keys other fields' conditions depend on (read first; if unreadable, conditional fields are skipped).
+  bool isDiscriminator(std::string_view key) const;
+};
+
+/// The document's top level (schema_version, gravity, ground, the item lists, simulation).
+const ItemDescription& modelDescription();
+/// Every description in document order, the top level first.
+const std::vector<const ItemDescription*>& itemDescriptions();
+const ItemDescription* findItemDescription(std::string_view kind);
+
+/// A kind of joint. Adding one: its constraint element (core/system), this description in
+/// core/model/joint_kinds.cpp, and nothing else here, in io/, render/ or ui/.
+struct JointKindDescription {
+  std::string key;   ///< "revolute"
+  std::string help;  ///< constraint and free motion, in marker axes
+  int constraints = 0;
+  bool rotation = false;     ///< a driver may drive its rotation coordinate [rad]
+  bool translation = false;  ///< a driver may drive its translation coordinate [m]
+  std::vector<FieldDescription> parameters;  ///< make them with jointParameter()
+};
+
+/// A number kept in JointSpec::parameters under key.
+FieldDescription jointParameter(std::string key, std::string unit, std::string help, double defaultValue);
+
+/// The registered joint kinds, in document order.
+const std::vector<JointKindDescription>& jointKinds();
+const JointKindDescription* findJointKind(std::string_view key);
+
+/// The joint kinds' registrations (core/model/joint_kinds.cpp).
+std::vector<JointKindDescription> registeredJointKinds();
+
+}  // namespace flexim

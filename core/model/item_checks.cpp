@@ -1,0 +1,191 @@
+#include "core/model/item_checks.h"
+
+#include "core/fe/reduced_body.h"
+#include "core/model/description.h"
+#include "core/model/time_function.h"
+#include "core/run/sensors.h"
+
+#include <algorithm>
+#include <set>
+
+namespace flexim {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string s;
+  for (const auto& item : items) s += (s.empty() ? "" : ", ") + item;
+  return s;
+}
+
+const fe::ReducedBody* dataOf(const FlexibleBodySpec* body) { return body ? body->data.get() : nullptr; }
+
+bool hasNode(const fe::ReducedBody& data, int id) {
+  return std::find(data.node_ids.begin(), data.node_ids.end(), id) != data.node_ids.end();
+}
+
+void checkNode(const ItemCheck& c, const std::string& field, int id, const std::string& body, const fe::ReducedBody* data) {
+  if (data && !hasNode(*data, id)) c.error(field, "flexible body " + inQuotes(body) + " has no node " + std::to_string(id));
+}
+
+/// Checks an interface name against the loaded file of a flexible body (no check without one).
+void checkInterface(const ItemCheck& c, const std::string& field, const std::string& name, const std::string& body,
+                    const fe::ReducedBody* data) {
+  if (!data) return;
+  const auto& interfaces = data->interfaces;
+  if (std::any_of(interfaces.begin(), interfaces.end(), [&](const fe::Interface& f) { return f.name == name; }))
+    return;
+  constexpr std::size_t kListed = 10;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < std::min(interfaces.size(), kListed); ++i) names.push_back(inQuotes(interfaces[i].name));
+  if (interfaces.size() > kListed) names.push_back("...");
+  c.error(field, "flexible body " + inQuotes(body) + " has no interface " + inQuotes(name) +
+                     (names.empty() ? " (its file defines none)" : " (it has " + joined(names) + ")"));
+}
+
+/// Sensor names head CSV column names, so they must not break the CSV or the "a.b.c" pattern.
+bool validSensorName(const std::string& name) {
+  return std::none_of(name.begin(), name.end(), [](char c) {
+    return c == ',' || c == '"' || c == '.' || c == '[' || c == ']' || static_cast<unsigned char>(c) < 0x20;
+  });
+}
+
+}  // namespace
+
+void checkFlexibleBody(ItemCheck& c) {
+  const auto& b = c.item<FlexibleBodySpec>();
+  const fe::ReducedBody* data = b.data.get();
+  if (const std::string why = fileNameProblem(b.file); !why.empty())
+    c.error("file", why);
+  else if (!data && !b.file.empty())
+    c.error("file", "reduced-body file " + inQuotes(b.file) + " is not loaded");
+  // the modes in use (-1: unknown, so no check depends on it)
+  const int available = data ? static_cast<int>(data->modes.cols()) : -1;
+  int used = available;
+  if (b.mode_count < 0) {
+    used = -1;  // reported by the field's limit
+  } else if (data && b.mode_count > available) {
+    c.error("modes", "the file has only " + std::to_string(available) + (available == 1 ? " mode" : " modes"));
+    used = -1;
+  } else if (b.mode_count > 0) {
+    used = b.mode_count;
+  }
+  const std::size_t coordinates = b.modal_coordinates.size();
+  if (used >= 0 && coordinates > 0 && coordinates != static_cast<std::size_t>(used))
+    c.error("modal_coordinates",
+            "expected " + std::to_string(used) + " values (one per mode used), got " + std::to_string(coordinates));
+  if (!data) return;  // what depends on the file's contents is not known
+  if (used >= 0) {
+    const auto& kinds = data->kinds;
+    const auto elastic = static_cast<std::size_t>(std::count(kinds.begin(), kinds.begin() + used, fe::ModeKind::Elastic));
+    const std::size_t ratios = b.damping.ratio.size();
+    if (ratios > 1 && ratios != elastic)
+      c.error("damping.ratio", "expected one value for all elastic modes or " + std::to_string(elastic) +
+                                   " (one per elastic mode used), got " + std::to_string(ratios));
+  }
+  if (b.reference == ReferenceFrame::Interface && !b.reference_interface.empty())
+    checkInterface(c, "reference_interface", b.reference_interface, b.name, data);
+}
+
+void checkVirtualBody(ItemCheck& c) {
+  const auto& v = c.item<VirtualBodySpec>();
+  const fe::ReducedBody* data = dataOf(c.flexibleBody(v.flexible_body));
+  if (!v.nodes.empty()) {
+    const auto& n = v.nodes;
+    if (!v.interface.empty())
+      c.error("nodes", "only with point (an interface brings its own nodes)");
+    else if (n.size() != 3)
+      c.error("nodes", "expected 3 node ids [k, m, n]");
+    else if (n[0] == n[1] || n[0] == n[2] || n[1] == n[2])
+      c.error("nodes", "expected 3 different nodes");
+    else
+      for (std::size_t i = 0; i < 3; ++i) checkNode(c, "nodes[" + std::to_string(i) + "]", n[i], v.flexible_body, data);
+  }
+  if (!v.interface.empty()) checkInterface(c, "interface", v.interface, v.flexible_body, data);
+}
+
+void checkJoint(ItemCheck& c) {
+  const auto& j = c.item<JointSpec>();
+  if (!j.body1.empty() && j.body1 == j.body2)
+    c.error("body2", "a joint cannot connect body " + inQuotes(j.body1) + " to itself");
+}
+
+void checkTimeFunction(ItemCheck& c) {
+  if (const std::string why = TimeFunction::check(c.item<TimeFunctionSpec>()); !why.empty()) c.error("", why);
+}
+
+void checkDriver(ItemCheck& c) {
+  const auto& d = c.item<DriverSpec>();
+  const auto it = c.index().joints.find(d.joint);
+  if (it == c.index().joints.end()) return;  // reported by the reference
+  const JointKindDescription* kind = findJointKind(it->second->type.key());
+  if (!kind) return;  // reported by the joint
+  const bool rotation = d.coordinate == DriverSpec::Coordinate::Rotation;
+  if (rotation ? kind->rotation : kind->translation) return;
+  std::vector<std::string> drivable;
+  for (const auto& k : jointKinds())
+    if (k.rotation || k.translation) drivable.push_back(k.key);
+  std::string list;
+  for (std::size_t i = 0; i < drivable.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == drivable.size() ? " or " : ", ") + drivable[i];
+  c.error("coordinate", "a " + kind->key + " joint cannot be driven in " + toString(d.coordinate) + " (drivers need a " +
+                            list + " joint)");
+}
+
+void defaultDriverCoordinate(const ModelSpec& m, void* driver) {
+  auto& d = *static_cast<DriverSpec*>(driver);
+  for (const auto& j : m.joints)
+    if (j.name == d.joint) {
+      const JointKindDescription* kind = findJointKind(j.type.key());
+      if (kind && !kind->rotation && kind->translation) d.coordinate = DriverSpec::Coordinate::Translation;
+      return;
+    }
+}
+
+void checkForce(ItemCheck& c) {
+  const auto& f = c.item<ForceSpec>();
+  if (f.type != ForceSpec::Type::PointForce || !f.marker1.empty()) return;
+  // a force on an FE node of a flexible body (no marker there)
+  const FlexibleBodySpec* body = c.flexibleBody(f.body1);
+  if (!body)
+    c.error("body", inQuotes(f.body1) + " is not a flexible body (\"node\" loads need one)");
+  else
+    checkNode(c, "node", f.node, f.body1, body->data.get());
+}
+
+void checkSensor(ItemCheck& c) {
+  const auto& s = c.item<SensorSpec>();
+  using T = SensorSpec::Type;
+  if (!validSensorName(s.name))
+    c.error("name", "must not contain , \" . [ ] or control characters (it starts CSV column names)");
+  if (s.quantities.empty()) c.error("quantities", "expected at least one quantity");
+  const std::vector<std::string> known = sensorQuantities(s.type);
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < s.quantities.size(); ++i) {
+    const std::string& q = s.quantities[i];
+    const std::string field = "quantities[" + std::to_string(i) + "]";
+    if (std::find(known.begin(), known.end(), q) == known.end())
+      c.error(field, "unknown quantity " + inQuotes(q) + " for a " + toString(s.type) + " sensor (expected one of " +
+                         joined(known) + ")");
+    else if (!seen.insert(q).second)
+      c.error(field, "duplicate quantity " + inQuotes(q));
+  }
+  if (s.type != T::Node && s.type != T::Deflection) return;
+  const fe::ReducedBody* data = dataOf(c.flexibleBody(s.body));
+  checkNode(c, "node", s.node, s.body, data);
+  if (s.type != T::Deflection) return;
+  if (s.chord.size() != 2)
+    c.error("chord", "expected 2 node ids [a, b]");
+  else if (s.chord[0] == s.chord[1])
+    c.error("chord", "expected 2 different nodes");
+  else
+    for (std::size_t i = 0; i < 2; ++i) checkNode(c, "chord[" + std::to_string(i) + "]", s.chord[i], s.body, data);
+}
+
+void checkSimulation(ItemCheck& c) {
+  const auto& s = c.item<SolverSpec>();
+  if (s.step == 0 && s.integrator != IntegratorType::Ida)
+    c.error("step", std::string("must be positive for ") + toString(s.integrator) + " (0 means no limit only for ida)");
+}
+
+}  // namespace flexim
