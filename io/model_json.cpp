@@ -333,20 +333,15 @@ bool concerns(const std::string& where, const std::string& path) {
   return where == path || within(where, path) || within(path, where);
 }
 
-/// The item and field of a JSON path: "bodies[2].markers[0].name" -> "bodies[2]", "markers[0].name".
-Location locationOf(const std::string& where, const std::string& source) {
+/// The item and field of a JSON path: "bodies[2].markers[0].name" -> "bodies[2] 'link'", "markers[0].name".
+Location locationOf(const ModelSpec& m, const std::string& where, const std::string& source) {
   Location l;
   l.file = source;
+  l.item = itemLabel(m, where);
   const auto close = where.find(']');
-  if (close != std::string::npos && where.find('.') > where.find('[')) {
-    l.item = where.substr(0, close + 1);
-    l.field = close + 2 <= where.size() ? where.substr(std::min(where.size(), close + 2)) : "";
-  } else if (const auto dot = where.find('.'); dot != std::string::npos) {
-    l.item = where.substr(0, dot);
-    l.field = where.substr(dot + 1);
-  } else {
-    l.field = where;
-  }
+  const std::size_t end = l.item.empty() ? 0 : close != std::string::npos && close < where.find('.') ? close + 1
+                                                                                                    : where.find('.');
+  l.field = end == 0 ? where : end >= where.size() ? "" : where.substr(end + 1);
   return l;
 }
 
@@ -377,7 +372,7 @@ void readModel(const Json& root, ModelSpec& m, Diagnostics& diag, const std::str
     if (d.severity == Severity::Error) unread.push_back(d.where);
   Diagnostics checked = validate(m);
   for (auto& d : read.items()) {
-    d.location = locationOf(d.where, source);
+    d.location = locationOf(m, d.where, source);
     diag.add(d);
   }
   for (auto& d : checked.items()) {

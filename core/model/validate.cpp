@@ -60,6 +60,12 @@ std::string joined(const std::vector<std::string>& items, const std::string& sep
   return s;
 }
 
+/// "joints[1] 'pin'": the path, and the name when the item has one.
+std::string labelOf(const ItemDescription& d, const void* item, const std::string& path) {
+  const FieldDescription* name = d.field("name");
+  return name && name->get ? path + " " + inQuotes(std::get<std::string>(name->get(item))) : path;
+}
+
 /// Walks the descriptions over a model, checking each field and calling each item's check.
 class Walker {
  public:
@@ -73,7 +79,7 @@ class Walker {
       field(d, f, p, joinPath(path, f.key), path, itemPath, label);
     }
     if (d.check) {
-      ItemCheck c(m_index, p, path, label, m_diag);
+      ItemCheck c(m_index, p, path, itemPath, label, m_diag);
       d.check(c);
     }
   }
@@ -129,11 +135,8 @@ class Walker {
       for (std::size_t i = 0; i < f.count(p); ++i) {
         const void* e = f.element(list, i);
         const std::string elementPath = where + "[" + std::to_string(i) + "]";
-        std::string elementLabel = elementPath;
-        if (const FieldDescription* n = f.item->field("name"); n && n->get)
-          elementLabel += " " + inQuotes(std::get<std::string>(n->get(e)));
         const bool top = itemPath.empty();
-        item(*f.item, e, elementPath, top ? elementPath : itemPath, top ? elementLabel : label,
+        item(*f.item, e, elementPath, top ? elementPath : itemPath, top ? labelOf(*f.item, e, elementPath) : label,
              f.item->nameScope.empty() ? nullptr : &names);
       }
       return;
@@ -229,16 +232,30 @@ class Walker {
 }  // namespace
 
 void ItemCheck::error(const std::string& field, const std::string& message) const {
-  m_diag.add(at(Severity::Error, field.empty() ? m_path : joinPath(m_path, field), m_path, m_label, message));
+  m_diag.add(at(Severity::Error, field.empty() ? m_path : joinPath(m_path, field), m_itemPath, m_label, message));
 }
 
 void ItemCheck::warning(const std::string& field, const std::string& message) const {
-  m_diag.add(at(Severity::Warning, field.empty() ? m_path : joinPath(m_path, field), m_path, m_label, message));
+  m_diag.add(at(Severity::Warning, field.empty() ? m_path : joinPath(m_path, field), m_itemPath, m_label, message));
 }
 
 const FlexibleBodySpec* ItemCheck::flexibleBody(const std::string& name) const {
   const auto it = m_index.flexibleBodies.find(name);
   return it == m_index.flexibleBodies.end() ? nullptr : it->second;
+}
+
+std::string itemLabel(const ModelSpec& m, const std::string& path) {
+  const auto open = path.find('[');
+  const std::string key = path.substr(0, std::min(open, path.find('.')));
+  const FieldDescription* f = modelDescription().field(key);
+  if (!f) return {};
+  if (f->type == FieldType::Object) return key;
+  const auto close = path.find(']');
+  if (f->type != FieldType::List || open == std::string::npos || close == std::string::npos || open != key.size())
+    return {};
+  const std::size_t index = std::stoul(path.substr(open + 1, close - open - 1));
+  if (index >= f->count(&m)) return {};
+  return labelOf(*f->item, f->element(const_cast<ModelSpec*>(&m), index), path.substr(0, close + 1));
 }
 
 bool validate(const ModelSpec& m, Diagnostics& diag) {

@@ -40,8 +40,15 @@ struct ModelIndex {
 /// What an item's own check (ItemDescription::check) sees and reports through.
 class ItemCheck {
  public:
-  ItemCheck(const ModelIndex& index, const void* item, std::string path, std::string label, Diagnostics& diag)
-      : m_index(index), m_item(item), m_path(std::move(path)), m_label(std::move(label)), m_diag(diag) {}
+  /// item at path, inside the labelled item at itemPath (the same, or a list item holding it).
+  ItemCheck(const ModelIndex& index, const void* item, std::string path, std::string itemPath, std::string label,
+            Diagnostics& diag)
+      : m_index(index),
+        m_item(item),
+        m_path(std::move(path)),
+        m_itemPath(std::move(itemPath)),
+        m_label(std::move(label)),
+        m_diag(diag) {}
 
   const ModelSpec& model() const { return m_index.model; }
   const ModelIndex& index() const { return m_index; }
@@ -61,9 +68,13 @@ class ItemCheck {
  private:
   const ModelIndex& m_index;
   const void* m_item;
-  std::string m_path, m_label;
+  std::string m_path, m_itemPath, m_label;
   Diagnostics& m_diag;
 };
+
+/// The label of the item at a JSON path of the model ("joints[1]" -> "joints[1] 'pin'"; the
+/// model's own objects by their key); "" when the path names no item.
+std::string itemLabel(const ModelSpec& m, const std::string& path);
 
 /// "'name'"
 inline std::string inQuotes(const std::string& s) { return "'" + s + "'"; }

@@ -1,0 +1,198 @@
+// One validation: a fault in a ModelSpec built in C++ gets the same message from validate() as
+// from the JSON loader reading the saved model, with a structured location naming the item and
+// field; the items' descriptions agree with the structs they describe.
+#include "core/model/description.h"
+#include "core/model/validate.h"
+#include "core/run/simulation.h"
+#include "io/model_json.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <functional>
+
+using namespace flexim;
+
+namespace {
+
+/// A small valid model: a crank turned by a motor, with a sensor.
+ModelSpec crank() {
+  ModelSpec m;
+  m.name = "crank";
+  m.ground_markers = {{"O", Vec3::Zero(), Quat::Identity()}};
+  RigidBodySpec link;
+  link.name = "link";
+  link.mass = 1.0;
+  link.inertia = Vec3(0.01, 0.1, 0.1).asDiagonal();
+  link.position = Vec3(0.5, 0, 0);
+  link.markers = {{"A", Vec3(-0.5, 0, 0), Quat::Identity()}, {"B", Vec3(0.5, 0, 0), Quat::Identity()}};
+  RigidBodySpec rod = link;
+  rod.name = "rod";
+  rod.position = Vec3(1.5, 0, 0);
+  m.bodies = {link, rod};
+  m.joints = {{"pivot", JointType::Revolute, "ground", "O", "link", "A"},
+              {"pin", JointType::Spherical, "link", "B", "rod", "A"}};
+  DriverSpec motor;
+  motor.name = "motor";
+  motor.joint = "pivot";
+  motor.function.type = TimeFunctionSpec::Type::ConstantSpeed;
+  motor.function.speed = 1.0;
+  m.drivers = {motor};
+  SensorSpec angle;
+  angle.name = "angle";
+  angle.type = SensorSpec::Type::Joint;
+  angle.joint = "pivot";
+  angle.quantities = {"coordinate"};
+  m.sensors = {angle};
+  return m;
+}
+
+std::vector<std::string> errors(const Diagnostics& d) {
+  std::vector<std::string> out;
+  for (const auto& item : d.items())
+    if (item.severity == Severity::Error) out.push_back(item.where + ": " + item.message);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string lines(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += x + "\n";
+  return s;
+}
+
+using Break = std::function<void(ModelSpec&)>;
+
+}  // namespace
+
+Q_DECLARE_METATYPE(Break)
+
+class ModelValidateTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void validModelHasNoProblem() {
+    const Diagnostics d = validate(crank());
+    QVERIFY2(d.items().empty(), d.str().c_str());
+  }
+
+  void sameMessageFromLoaderAndValidate_data() {
+    QTest::addColumn<Break>("breakIt");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<QString>("item");
+    QTest::addColumn<QString>("field");
+    QTest::newRow("negative mass") << Break([](ModelSpec& m) { m.bodies[0].mass = -1; })
+                                   << "bodies[0].mass: must be positive" << "bodies[0] 'link'" << "mass";
+    QTest::newRow("unknown marker") << Break([](ModelSpec& m) { m.joints[1].marker2 = "Z"; })
+                                    << "joints[1].marker2: body 'rod' has no marker 'Z'" << "joints[1] 'pin'"
+                                    << "marker2";
+    QTest::newRow("unknown body") << Break([](ModelSpec& m) { m.joints[1].body1 = "nope"; })
+                                  << "joints[1].body1: no body named 'nope'" << "joints[1] 'pin'" << "body1";
+    QTest::newRow("unknown joint in a driver") << Break([](ModelSpec& m) { m.drivers[0].joint = "hinge"; })
+                                               << "drivers[0].joint: no joint named 'hinge'" << "drivers[0] 'motor'"
+                                               << "joint";
+    QTest::newRow("duplicate name") << Break([](ModelSpec& m) {
+      m.bodies.push_back(m.bodies[1]);
+      m.bodies[2].name = "link";
+    }) << "bodies[2].name: duplicate name 'link'"
+       << "bodies[2] 'link'" << "name";
+    QTest::newRow("unknown joint type")
+        << Break([](ModelSpec& m) { m.joints[1].type = JointType("hinge"); })
+        << "joints[1].type: expected one of fixed, revolute, prismatic, cylindrical, spherical, universal, planar, "
+           "got 'hinge'"
+        << "joints[1] 'pin'" << "type";
+    QTest::newRow("inertia") << Break([](ModelSpec& m) { m.bodies[1].inertia(0, 1) = 0.5; })
+                             << "bodies[1].inertia: expected 3x3 symmetric positive-definite matrix" << "bodies[1] 'rod'"
+                             << "inertia";
+    QTest::newRow("driver coordinate")
+        << Break([](ModelSpec& m) { m.drivers[0].coordinate = DriverSpec::Coordinate::Translation; })
+        << "drivers[0].coordinate: a revolute joint cannot be driven in translation (drivers need a revolute, "
+           "prismatic or cylindrical joint)"
+        << "drivers[0] 'motor'" << "coordinate";
+    QTest::newRow("time function") << Break([](ModelSpec& m) {
+      m.drivers[0].function = TimeFunctionSpec();
+      m.drivers[0].function.type = TimeFunctionSpec::Type::Table;
+      m.drivers[0].function.times = {0, 1, 1};
+      m.drivers[0].function.values = {0, 1, 2};
+    }) << "drivers[0].function: times must be strictly increasing"
+       << "drivers[0] 'motor'" << "function";
+    QTest::newRow("self joint") << Break([](ModelSpec& m) { m.joints[1].body2 = "link"; m.joints[1].marker2 = "A"; })
+                                << "joints[1].body2: a joint cannot connect body 'link' to itself" << "joints[1] 'pin'"
+                                << "body2";
+    QTest::newRow("solver") << Break([](ModelSpec& m) { m.solver.rho_inf = 2; }) << "simulation.rho_inf: must be in [0, 1]"
+                            << "simulation" << "rho_inf";
+  }
+  void sameMessageFromLoaderAndValidate() {
+    QFETCH(Break, breakIt);
+    QFETCH(QString, expected);
+    QFETCH(QString, item);
+    QFETCH(QString, field);
+    ModelSpec m = crank();
+    breakIt(m);
+
+    const Diagnostics checked = validate(m);
+    QCOMPARE(lines(errors(checked)), expected.toStdString() + "\n");
+    const auto& d = checked.items().front();
+    QCOMPARE(d.location.item, item.toStdString());
+    QCOMPARE(d.location.field, field.toStdString());
+
+    Diagnostics loaded;
+    ModelSpec out;
+    QVERIFY(!io::loadModelString(io::saveModelString(m), out, loaded, "crank.json"));
+    QCOMPARE(lines(errors(loaded)), lines(errors(checked)));
+    QCOMPARE(loaded.items().front().location.file, std::string("crank.json"));
+    QCOMPARE(loaded.items().front().location.item, item.toStdString());
+  }
+
+  /// System::compile reports through validate() too. Until it does, the rows whose message it
+  /// words differently are expected failures (a pass there means the row can drop its mark).
+  void sameMessageFromCompile_data() { sameMessageFromLoaderAndValidate_data(); }
+  void sameMessageFromCompile() {
+    QFETCH(Break, breakIt);
+    ModelSpec m = crank();
+    breakIt(m);
+    Diagnostics compiled;
+    Simulation::create(m, compiled);
+    const std::string tag = QTest::currentDataTag();
+    static const std::vector<std::string> agreeing{"inertia", "duplicate name"};
+    if (std::find(agreeing.begin(), agreeing.end(), tag) == agreeing.end())
+      QEXPECT_FAIL("", "System::compile still words this check its own way", Continue);
+    QCOMPARE(lines(errors(compiled)), lines(errors(validate(m))));
+  }
+
+  void descriptionsAreComplete() {
+    // every field has help text, a known type's accessors, and lists and objects their items
+    for (const ItemDescription* d : itemDescriptions()) {
+      QVERIFY2(!d->kind.empty() && !d->label.empty() && !d->help.empty(), d->kind.c_str());
+      for (const FieldDescription& f : d->fields) {
+        const std::string name = d->kind + "." + f.key;
+        QVERIFY2(!f.help.empty(), name.c_str());
+        if (f.type == FieldType::Object)
+          QVERIFY2(f.item && f.object, name.c_str());
+        else if (f.type == FieldType::List)
+          QVERIFY2(f.item && f.count && f.resize && f.element, name.c_str());
+        else if (!f.inputOnly)
+          QVERIFY2(f.get && f.set, name.c_str());
+        if (f.type == FieldType::Enum) QVERIFY2(!f.choices.empty(), name.c_str());
+        if (f.condition) QVERIFY2(d->field(f.condition->key), name.c_str());
+      }
+    }
+    QCOMPARE(jointKinds().size(), size_t(7));
+    QCOMPARE(constraintCount(JointType::Cylindrical), 4);
+    QCOMPARE(constraintCount(JointType("hinge")), 0);
+  }
+
+  void jointTypeKeepsItsKey() {
+    const JointType revolute = JointType::Revolute;
+    QCOMPARE(revolute.key(), std::string("revolute"));
+    QVERIFY(revolute == JointType::Revolute);
+    QVERIFY(JointType("prismatic") == JointType::Prismatic);
+    QVERIFY(!(JointType("hinge") == JointType::Revolute));
+    JointType parsed;
+    QVERIFY(fromString("planar", parsed) && parsed == JointType::Planar);
+    QVERIFY(!fromString("hinge", parsed));
+  }
+};
+
+QTEST_GUILESS_MAIN(ModelValidateTest)
+#include "model_validate_test.moc"
