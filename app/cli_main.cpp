@@ -1,10 +1,14 @@
 // flexim-cli: headless front end. Thin: parse arguments, load, run, report.
 //   flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator ida|gen-alpha]
 //   flexim-cli validate MODEL.json
+//   flexim-cli schema [--out FILE]
+//   flexim-cli docs model-format-tables [--update FILE]
 #include "app/cli_common.h"
 #include "core/run/simulation.h"
 #include "io/csv_writer.h"
+#include "io/model_docs.h"
 #include "io/model_json.h"
+#include "io/model_schema.h"
 
 #include <unistd.h>
 
@@ -29,6 +33,8 @@ int usage(FILE* out, int code) {
                "usage:\n"
                "  flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator ida|gen-alpha]\n"
                "  flexim-cli validate MODEL.json\n"
+               "  flexim-cli schema [--out FILE]   (JSON Schema of model files)\n"
+               "  flexim-cli docs model-format-tables [--update docs/model-format.md]\n"
                "  flexim-cli modes MESH [--count N] [--material E,nu,rho] [--out modes.csv]\n"
                "  flexim-cli reduce MESH [--modes N | --max-frequency F] [--interface SET[:rigid|:averaging] ...]\n"
                "                    [--method free-free|craig-bampton] [--orthonormalise] [--material E,nu,rho] --out BODY.frb\n"
@@ -167,6 +173,46 @@ int validateCommand(const std::vector<std::string>& args) {
   return 0;
 }
 
+/// Writes text to path, or to stdout when path is empty.
+int writeOut(const std::string& text, const std::string& path) {
+  if (path.empty()) {
+    std::fputs(text.c_str(), stdout);
+    return 0;
+  }
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) return fail("cannot write '" + path + "'");
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) return fail("cannot write '" + path + "'");
+  return 0;
+}
+
+int schemaCommand(const std::vector<std::string>& args) {
+  std::string out;
+  if (args.size() == 2 && args[0] == "--out")
+    out = args[1];
+  else if (!args.empty())
+    return fail("usage: flexim-cli schema [--out FILE]");
+  return writeOut(io::modelJsonSchema(), out);
+}
+
+int docsCommand(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] != "model-format-tables")
+    return fail("usage: flexim-cli docs model-format-tables [--update docs/model-format.md]");
+  if (args.size() == 1) return writeOut(io::modelFormatTables(), "");
+  if (args.size() != 3 || args[1] != "--update")
+    return fail("usage: flexim-cli docs model-format-tables [--update docs/model-format.md]");
+  std::string text, error;
+  if (!io::readDocument(args[2], text, error)) return fail(error);
+  std::vector<std::string> missing;
+  const std::string updated = io::withGeneratedTables(text, &missing);
+  for (const auto& section : missing) std::fprintf(stderr, "warning: no '<!-- generated:%s -->' section\n", section.c_str());
+  if (updated == text) {
+    std::printf("%s is up to date\n", args[2].c_str());
+    return 0;
+  }
+  return writeOut(updated, args[2]);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -182,6 +228,8 @@ int main(int argc, char** argv) {
     }
     if (cmd == "run") return runCommand(args);
     if (cmd == "validate") return validateCommand(args);
+    if (cmd == "schema") return schemaCommand(args);
+    if (cmd == "docs") return docsCommand(args);
     if (cmd == "modes") return modesCommand(args);
     if (cmd == "reduce") return reduceCommand(args);
     if (cmd == "info") return infoCommand(args);
