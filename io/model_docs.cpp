@@ -2,6 +2,7 @@
 
 #include "core/model/description.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -39,10 +40,14 @@ std::string limitText(const FieldDescription& f) {
 
 std::string typeText(const FieldDescription& f) {
   std::string t;
-  if (f.type == FieldType::List)
-    t = "array of " + lowerFirst(f.item->label) + "s";
-  else if (f.type == FieldType::Object)
-    t = lowerFirst(f.item->label);
+  if (f.type == FieldType::List) {
+    std::string items = f.item->listKey;
+    std::replace(items.begin(), items.end(), '_', ' ');
+    t = "array of " + items;
+  } else if (f.type == FieldType::Object) {
+    // an object named after its own kind (ground, damping, simulation) is just an object
+    t = f.item->kind == f.key ? "object" : lowerFirst(f.item->label);
+  }
   else
     t = f.typeName();
   if (!f.unit.empty()) t += " [" + f.unit + "]";
