@@ -22,6 +22,12 @@ std::unique_ptr<ConstraintElement> makeInterfaceFrame(int body, const MatX& inte
 /// Rigid-flexible joint between flexible body `flexBody` and virtual body `virtualBody`.
 std::unique_ptr<ConstraintElement> makeRigidFlexibleJoint(int flexBody, int virtualBody, RigidFlexibleJoint joint);
 
+/// Point force on FE node index `node` of a flexible body (seed 000 section 2.10), scaled by f(t).
+/// vector: internal body axes when bodyAxes (it turns with the body), else the global vector
+/// expressed in the internal frame (R^T F).
+std::unique_ptr<ForceElement> makeNodePointForce(const FlexibleBody& body, int node, const Vec3& vector, bool bodyAxes,
+                                                 const TimeFunctionSpec& f);
+
 /// Least-squares rigid motion [u; theta] of the points x (body frame) about p per mode:
 /// Phi_points ~= [I, -(x - p)~] [u; theta]. Exact when the points move rigidly (rigid interface).
 /// Returns 6 x m.
