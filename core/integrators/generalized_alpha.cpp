@@ -71,6 +71,12 @@ class GeneralizedAlpha final : public Integrator {
           ++m_stats.active_set_changes;
           continue;
         }
+        // after a switch the acceleration history holds the impulse: restart it from the
+        // accelerations consistent with the new active set
+        if (switches > 0 && !restartAccelerations(next)) {
+          error = "generalized-alpha: singular KKT matrix after a contact change at t=" + fmt(next.s.t);
+          return false;
+        }
         m_prev = m_cur;
         m_cur = next;
         ++m_stats.steps;
@@ -136,6 +142,9 @@ class GeneralizedAlpha final : public Integrator {
     p.s.t = m_cur.s.t + h;
     p.vdot = m_cur.vdot;
     p.lambda = m_cur.lambda;
+    const auto& active = m_S.activeRows();
+    for (int i = 0; i < nc; ++i)
+      if (!active[i]) p.lambda(i) = 0;  // an open row carries no force
     auto update = [&]() {
       p.a = (m_af * m_cur.vdot + (1 - m_af) * p.vdot - m_am * m_cur.a) / (1 - m_am);
       p.s.v = m_cur.s.v + h * (1 - m_gamma) * m_cur.a + h * m_gamma * p.a;
@@ -171,12 +180,11 @@ class GeneralizedAlpha final : public Integrator {
         }
       }
       rhs.tail(nc) = -phi / betap;
-      // inactive (open) unilateral rows: their multiplier is driven to zero, phi is free
-      const auto& active = m_S.activeRows();
+      // inactive (open) unilateral rows: their multiplier stays zero, phi is free
       for (int i = 0; i < nc; ++i)
         if (!active[i]) {
           phi(i) = 0;
-          rhs(nv + i) = -p.lambda(i);
+          rhs(nv + i) = 0;
         }
       if (!rhs.allFinite()) {
         why = "non-finite residual";
@@ -303,6 +311,35 @@ class GeneralizedAlpha final : public Integrator {
       m_matrixValid = false;
     }
     return changed;
+  }
+
+  /// vdot and lambda from [M G^T; G 0] at p's state, with p.a = vdot (a fresh start of the
+  /// generalized-alpha acceleration history).
+  bool restartAccelerations(Point& p) {
+    const int nv = m_sys.nv(), nc = m_sys.nc();
+    m_sys.kinematics(p.s, m_kin);
+    m_sys.constraints(m_kin, p.s.t, m_rows);
+    VecX f;
+    m_sys.forces(m_kin, p.s.t, f);
+    m_S.setZero();
+    for (int b = 0; b < m_sys.nblocks(); ++b) {
+      m_sys.massMatrix(m_kin, b, m_M);
+      m_S.addBodyBlock(b, b, m_M);
+    }
+    m_S.setConstraints(m_rows);
+    m_matrixValid = false;
+    if (!m_S.factor()) return false;
+    VecX rhs(nv + nc);
+    rhs.head(nv) = f;
+    for (size_t c = 0; c < m_rows.size(); ++c)
+      rhs.segment(nv + m_sys.constraintOffsets()[c], m_rows[c].gamma.size()) = -m_rows[c].gamma;
+    for (int i = 0; i < nc; ++i)
+      if (!m_S.activeRows()[i]) rhs(nv + i) = 0;
+    if (!m_S.solve(rhs)) return false;
+    p.vdot = rhs.head(nv);
+    p.a = p.vdot;
+    p.lambda = rhs.tail(nc);
+    return true;
   }
 
   /// Projects velocities onto G v + Phi_t = 0 with the iteration matrix as metric. The matrix
