@@ -1,6 +1,7 @@
 #include "core/run/simulation.h"
 
 #include "core/integrators/integrator.h"
+#include "core/model/topology.h"
 #include "core/run/consistency.h"
 #include "core/run/sensors.h"
 #include "core/system/system.h"
@@ -11,7 +12,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <queue>
 #include <sstream>
 
 namespace flexim {
@@ -126,28 +126,10 @@ ModelCheck Simulation::check() const {
   }
   mc.dof = mc.coordinates - mc.rank;
 
-  // bodies without a joint path to ground
-  std::vector<std::vector<int>> adj(sys.nb() + 1);
-  for (const auto& c : elems) {
-    if (!c->connects()) continue;
-    adj[c->body1 + 1].push_back(c->body2 + 1);
-    adj[c->body2 + 1].push_back(c->body1 + 1);
-  }
-  std::vector<bool> seen(sys.nb() + 1, false);
-  std::queue<int> todo;
-  todo.push(0);
-  seen[0] = true;
-  while (!todo.empty()) {
-    const int n = todo.front();
-    todo.pop();
-    for (int m : adj[n])
-      if (!seen[m]) {
-        seen[m] = true;
-        todo.push(m);
-      }
-  }
-  for (int b = 0; b < sys.nb(); ++b)
-    if (!seen[b + 1]) mc.unconstrained.push_back(sys.bodies()[b].name);
+  // bodies without a joint path to ground; the topology's vertices 1.. are the System's
+  // bodies in the same order (rigid, flexible, virtual)
+  const Topology topology = buildTopology(m_model);
+  for (int v : topology.notConnectedToGround()) mc.unconstrained.push_back(topology.vertices()[v].name);
   return mc;
 }
 
