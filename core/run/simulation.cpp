@@ -1,6 +1,7 @@
 #include "core/run/simulation.h"
 
 #include "core/integrators/integrator.h"
+#include "core/model/topology.h"
 #include "core/run/consistency.h"
 #include "core/run/sensors.h"
 #include "core/system/system.h"
@@ -11,7 +12,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <queue>
 #include <sstream>
 
 namespace flexim {
@@ -137,28 +137,10 @@ ModelCheck Simulation::check() const {
   }
   mc.dof = mc.coordinates - mc.rank;
 
-  // bodies without a joint path to ground
-  std::vector<std::vector<int>> adj(sys.nblocks() + 1);
-  for (const auto& c : elems) {
-    if (!c->connects()) continue;
-    for (int a : c->blocks)
-      for (int b : c->blocks) adj[a + 1].push_back(b + 1);
-  }
-  std::vector<bool> seen(sys.nblocks() + 1, false);
-  std::queue<int> todo;
-  todo.push(0);
-  seen[0] = true;
-  while (!todo.empty()) {
-    const int n = todo.front();
-    todo.pop();
-    for (int m : adj[n])
-      if (!seen[m]) {
-        seen[m] = true;
-        todo.push(m);
-      }
-  }
-  for (int b = 0; b < sys.nblocks(); ++b)
-    if (!seen[b + 1] && sys.block(b).hasFrame()) mc.unconstrained.push_back(sys.block(b).name);
+  // bodies without a joint path to ground; the topology's vertices 1.. are the System's
+  // bodies in the same order (rigid, flexible, virtual)
+  const Topology topology = buildTopology(m_model);
+  for (int v : topology.notConnectedToGround()) mc.unconstrained.push_back(topology.vertices()[v].name);
   return mc;
 }
 
