@@ -222,7 +222,7 @@ int System::addBlock(std::string name, std::unique_ptr<Formulation> formulation,
   m_nq += block.nq();
   m_nv += block.nv();
   const int b = nblocks();
-  m_bodyIndex.emplace(block.name, b);
+  if (block.hasFrame()) m_bodyIndex.emplace(block.name, b);  // bodies are found by name, coordinates are not
   m_initial.q.conservativeResize(m_nq);
   m_initial.v.conservativeResize(m_nv);
   m_initial.q.segment(block.q0, block.nq()) = q;
@@ -255,7 +255,7 @@ int System::bodyIndex(const std::string& name) const {
 
 const MarkerRef* System::marker(const std::string& body, const std::string& name) const {
   const int b = bodyIndex(body);
-  if (b == -2) return nullptr;
+  if (b == -2 || b + 1 >= static_cast<int>(m_markerIndex.size())) return nullptr;
   const auto it = m_markerIndex[b + 1].find(name);
   return it == m_markerIndex[b + 1].end() ? nullptr : &m_markers[b + 1][it->second];
 }

@@ -69,6 +69,13 @@ class System {
   /// Adds a coordinate block; returns its index. `q`, `v` are its initial coordinates.
   int addBlock(std::string name, std::unique_ptr<Formulation> formulation, const VecX& q, const VecX& v);
 
+  /// The coordinate block a model joint owns (its angle or translation), -1 when it has none.
+  int jointCoordinate(int joint) const {
+    const auto it = m_jointCoordinates.find(joint);
+    return it == m_jointCoordinates.end() ? -1 : it->second;
+  }
+  void setJointCoordinate(int joint, int block) { m_jointCoordinates[joint] = block; }
+
   /// Marker lookup by body name + marker name; nullptr when absent.
   const MarkerRef* marker(const std::string& body, const std::string& name) const;
   int bodyIndex(const std::string& name) const;  ///< -1 for ground, -2 when unknown
@@ -125,6 +132,7 @@ class System {
   std::vector<int> m_offsets;  ///< first row of each constraint element
   int m_rows = 0;
   std::vector<std::unique_ptr<ForceElement>> m_forces;
+  std::unordered_map<int, int> m_jointCoordinates;  ///< model joint -> its coordinate block
   Vec3 m_gravity = Vec3::Zero();
 };
 

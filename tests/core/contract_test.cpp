@@ -3,16 +3,21 @@
 // switches only.
 #include "core/integrators/integrator.h"
 #include "core/run/consistency.h"
+#include "core/system/joint_coordinates.h"
+#include "core/system/joints.h"
 #include "core/system/system.h"
 
 #include <QtTest>
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 using namespace flexim;
 
 namespace {
+
+constexpr double kTurn = 2 * std::numbers::pi;
 
 /// phi = z - floor >= 0 for the origin of one rigid body: a stop written against the contract,
 /// exactly as a contact unit would be.
@@ -33,6 +38,41 @@ class FloorStop final : public ConstraintElement {
  private:
   double m_floor;
 };
+
+/// Runs `sys` from its assembled initial state to spec.t_end; the final state, accelerations and
+/// multipliers. Empty error on success.
+struct RunResult {
+  State s;
+  VecX vdot, lambda;
+  std::string error;
+};
+RunResult integrate(const System& sys, const SolverSpec& spec) {
+  RunResult r;
+  Consistency cons(sys);
+  r.s = sys.initialState();
+  double residual = 0;
+  if (!cons.assemblePositions(r.s, 1e-12, 50, residual, r.error)) return r;
+  if (!cons.projectVelocities(r.s, residual, true) || !cons.accelerations(r.s, r.vdot, r.lambda)) {
+    r.error = "inconsistent initial state";
+    return r;
+  }
+  auto integ = spec.integrator == IntegratorType::Ida ? makeIda(sys, spec) : makeGeneralizedAlpha(sys, spec);
+  if (!integ->initialize(r.s, r.vdot, r.lambda, r.error)) return r;
+  while (integ->time() < spec.t_end - 1e-12)
+    if (!integ->step(spec.t_end, r.error)) return r;
+  integ->interpolate(spec.t_end, r.s);
+  if (!cons.projectVelocities(r.s, residual) || !cons.accelerations(r.s, r.vdot, r.lambda)) r.error = "final state";
+  return r;
+}
+
+/// A wheel: a disc of mass m and polar inertia J about its z axis, on a revolute joint to ground at x.
+void addWheel(ModelSpec& m, const std::string& name, double x, double J) {
+  RigidBodySpec b{name, 1.0, Vec3(J / 2, J / 2, J).asDiagonal(), Vec3(x, 0, 0)};
+  b.markers = {{"axle", Vec3::Zero(), Quat::Identity()}};
+  m.bodies.push_back(b);
+  m.ground_markers.push_back({name + "_bearing", Vec3(x, 0, 0), Quat::Identity()});
+  m.joints.push_back({name, JointType::Revolute, kGroundName, name + "_bearing", name, "axle"});
+}
 
 }  // namespace
 
@@ -116,6 +156,128 @@ class ContractTest : public QObject {
     const IntegratorStats stats = integ->stats();
     QCOMPARE(stats.active_set_changes, 2L);
     QCOMPARE(stats.pattern_analyses, 3L);
+  }
+
+  /// A screw driven at constant speed through three turns lifts a nut against gravity:
+  /// translation = pitch x angle / 2 pi, the thread carries the weight, and the driving power
+  /// equals the rate of potential energy (efficiency 1: torque = m g pitch / 2 pi).
+  void screwJointClosedForm_data() {
+    QTest::addColumn<int>("integrator");
+    QTest::newRow("gen-alpha") << int(IntegratorType::GeneralizedAlpha);
+    QTest::newRow("ida") << int(IntegratorType::Ida);
+  }
+  void screwJointClosedForm() {
+    QFETCH(int, integrator);
+    const double m = 2.0, g = 9.81, pitch = 0.004, omega = 30.0, tEnd = 2 * kTurn * 3 / 2 / omega;
+    ModelSpec model;
+    model.gravity = Vec3(0, 0, -g);
+    RigidBodySpec nut{"nut", m, Vec3(0.001, 0.001, 0.002).asDiagonal(), Vec3::Zero()};
+    nut.markers = {{"thread", Vec3::Zero(), Quat::Identity()}};
+    model.bodies = {nut};
+    model.ground_markers = {{"thread", Vec3::Zero(), Quat::Identity()}};
+    Diagnostics diag;
+    auto sys = System::compile(model, diag);
+    QVERIFY(sys);
+    const MarkerRef& m1 = *sys->marker(kGroundName, "thread");
+    const MarkerRef& m2 = *sys->marker("nut", "thread");
+    addScrewJoint(*sys, 0, "lead", m1, m2, pitch);
+    TimeFunctionSpec f;
+    f.type = TimeFunctionSpec::Type::ConstantSpeed;
+    f.speed = omega;
+    auto driver = makeDriver(DriverSpec::Coordinate::Rotation, m1, m2, f);
+    driver->label = "driver 'motor'";
+    sys->addConstraint(std::move(driver));
+    QCOMPARE(sys->nc(), 4 + 2 + 1);
+    const int coordinate = sys->jointCoordinate(0);
+    QVERIFY(coordinate >= 0);
+
+    SolverSpec spec;
+    spec.integrator = static_cast<IntegratorType>(integrator);
+    spec.t_end = tEnd;
+    spec.step = 1e-3;
+    spec.rtol = 1e-10;
+    spec.atol = 1e-12;
+    const RunResult r = integrate(*sys, spec);
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    const double angle = omega * tEnd;  // three full turns: the coordinate counts them
+    QVERIFY2(std::abs(r.s.q(sys->block(coordinate).q0) - angle) < 1e-8, std::to_string(r.s.q(7)).c_str());
+    QVERIFY2(std::abs(r.s.q(2) - pitch * angle / kTurn) < 1e-10, std::to_string(r.s.q(2)).c_str());
+    QVERIFY(std::abs(r.s.v(2) - pitch * omega / kTurn) < 1e-10);
+    // loads on the nut, -G^T lambda: all constraint rows hold the weight; the driver's row alone
+    // gives the driving torque, which the thread turns into the lifting force
+    std::vector<BodyKinematics> kin;
+    std::vector<ConstraintRows> rows;
+    sys->kinematics(r.s, kin);
+    sys->constraints(kin, r.s.t, rows);
+    VecX load = VecX::Zero(sys->nv());
+    addConstraintForces(*sys, rows, -r.lambda, load);
+    QVERIFY2(std::abs(load(2) - m * g) < 1e-8, std::to_string(load(2)).c_str());
+    QVERIFY(load.head<2>().norm() < 1e-8 && load.segment<3>(3).norm() < 1e-8);  // no net torque: steady turning
+    VecX driverOnly = VecX::Zero(sys->nc());
+    driverOnly(sys->nc() - 1) = -r.lambda(sys->nc() - 1);
+    VecX drive = VecX::Zero(sys->nv());
+    addConstraintForces(*sys, rows, driverOnly, drive);
+    const double torque = (kin[1].A * drive.segment<3>(3)).z();
+    QVERIFY2(std::abs(torque - m * g * pitch / kTurn) < 1e-9, std::to_string(torque).c_str());
+    // power balance: what drives the nut = what lifts it
+    QVERIFY(std::abs(torque * omega - m * g * r.s.v(2)) < 1e-9);
+  }
+
+  /// Two wheels on revolute joints to ground coupled by an external gear (ratio -2), the first
+  /// driven by a constant torque: theta2 = -2 theta1 held to 1e-12 over several turns, theta1 from
+  /// (J1 + r^2 J2) theta1'' = tau, and the gear does no work (kinetic energy = work of tau).
+  void gearCoupling() {
+    const double J1 = 0.01, J2 = 0.004, ratio = -2.0, tau = 2.0, tEnd = 1.0;
+    ModelSpec model;
+    addWheel(model, "pinion", 0.0, J1);
+    addWheel(model, "wheel", 0.3, J2);
+    ForceSpec drive;
+    drive.name = "drive";
+    drive.type = ForceSpec::Type::PointTorque;
+    drive.body1 = "pinion";
+    drive.marker1 = "axle";
+    drive.vector = Vec3(0, 0, tau);
+    model.forces = {drive};
+    Diagnostics diag;
+    auto sys = System::compile(model, diag);
+    QVERIFY(sys);
+    const int c1 = addJointCoordinate(*sys, 0, "pinion", *sys->marker(kGroundName, "pinion_bearing"),
+                                      *sys->marker("pinion", "axle"), {{CoordinateMeasure::Rotation, 1.0}});
+    const int c2 = addJointCoordinate(*sys, 1, "wheel", *sys->marker(kGroundName, "wheel_bearing"),
+                                      *sys->marker("wheel", "axle"), {{CoordinateMeasure::Rotation, 1.0}});
+    auto gear = makeCoordinateCoupling(*sys, c1, c2, ratio);
+    gear->label = "coupling 'gear'";
+    // three-block elements: the links touch ground, the wheel and the coordinate
+    QCOMPARE(sys->constraints().back()->blocks.size(), size_t(3));
+    sys->addConstraint(std::move(gear));
+
+    SolverSpec spec;
+    spec.integrator = IntegratorType::GeneralizedAlpha;
+    spec.t_end = tEnd;
+    spec.step = 1e-3;
+    const RunResult r = integrate(*sys, spec);
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    const double s1 = r.s.q(sys->block(c1).q0), s2 = r.s.q(sys->block(c2).q0);
+    const double expected = tau * tEnd * tEnd / (2 * (J1 + ratio * ratio * J2));
+    QVERIFY2(expected > 3 * kTurn, "the wheels turn several times");
+    QVERIFY2(std::abs(s1 - expected) < 1e-8 * expected, (std::to_string(s1) + " vs " + std::to_string(expected)).c_str());
+    QVERIFY2(std::abs(s2 - ratio * s1) < 1e-12 * std::abs(s2), std::to_string(s2 - ratio * s1).c_str());
+    const double w1 = r.s.v(5), w2 = r.s.v(11);
+    QVERIFY(std::abs(w2 - ratio * w1) < 1e-10 * std::abs(w2));
+    const double kinetic = 0.5 * J1 * w1 * w1 + 0.5 * J2 * w2 * w2;
+    QVERIFY2(std::abs(kinetic - tau * s1) < 1e-8 * kinetic, std::to_string(kinetic - tau * s1).c_str());
+    // the gear's tooth loads do no net work: the constraint torques about z on the two wheels
+    // (the bearings add none) satisfy tooth1 w1 + tooth2 w2 = 0, and each wheel obeys J a = torque
+    std::vector<BodyKinematics> kin;
+    std::vector<ConstraintRows> rows;
+    sys->kinematics(r.s, kin);
+    sys->constraints(kin, r.s.t, rows);
+    VecX load = VecX::Zero(sys->nv());
+    addConstraintForces(*sys, rows, -r.lambda, load);
+    const double tooth1 = load(5), tooth2 = load(11);
+    QVERIFY2(std::abs(tooth1 * w1 + tooth2 * w2) < 1e-9 * tau * std::abs(w1), std::to_string(tooth1 * w1 + tooth2 * w2).c_str());
+    QVERIFY(std::abs(J1 * r.vdot(5) - (tau + tooth1)) < 1e-9 * tau);
+    QVERIFY(std::abs(J2 * r.vdot(11) - tooth2) < 1e-9 * tau);
   }
 
   /// IDA refuses unilateral rows with a message naming the element.
