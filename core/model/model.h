@@ -138,6 +138,16 @@ struct DriverSpec {
   TimeFunctionSpec function;
 };
 
+/// Couples the coordinates of two joints: coordinate2 - coordinate2(0) = ratio (coordinate1 -
+/// coordinate1(0)). A joint's coordinate is its own (a screw's angle) or its only one (a
+/// revolute's angle [rad], a prismatic's translation [m]). Gear: ratio [rad/rad], negative for an
+/// external pair; rack and pinion: the pinion radius [m/rad].
+struct CouplingSpec {
+  std::string name;
+  std::string joint1, joint2;
+  double ratio = 1.0;
+};
+
 inline TimeFunctionSpec unitFunction() {
   TimeFunctionSpec f;
   f.value = 1.0;
@@ -217,6 +227,7 @@ struct ModelSpec {
   std::vector<VirtualBodySpec> virtual_bodies;
   std::vector<JointSpec> joints;
   std::vector<DriverSpec> drivers;
+  std::vector<CouplingSpec> couplings;
   std::vector<ForceSpec> forces;
   std::vector<SensorSpec> sensors;
   SolverSpec solver;

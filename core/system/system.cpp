@@ -3,6 +3,7 @@
 #include "core/base/rotation.h"
 #include "core/system/flexible_elements.h"
 #include "core/system/force_elements.h"
+#include "core/system/joint_coordinates.h"
 #include "core/system/joints.h"
 
 #include <Eigen/Eigenvalues>
@@ -167,6 +168,46 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
                         spec.function);
     c->label = "driver " + quoted(spec.name);
     c->joint_index = j;
+    sys->addConstraint(std::move(c));
+  }
+
+  // couplings act on the joints' coordinates (created here for joints that have none of their own)
+  for (size_t k = 0; k < model.couplings.size(); ++k) {
+    const auto& spec = model.couplings[k];
+    const std::string where = "couplings[" + std::to_string(k) + "] " + quoted(spec.name);
+    int blocks[2] = {-1, -1};
+    const std::string* names[2] = {&spec.joint1, &spec.joint2};
+    for (int side = 0; side < 2; ++side) {
+      const std::string field = where + (side ? ".joint2" : ".joint1");
+      int j = -1;
+      for (size_t i = 0; i < model.joints.size(); ++i)
+        if (model.joints[i].name == *names[side]) j = static_cast<int>(i);
+      if (j < 0 || jointConstraint[j] < 0) {
+        diag.error(field, "unknown joint " + quoted(*names[side]));
+        continue;
+      }
+      blocks[side] = sys->jointCoordinate(j);
+      if (blocks[side] >= 0) continue;
+      const auto& js = model.joints[j];
+      const JointType jt = js.type;
+      if (jt != JointType::Revolute && jt != JointType::Prismatic) {
+        diag.error(field, std::string("a ") + toString(jt) +
+                              " joint has no single coordinate to couple (couple a revolute, prismatic or screw joint)");
+        continue;
+      }
+      const auto measure = jt == JointType::Revolute ? CoordinateMeasure::Rotation : CoordinateMeasure::Translation;
+      blocks[side] = addJointCoordinate(*sys, j, js.name, *sys->marker(js.body1, js.marker1),
+                                        *sys->marker(js.body2, js.marker2), {{measure, 1.0}});
+    }
+    const bool ratioOk = std::isfinite(spec.ratio) && spec.ratio != 0;
+    if (!ratioOk) diag.error(where + ".ratio", "must be finite and non-zero");
+    if (blocks[0] < 0 || blocks[1] < 0 || !ratioOk) continue;
+    if (blocks[0] == blocks[1]) {
+      diag.error(where + ".joint2", "couples joint " + quoted(spec.joint1) + " to itself");
+      continue;
+    }
+    auto c = makeCoordinateCoupling(*sys, blocks[0], blocks[1], spec.ratio);
+    c->label = "coupling " + quoted(spec.name);
     sys->addConstraint(std::move(c));
   }
 

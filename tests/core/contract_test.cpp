@@ -238,18 +238,16 @@ class ContractTest : public QObject {
     drive.marker1 = "axle";
     drive.vector = Vec3(0, 0, tau);
     model.forces = {drive};
+    model.couplings = {{"gear", "pinion", "wheel", ratio}};
     Diagnostics diag;
     auto sys = System::compile(model, diag);
-    QVERIFY(sys);
-    const int c1 = addJointCoordinate(*sys, 0, "pinion", *sys->marker(kGroundName, "pinion_bearing"),
-                                      *sys->marker("pinion", "axle"), {{CoordinateMeasure::Rotation, 1.0}});
-    const int c2 = addJointCoordinate(*sys, 1, "wheel", *sys->marker(kGroundName, "wheel_bearing"),
-                                      *sys->marker("wheel", "axle"), {{CoordinateMeasure::Rotation, 1.0}});
-    auto gear = makeCoordinateCoupling(*sys, c1, c2, ratio);
-    gear->label = "coupling 'gear'";
-    // three-block elements: the links touch ground, the wheel and the coordinate
-    QCOMPARE(sys->constraints().back()->blocks.size(), size_t(3));
-    sys->addConstraint(std::move(gear));
+    QVERIFY2(sys, diag.str().c_str());
+    const int c1 = sys->jointCoordinate(0), c2 = sys->jointCoordinate(1);
+    QVERIFY(c1 >= 0 && c2 >= 0);
+    // three-block elements: each link touches ground, its wheel and its coordinate
+    const auto& links = sys->constraints();
+    QCOMPARE(links[links.size() - 2]->blocks.size(), size_t(3));
+    QCOMPARE(links.back()->label, std::string("coupling 'gear'"));
 
     SolverSpec spec;
     spec.integrator = IntegratorType::GeneralizedAlpha;
@@ -278,6 +276,23 @@ class ContractTest : public QObject {
     QVERIFY2(std::abs(tooth1 * w1 + tooth2 * w2) < 1e-9 * tau * std::abs(w1), std::to_string(tooth1 * w1 + tooth2 * w2).c_str());
     QVERIFY(std::abs(J1 * r.vdot(5) - (tau + tooth1)) < 1e-9 * tau);
     QVERIFY(std::abs(J2 * r.vdot(11) - tooth2) < 1e-9 * tau);
+  }
+
+  /// Couplings name what is wrong, by JSON path.
+  void couplingErrors() {
+    ModelSpec model;
+    addWheel(model, "pinion", 0.0, 0.01);
+    addWheel(model, "wheel", 0.3, 0.01);
+    model.joints[1].type = JointType::Spherical;
+    model.couplings = {{"gear", "pinion", "wheel", 2.0}, {"belt", "pinion", "pulley", 1.0}, {"idle", "pinion", "pinion", 1.0}};
+    Diagnostics diag;
+    QVERIFY(!System::compile(model, diag));
+    const std::string all = diag.str();
+    QVERIFY2(all.find("couplings[0] 'gear'.joint2: error: a spherical joint has no single coordinate to couple") != std::string::npos,
+             all.c_str());
+    QVERIFY2(all.find("couplings[1] 'belt'.joint2: error: unknown joint 'pulley'") != std::string::npos, all.c_str());
+    QVERIFY2(all.find("couplings[2] 'idle'.joint2: error: couples joint 'pinion' to itself") != std::string::npos,
+             all.c_str());
   }
 
   /// IDA refuses unilateral rows with a message naming the element.
