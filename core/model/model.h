@@ -42,7 +42,8 @@ struct RigidBodySpec {
   std::vector<MarkerSpec> markers;
 };
 
-/// How the floating frame of a flexible body is defined (seed 000 section 2.5).
+/// How the floating frame of a flexible body is defined (after the floating-frame solid-element paper,
+/// Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y, Sec. 2.3).
 enum class ReferenceFrame {
   MeanAxis,       ///< mean-axis conditions (needs the 6 rigid-body modes in the basis)
   PrincipalAxis,  ///< principal-axis conditions (distinct principal moments required)
@@ -56,8 +57,8 @@ struct DampingSpec {
   double beta = 0.0;          ///< [s] Rayleigh stiffness-proportional
 };
 
-/// Flexible body: a reduced FE body (reduced-body file, issue #3) in the floating frame of
-/// reference (seed 000). Its frame is the FE coordinate system of the mesh; markers are not
+/// Flexible body: a reduced FE body (reduced-body file, docs/reduced-body-format.md) in the floating frame of
+/// reference (MSD 2023). Its frame is the FE coordinate system of the mesh; markers are not
 /// allowed on it: connect it through virtual bodies.
 struct FlexibleBodySpec {
   std::string name;
@@ -76,8 +77,8 @@ struct FlexibleBodySpec {
   std::shared_ptr<const fe::ReducedBody> data;
 };
 
-/// Massless rigid body attached to a flexible body by the rigid-flexible joint (seed 000
-/// section 2.6): its origin follows node k, its axes follow the triangle of nodes k, m, n.
+/// Massless rigid body attached to a flexible body by the rigid-flexible joint (MSD 2023
+/// Sec. 2.4): its origin follows node k, its axes follow the triangle of nodes k, m, n.
 /// Place it by a point (nodes chosen by the Fig. 4 rule), by explicit node ids, or at the
 /// reference point of an interface of the reduced body.
 struct VirtualBodySpec {

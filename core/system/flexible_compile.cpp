@@ -1,4 +1,5 @@
-// Compiling the flexible bodies (seed 000) and the virtual bodies attached to them into the
+// Compiling the flexible bodies (after the floating-frame solid-element paper, Multibody Syst. Dyn. 2023,
+// doi:10.1007/s11044-023-09875-y) and the virtual bodies attached to them into the
 // System: effective reduced body (mode subset, frame), dynamics, reference conditions,
 // rigid-flexible joints and consistent initial poses/velocities of the virtual bodies.
 #include "core/base/rotation.h"
@@ -122,8 +123,8 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     Vec3 offset = Vec3::Zero();
     Mat3 R = Mat3::Identity();
     if (spec.reference == ReferenceFrame::PrincipalAxis) {
-      // PAC hold the frame at the (lumped-mass) centre of mass on the principal axes (seed 2.5.1,
-      // pitfall 13): move the FE frame there once, here, and recompute the invariants.
+      // PAC hold the frame at the (lumped-mass) centre of mass on the principal axes (MSD 2023
+      // Sec. 2.3.1): move the FE frame there once, here, and recompute the invariants.
       const auto& inv = src.invariants;
       offset = inv.I2 / inv.I1;
       const Mat3 Jc = inv.J0 - inv.I1 * (offset.squaredNorm() * Mat3::Identity() - offset * offset.transpose());

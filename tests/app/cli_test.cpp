@@ -100,7 +100,7 @@ class CliTest : public QObject {
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
   }
 
-  /// Issue #4's "done means": the flexible example writes the slider and rod_mid channels.
+  /// The flexible example writes the slider and rod_mid channels.
   void flexibleSliderCrankWritesSliderAndRodMid() {
     const QString out = m_dir.filePath("flex.csv");
     const Result r = cli({"run", example("slider_crank_flexible.json"), "--out", out, "--t-end", "0.012"});
