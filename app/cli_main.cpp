@@ -4,6 +4,7 @@
 //   flexim-cli schema [--out FILE]
 //   flexim-cli docs model-format-tables [--update FILE]
 #include "app/cli_common.h"
+#include "core/model/topology.h"
 #include "core/run/simulation.h"
 #include "io/csv_writer.h"
 #include "io/model_docs.h"
@@ -163,14 +164,20 @@ int validateCommand(const std::vector<std::string>& args) {
   Diagnostics diag;
   auto sim = Simulation::create(model, diag);
   printDiagnostics(diag);
-  if (!sim) return fail("model '" + args[0] + "' has errors");
+  // the topology comes last whatever the verdict: it needs no compiled model and helps to
+  // read a failing one
+  const auto withTopology = [&](int code) {
+    std::printf("%s\n", describe(buildTopology(model)).c_str());
+    return code;
+  };
+  if (!sim) return withTopology(fail("model '" + args[0] + "' has errors"));
   const ModelCheck check = sim->check();
   std::printf("%s\n", check.str().c_str());
-  if (!check.redundant.empty()) return fail("the model has redundant constraints");
+  if (!check.redundant.empty()) return withTopology(fail("the model has redundant constraints"));
   if (check.assembled_position_residual > 1e-6)
-    return fail("the initial configuration cannot be assembled onto the joints");
+    return withTopology(fail("the initial configuration cannot be assembled onto the joints"));
   std::printf("model OK\n");
-  return 0;
+  return withTopology(0);
 }
 
 /// Writes text to path, or to stdout when path is empty.

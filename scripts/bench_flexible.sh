@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Flexible-body benchmark (issue #4): time per step of the flexible slider-crank with the
+# Flexible-body benchmark: time per step of the flexible slider-crank with the
 # committed ~2 000-node rod and with the same rod meshed with ~100 000 nodes (same 14 modes).
 #
 #   scripts/bench_flexible.sh [BUILD_DIR]   (default BUILD_DIR: $FLEXIM_BUILD_DIR or <repo>/build-bench)

@@ -37,7 +37,7 @@ DATA = os.path.join(ROOT, "tests", "data", "fe")
 E = "2.1e11"
 NU = "0.3"
 RHO = "7850"
-# the slider-crank rods of rod/ (issue #4) use another steel
+# the flexible slider-crank rods of rod/ use another steel
 ROD_MATERIAL = ("2.0e11", "0.3", "7870")
 
 ENV = dict(os.environ, OMP_NUM_THREADS="1", CCX_NPROC_EQUATION_SOLVER="1",
@@ -259,7 +259,7 @@ def make_tiny():
         ccx(d, job, (".sti", ".mas", ".dof"))
 
 
-# ---- rod/: the flexible slider-crank rods of issue #4 -------------------------------------
+# ---- rod/: the connecting rods of the flexible slider-crank ----------------------------------
 
 ROD_L = 0.3  # length [m]; both rods run along x from 0 to ROD_L, centred on the x axis
 ROD_AXIS = (("AXIS_A", 0.0), ("AXIS_MID", ROD_L / 2), ("AXIS_B", ROD_L))

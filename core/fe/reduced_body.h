@@ -1,4 +1,5 @@
-// A reduced flexible body: what the floating-frame formulation (seed 000) needs, precomputed
+// A reduced flexible body: what the floating-frame formulation (after the floating-frame solid-element paper,
+// Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y) needs, precomputed
 // so that nothing in a time step loops over FE nodes. Body-frame quantities (primes in the
 // paper) are in the FE coordinate system of the source mesh.
 #pragma once
@@ -11,7 +12,7 @@
 
 namespace flexim::fe {
 
-/// Inertia invariants of seed 000 section 2.8 (lumped nodal masses m_k, mode shapes Phi_k):
+/// Inertia invariants (lumped nodal masses m_k, mode shapes Phi_k); not in the paper, which sums over the nodes:
 ///   I1 = sum m_k, I2 = sum m_k x_k, I3 = sum m_k Phi_k, I4 = sum m_k x~_k Phi_k,
 ///   I5[l] = sum m_k phi~_kl Phi_k, J0 = -sum m_k x~_k x~_k,
 ///   J1[j] = -sum m_k (x~_k phi~_kj + phi~_kj x~_k), J2[j*m+l] = -sum m_k phi~_kj phi~_kl,

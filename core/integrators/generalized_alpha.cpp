@@ -20,6 +20,12 @@ namespace flexim {
 
 namespace {
 
+/// Gap below which an open unilateral row counts as penetrating [m or rad]; closed rows hold
+/// phi = 0 to the Newton tolerance.
+constexpr double kPenetrationTolerance = 1e-9;
+/// Active-set changes tried within one step before its result is taken as it is.
+constexpr int kMaxSwitchesPerStep = 4;
+
 class GeneralizedAlpha final : public Integrator {
  public:
   GeneralizedAlpha(const System& sys, const SolverSpec& spec)
@@ -42,15 +48,35 @@ class GeneralizedAlpha final : public Integrator {
   bool initialize(const State& s0, const VecX& vdot0, const VecX& lambda0, std::string&) override {
     m_cur = {s0, vdot0, vdot0, lambda0};
     m_prev = m_cur;
+    if (m_sys.hasUnilateralRows()) {
+      m_sys.kinematics(s0, m_kin);
+      m_sys.constraints(m_kin, s0.t, m_rows);
+      m_S.setActiveRows(contactActiveRows(m_sys, m_rows, kPenetrationTolerance));
+    }
     return true;
   }
 
+  const std::vector<char>* activeRows() const override { return &m_S.activeRows(); }
+
   bool step(double t_stop, std::string& error) override {
+    int switches = 0;
     for (;;) {
       const double h = std::min(m_h, t_stop - m_cur.s.t);
       Point next;
       std::string why;
       if (attempt(h, next, why)) {
+        // a contact that closed or pulls: redo the step with the new active set (bounded)
+        if (m_sys.hasUnilateralRows() && switches < kMaxSwitchesPerStep && updateActiveSet(next)) {
+          ++switches;
+          ++m_stats.active_set_changes;
+          continue;
+        }
+        // after a switch the acceleration history holds the impulse: restart it from the
+        // accelerations consistent with the new active set
+        if (switches > 0 && !restartAccelerations(next)) {
+          error = "generalized-alpha: singular KKT matrix after a contact change at t=" + fmt(next.s.t);
+          return false;
+        }
         m_prev = m_cur;
         m_cur = next;
         ++m_stats.steps;
@@ -87,7 +113,11 @@ class GeneralizedAlpha final : public Integrator {
     out.v = h00 * m_prev.s.v + h10 * h * m_prev.vdot + h01 * m_cur.s.v + h11 * h * m_cur.vdot;
   }
 
-  IntegratorStats stats() const override { return m_stats; }
+  IntegratorStats stats() const override {
+    IntegratorStats s = m_stats;
+    s.pattern_analyses = m_S.analyses();
+    return s;
+  }
 
  private:
   struct Point {
@@ -112,6 +142,9 @@ class GeneralizedAlpha final : public Integrator {
     p.s.t = m_cur.s.t + h;
     p.vdot = m_cur.vdot;
     p.lambda = m_cur.lambda;
+    const auto& active = m_S.activeRows();
+    for (int i = 0; i < nc; ++i)
+      if (!active[i]) p.lambda(i) = 0;  // an open row carries no force
     auto update = [&]() {
       p.a = (m_af * m_cur.vdot + (1 - m_af) * p.vdot - m_am * m_cur.a) / (1 - m_am);
       p.s.v = m_cur.s.v + h * (1 - m_gamma) * m_cur.a + h * m_gamma * p.a;
@@ -128,24 +161,31 @@ class GeneralizedAlpha final : public Integrator {
       m_sys.constraints(m_kin, p.s.t, m_rows);
       // residual: M vdot - f + G^T lambda ; Phi / beta' (velocity-level rows: (G v + Phi_t) / gamma')
       VecX phi(nc);
-      for (int b = 0; b < m_sys.nb(); ++b) {
-        const BodyData& B = m_sys.body(b);
+      for (int b = 0; b < m_sys.nblocks(); ++b) {
+        const Block& B = m_sys.block(b);
         m_sys.massMatrix(m_kin, b, m_M);
         rhs.segment(B.v0, B.nv()) = f.segment(B.v0, B.nv()) - m_M * p.vdot.segment(B.v0, B.nv());
       }
       VecX Gtl = VecX::Zero(nv);
       addConstraintForces(m_sys, m_rows, p.lambda, Gtl);
       rhs.head(nv) -= Gtl;
+      const auto& kinds = m_sys.rowKinds();
       for (size_t ci = 0; ci < m_rows.size(); ++ci) {
         const int off = m_sys.constraintOffsets()[ci], r = m_sys.constraints()[ci]->rows();
         phi.segment(off, r) = m_rows[ci].phi;
-        if (!m_allHolonomic) {
+        if (!m_allEquality) {
           const VecX vel = constraintVelocity(m_sys, static_cast<int>(ci), m_rows[ci], p.s.v);
           for (int i = 0; i < r; ++i)
-            if (!m_sys.holonomicRows()[off + i]) phi(off + i) = betap / gammap * vel(i);
+            if (kinds[off + i] == RowKind::VelocityLevel) phi(off + i) = betap / gammap * vel(i);
         }
       }
       rhs.tail(nc) = -phi / betap;
+      // inactive (open) unilateral rows: their multiplier stays zero, phi is free
+      for (int i = 0; i < nc; ++i)
+        if (!active[i]) {
+          phi(i) = 0;
+          rhs(nv + i) = 0;
+        }
       if (!rhs.allFinite()) {
         why = "non-finite residual";
         return false;
@@ -197,17 +237,10 @@ class GeneralizedAlpha final : public Integrator {
     const double betap = h * h * m_beta * c, gammap = h * m_gamma * c;
     m_factorH = h;
     m_S.setZero();
-    for (int b = 0; b < m_sys.nb(); ++b) {
-      const BodyData& B = m_sys.body(b);
-      m_sys.massMatrix(m_kin, b, m_M);
-      if (B.kind == BodyKind::Rigid) {
-        // gyroscopic term -w x J w: d/dw = -(w~ J - (J w)~)
-        const Vec3 w = m_kin[b + 1].omega_body;
-        m_M.bottomRightCorner<3, 3>() += gammap * (skew(w) * B.J - skew(B.J * w));
-      } else if (B.kind == BodyKind::Flexible) {
-        // modal stiffness and damping (the stiff part); inertia coupling terms are left to Newton
-        m_M.bottomRightCorner(B.modes, B.modes) += betap * m_sys.modalStiffness(b) + gammap * m_sys.modalDamping(b);
-      }
+    for (int b = 0; b < m_sys.nblocks(); ++b) {
+      const Formulation& F = *m_sys.block(b).formulation;
+      F.massMatrix(m_kin[b + 1], m_M);
+      F.addForceTangent(m_kin[b + 1], betap, gammap, m_M);
       m_S.addBodyBlock(b, b, m_M);
     }
     addForceTangents(betap, gammap);
@@ -217,40 +250,96 @@ class GeneralizedAlpha final : public Integrator {
   }
 
   /// beta' K_t + gamma' C_t of every force element, by one-sided differences of the element
-  /// alone over its bodies' tangent coordinates (cheap: elements touch at most two bodies).
+  /// alone over its blocks' tangent coordinates (cheap: elements touch few blocks).
   void addForceTangents(double betap, double gammap) {
     const double eps = 1e-7;
-    Vec6 f1, f2, g1, g2;
-    for (const auto& e : m_sys.forces()) {
-      const int bodies[2] = {e->body1, e->body2};
-      e->evaluate(m_sys, m_kin, 0.0, f1, f2);  // time-only terms cancel in the difference
-      for (int side = 0; side < 2; ++side) {
-        const int b = bodies[side];
-        if (b < 0 || (side == 1 && b == bodies[0])) continue;
-        Eigen::Matrix<double, 12, 6> colsK = Eigen::Matrix<double, 12, 6>::Zero(), colsC = colsK;
+    for (size_t e = 0; e < m_sys.forces().size(); ++e) {
+      const auto& blocks = m_sys.forces()[e]->blocks;
+      m_sys.force(static_cast<int>(e), m_kin, 0.0, m_f0);  // time-only terms cancel in the difference
+      for (size_t side = 0; side < blocks.size(); ++side) {
+        const int b = blocks[side];
+        if (b < 0 || std::find(blocks.begin(), blocks.begin() + side, b) != blocks.begin() + side) continue;
+        const int n = m_sys.block(b).nv(), frame = m_sys.block(b).formulation->frameSize();
         const BodyKinematics saved = m_kin[b + 1];
-        for (int i = 0; i < 6; ++i) {
+        if (m_T.size() < blocks.size()) m_T.resize(blocks.size());
+        for (size_t k = 0; k < blocks.size(); ++k) m_T[k].setZero(m_sys.blockNv(blocks[k]), n);
+        for (int i = 0; i < n; ++i) {
           for (int kind = 0; kind < 2; ++kind) {
-            // perturb along the tangent: [dr global, dtheta body axes] or the velocity [r_dot, omega']
+            // perturb along the tangent: [dr global, dtheta body axes, dw] or the velocity [r_dot, omega', w_dot]
             BodyKinematics& k = m_kin[b + 1];
             k = saved;
-            if (kind == 0 && i < 3) k.r(i) += eps;
-            if (kind == 0 && i >= 3) k.A = saved.A * expMap(eps * Vec3::Unit(i - 3)).toRotationMatrix();
-            if (kind == 1 && i < 3) k.rdot(i) += eps;
-            if (kind == 1 && i >= 3) k.omega_body(i - 3) += eps;
+            const bool velocity = kind == 1;
+            if (i >= frame) (velocity ? k.wdot : k.w)(i - frame) += eps;
+            else if (i < 3) (velocity ? k.rdot : k.r)(i) += eps;
+            else if (velocity) k.omega_body(i - 3) += eps;
+            else k.A = saved.A * expMap(eps * Vec3::Unit(i - 3)).toRotationMatrix();
             k.omega = k.A * k.omega_body;
-            e->evaluate(m_sys, m_kin, 0.0, g1, g2);
-            auto& cols = kind == 0 ? colsK : colsC;
-            cols.col(i).head<6>() = -(g1 - f1) / eps;
-            cols.col(i).tail<6>() = -(g2 - f2) / eps;
+            m_sys.force(static_cast<int>(e), m_kin, 0.0, m_f1);
+            const double scale = velocity ? gammap : betap;
+            for (size_t r = 0; r < blocks.size(); ++r) m_T[r].col(i) -= scale * (m_f1.f[r] - m_f0.f[r]) / eps;
           }
         }
         m_kin[b + 1] = saved;
-        const Eigen::Matrix<double, 12, 6> T = betap * colsK + gammap * colsC;
-        if (bodies[0] >= 0) m_S.addBodyBlock(bodies[0], b, T.topRows<6>());
-        if (bodies[1] >= 0 && bodies[1] != bodies[0]) m_S.addBodyBlock(bodies[1], b, T.bottomRows<6>());
+        for (size_t r = 0; r < blocks.size(); ++r)
+          if (blocks[r] >= 0 && std::find(blocks.begin(), blocks.begin() + r, blocks[r]) == blocks.begin() + r)
+            m_S.addBodyBlock(blocks[r], b, m_T[r]);
       }
     }
+  }
+
+  /// Unilateral rows at the end of a converged step (m_rows holds them): an open row that
+  /// penetrates closes, a closed row whose multiplier pulls (lambda > 0) opens. True on a change.
+  bool updateActiveSet(const Point& p) {
+    std::vector<char> active = m_S.activeRows();
+    bool changed = false;
+    const auto& kinds = m_sys.rowKinds();
+    for (size_t c = 0; c < m_rows.size(); ++c) {
+      const int off = m_sys.constraintOffsets()[c];
+      for (int i = 0; i < m_rows[c].phi.size(); ++i) {
+        const int row = off + i;
+        if (kinds[row] != RowKind::Unilateral) continue;
+        const bool close = !active[row] && m_rows[c].phi(i) < -kPenetrationTolerance;
+        const bool open = active[row] && p.lambda(row) > 0;
+        if (close || open) {
+          active[row] = close;
+          changed = true;
+        }
+      }
+    }
+    if (changed) {
+      m_S.setActiveRows(active);
+      m_matrixValid = false;
+    }
+    return changed;
+  }
+
+  /// vdot and lambda from [M G^T; G 0] at p's state, with p.a = vdot (a fresh start of the
+  /// generalized-alpha acceleration history).
+  bool restartAccelerations(Point& p) {
+    const int nv = m_sys.nv(), nc = m_sys.nc();
+    m_sys.kinematics(p.s, m_kin);
+    m_sys.constraints(m_kin, p.s.t, m_rows);
+    VecX f;
+    m_sys.forces(m_kin, p.s.t, f);
+    m_S.setZero();
+    for (int b = 0; b < m_sys.nblocks(); ++b) {
+      m_sys.massMatrix(m_kin, b, m_M);
+      m_S.addBodyBlock(b, b, m_M);
+    }
+    m_S.setConstraints(m_rows);
+    m_matrixValid = false;
+    if (!m_S.factor()) return false;
+    VecX rhs(nv + nc);
+    rhs.head(nv) = f;
+    for (size_t c = 0; c < m_rows.size(); ++c)
+      rhs.segment(nv + m_sys.constraintOffsets()[c], m_rows[c].gamma.size()) = -m_rows[c].gamma;
+    for (int i = 0; i < nc; ++i)
+      if (!m_S.activeRows()[i]) rhs(nv + i) = 0;
+    if (!m_S.solve(rhs)) return false;
+    p.vdot = rhs.head(nv);
+    p.a = p.vdot;
+    p.lambda = rhs.tail(nc);
+    return true;
   }
 
   /// Projects velocities onto G v + Phi_t = 0 with the iteration matrix as metric. The matrix
@@ -283,14 +372,27 @@ class GeneralizedAlpha final : public Integrator {
   IntegratorStats m_stats;
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rows;
-  MatX m_M;  ///< scratch: one body's mass matrix
-  bool m_allHolonomic = std::all_of(m_sys.holonomicRows().begin(), m_sys.holonomicRows().end(), [](char h) { return h != 0; });
+  MatX m_M;  ///< scratch: one block's mass matrix
+  ForceRows m_f0, m_f1;                 ///< scratch: force tangents
+  std::vector<MatX> m_T{8};             ///< scratch: force tangent blocks
+  bool m_allEquality = std::all_of(m_sys.rowKinds().begin(), m_sys.rowKinds().end(),
+                                   [](RowKind k) { return k == RowKind::Equality; });
 };
 
 }  // namespace
 
 std::unique_ptr<Integrator> makeGeneralizedAlpha(const System& sys, const SolverSpec& spec) {
   return std::make_unique<GeneralizedAlpha>(sys, spec);
+}
+
+std::vector<char> contactActiveRows(const System& sys, const std::vector<ConstraintRows>& rows, double tolerance) {
+  std::vector<char> active(sys.nc(), 1);
+  for (size_t c = 0; c < rows.size(); ++c)
+    for (int i = 0; i < rows[c].phi.size(); ++i) {
+      const int row = sys.constraintOffsets()[c] + i;
+      if (sys.rowKinds()[row] == RowKind::Unilateral) active[row] = rows[c].phi(i) <= tolerance;
+    }
+  return active;
 }
 
 std::string worstConstraint(const System& sys, const VecX& rows, const char* what) {

@@ -34,7 +34,7 @@ namespace {
 class Ida final : public Integrator {
  public:
   Ida(const System& sys, const SolverSpec& spec) : m_sys(sys), m_spec(spec) {
-    m_nb = sys.nb();
+    m_nb = sys.nblocks();
     m_nc = sys.nc();
     m_nq = sys.nq();
     m_nv = sys.nv();
@@ -59,6 +59,11 @@ class Ida final : public Integrator {
   }
 
   bool initialize(const State& s0, const VecX& vdot0, const VecX& lambda0, std::string& error) override {
+    for (size_t c = 0; c < m_sys.constraints().size(); ++c)
+      for (int i = 0; i < m_sys.constraints()[c]->rows(); ++i)
+        if (m_sys.constraints()[c]->rowKind(i) == RowKind::Unilateral)
+          return fail(error, m_sys.constraints()[c]->label +
+                                 " has unilateral (contact) rows, which need the generalized-alpha integrator");
     if (SUNContext_Create(nullptr, &m_ctx) != 0) return fail(error, "SUNContext_Create failed");
     m_y = N_VNew_Serial(m_N, m_ctx);
     m_yp = N_VNew_Serial(m_N, m_ctx);
@@ -75,12 +80,10 @@ class Ida final : public Integrator {
     yp.segment(m_nq, m_nv) = vdot0;
     id.setZero();
     id.head(m_nq + m_nv).setOnes();
+    m_sys.coordinateRate(s0.q, s0.v, yp.head(m_nq));
     for (int b = 0; b < m_nb; ++b) {
-      const BodyData& B = m_sys.body(b);
-      yp.segment<3>(B.q0) = s0.v.segment<3>(B.v0);
-      yp.segment<4>(B.q0 + 3) = quatRate(s0.q.segment<4>(B.q0 + 3), s0.v.segment<3>(B.v0 + 3));
-      yp.segment(B.q0 + 7, B.modes) = s0.v.segment(B.v0 + 6, B.modes);
-      if (B.kind == BodyKind::Virtual) id.segment(m_nq + B.v0, 6).setZero();  // massless: algebraic
+      const Block& B = m_sys.block(b);
+      if (B.formulation->massless()) id.segment(m_nq + B.v0, B.nv()).setZero();  // massless: algebraic
     }
     atol.setConstant(m_spec.atol);
     atol.tail(2 * m_nc).setConstant(std::max(m_spec.atol, 1e-5));  // multipliers: loose, not error-tested
@@ -136,7 +139,7 @@ class Ida final : public Integrator {
     const Eigen::Map<const VecX> y(N_VGetArrayPointer(m_dky), m_N);
     out.t = t;
     out.q = y.head(m_nq);
-    m_sys.normalizeQuaternions(out.q);
+    m_sys.normalize(out.q);
     out.v = y.segment(m_nq, m_nv);
   }
 
@@ -161,14 +164,6 @@ class Ida final : public Integrator {
     return false;
   }
 
-  static Eigen::Vector4d quatRate(const Eigen::Vector4d& p, const Vec3& w) {
-    // 1/2 p (x) (0, w)
-    Eigen::Vector4d r;
-    r << -p(1) * w(0) - p(2) * w(1) - p(3) * w(2), p(0) * w(0) + p(2) * w(2) - p(3) * w(1),
-        p(0) * w(1) + p(3) * w(0) - p(1) * w(2), p(0) * w(2) + p(1) * w(1) - p(2) * w(0);
-    return 0.5 * r;
-  }
-
   /// F(t, y, yp) into F (all arrays of length N).
   void residual(double t, const double* yd, const double* ypd, double* Fd) {
     const Eigen::Map<const VecX> y(yd, m_N), yp(ypd, m_N);
@@ -185,19 +180,20 @@ class Ida final : public Integrator {
     m_GtMu.setZero(m_nv);
     addConstraintForces(m_sys, m_rowsEval, lambda, m_GtLambda);
     addConstraintForces(m_sys, m_rowsEval, mu, m_GtMu);
-    const auto& holonomic = m_sys.holonomicRows();
+    const auto& kinds = m_sys.rowKinds();
     for (size_t c = 0; c < m_rowsEval.size(); ++c) {
       const int off = m_sys.constraintOffsets()[c], r = m_sys.constraints()[c]->rows();
       const auto& R = m_rowsEval[c];
-      for (int i = 0; i < r; ++i) F(m_nq + m_nv + off + i) = holonomic[off + i] ? R.phi(i) : mu(off + i);
+      for (int i = 0; i < r; ++i)
+        F(m_nq + m_nv + off + i) = kinds[off + i] == RowKind::VelocityLevel ? mu(off + i) : R.phi(i);
       F.segment(m_nq + m_nv + m_nc + off, r) = constraintVelocity(m_sys, static_cast<int>(c), R, s.v);
     }
+    // F_q = q_dot - B(q) (v + G^T mu)
+    m_vbar = s.v + m_GtMu;
+    m_sys.coordinateRate(s.q, m_vbar, F.head(m_nq));
+    F.head(m_nq) = yp.head(m_nq) - F.head(m_nq);
     for (int b = 0; b < m_nb; ++b) {
-      const BodyData& B = m_sys.body(b);
-      const VecX vbar = s.v.segment(B.v0, B.nv()) + m_GtMu.segment(B.v0, B.nv());
-      F.segment<3>(B.q0) = yp.segment<3>(B.q0) - vbar.head<3>();
-      F.segment<4>(B.q0 + 3) = yp.segment<4>(B.q0 + 3) - quatRate(y.segment<4>(B.q0 + 3), vbar.segment<3>(3));
-      F.segment(B.q0 + 7, B.modes) = yp.segment(B.q0 + 7, B.modes) - vbar.tail(B.modes);
+      const Block& B = m_sys.block(b);
       m_sys.massMatrix(m_kin, b, m_M);
       F.segment(m_nq + B.v0, B.nv()) =
           m_M * yp.segment(m_nq + B.v0, B.nv()) - m_f.segment(B.v0, B.nv()) + m_GtLambda.segment(B.v0, B.nv());
@@ -207,8 +203,8 @@ class Ida final : public Integrator {
   /// Structural pattern from the topology (see the dependency list in the file comment).
   void buildPattern() {
     std::vector<std::set<int>> cols(m_N);
-    auto Q = [&](int b) { return std::pair{m_sys.body(b).q0, m_sys.body(b).nq()}; };
-    auto V = [&](int b) { return std::pair{m_nq + m_sys.body(b).v0, m_sys.body(b).nv()}; };
+    auto Q = [&](int b) { return std::pair{m_sys.block(b).q0, m_sys.block(b).nq()}; };
+    auto V = [&](int b) { return std::pair{m_nq + m_sys.block(b).v0, m_sys.block(b).nv()}; };
     auto dep = [&](std::pair<int, int> rows, std::pair<int, int> c) {
       for (int j = c.first; j < c.first + c.second; ++j)
         for (int i = rows.first; i < rows.first + rows.second; ++i) cols[j].insert(i);
@@ -224,15 +220,16 @@ class Ida final : public Integrator {
       const int off = m_sys.constraintOffsets()[c], r = cons[c]->rows();
       const std::pair<int, int> L{m_nq + m_nv + off, r}, U{m_nq + m_nv + m_nc + off, r};
       for (int i = 0; i < r; ++i)  // velocity-level rows: F_l = mu
-        if (!m_sys.holonomicRows()[off + i]) cols[m_nq + m_nv + m_nc + off + i].insert(m_nq + m_nv + off + i);
-      for (int b : {cons[c]->body1, cons[c]->body2}) {
+        if (m_sys.rowKinds()[off + i] == RowKind::VelocityLevel)
+          cols[m_nq + m_nv + m_nc + off + i].insert(m_nq + m_nv + off + i);
+      for (int b : cons[c]->blocks) {
         if (b < 0) continue;
         dep(Q(b), U);
         dep(V(b), L);
         dep(L, Q(b));
         dep(U, Q(b));
         dep(U, V(b));
-        for (int other : {cons[c]->body1, cons[c]->body2})
+        for (int other : cons[c]->blocks)
           if (other >= 0) {
             dep(Q(b), Q(other));
             dep(V(b), Q(other));
@@ -240,8 +237,8 @@ class Ida final : public Integrator {
       }
     }
     for (const auto& f : m_sys.forces())
-      for (int b : {f->body1, f->body2})
-        for (int other : {f->body1, f->body2})
+      for (int b : f->blocks)
+        for (int other : f->blocks)
           if (b >= 0 && other >= 0) {
             dep(V(b), Q(other));
             dep(V(b), V(other));
@@ -310,7 +307,7 @@ class Ida final : public Integrator {
     s.v = Eigen::Map<const VecX>(yd + m_nq, m_nv);
     m_sys.kinematics(s, m_kin);
     for (int b = 0; b < m_nb; ++b) {
-      const BodyData& B = m_sys.body(b);
+      const Block& B = m_sys.block(b);
       for (int i = 0; i < B.nq(); ++i) add(B.q0 + i, B.q0 + i, cj);
       m_sys.massMatrix(m_kin, b, m_M);
       for (int i = 0; i < B.nv(); ++i)
@@ -348,7 +345,7 @@ class Ida final : public Integrator {
   std::string m_lastError;
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rowsEval;
-  VecX m_f, m_GtLambda, m_GtMu;
+  VecX m_f, m_GtLambda, m_GtMu, m_vbar;
   MatX m_M;
 };
 

@@ -13,6 +13,8 @@ struct IntegratorStats {
   long steps = 0;
   long newton_iterations = 0;
   long failures = 0;  ///< rejected steps (convergence or error test)
+  long pattern_analyses = 0;    ///< symbolic analyses of the iteration matrix (one per active set)
+  long active_set_changes = 0;  ///< unilateral rows opened or closed (each redoes a step)
 };
 
 class Integrator {
@@ -29,10 +31,16 @@ class Integrator {
   /// State at t in [previousTime(), time()].
   virtual void interpolate(double t, State& out) const = 0;
   virtual IntegratorStats stats() const = 0;
+  /// Active constraint rows (open unilateral rows are inactive); nullptr when all are active.
+  virtual const std::vector<char>* activeRows() const { return nullptr; }
 };
 
 std::unique_ptr<Integrator> makeGeneralizedAlpha(const System& sys, const SolverSpec& spec);
 std::unique_ptr<Integrator> makeIda(const System& sys, const SolverSpec& spec);
+
+/// Active rows for a state whose rows are evaluated: every equality and velocity-level row, and
+/// the unilateral rows that touch or penetrate (phi <= tolerance).
+std::vector<char> contactActiveRows(const System& sys, const std::vector<ConstraintRows>& rows, double tolerance);
 
 /// Names the constraint element with the largest |value| in a constraint-row vector, e.g.
 /// "joint 'pin' (|residual| 3.1e-03)".

@@ -43,7 +43,8 @@ struct RigidBodySpec {
   std::vector<MarkerSpec> markers;
 };
 
-/// How the floating frame of a flexible body is defined (seed 000 section 2.5).
+/// How the floating frame of a flexible body is defined (after the floating-frame solid-element paper,
+/// Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y, Sec. 2.3).
 enum class ReferenceFrame {
   MeanAxis,       ///< mean-axis conditions (needs the 6 rigid-body modes in the basis)
   PrincipalAxis,  ///< principal-axis conditions (distinct principal moments required)
@@ -57,8 +58,8 @@ struct DampingSpec {
   double beta = 0.0;          ///< [s] Rayleigh stiffness-proportional
 };
 
-/// Flexible body: a reduced FE body (reduced-body file, issue #3) in the floating frame of
-/// reference (seed 000). Its frame is the FE coordinate system of the mesh; markers are not
+/// Flexible body: a reduced FE body (reduced-body file, docs/reduced-body-format.md) in the floating frame of
+/// reference (MSD 2023). Its frame is the FE coordinate system of the mesh; markers are not
 /// allowed on it: connect it through virtual bodies.
 struct FlexibleBodySpec {
   std::string name;
@@ -77,8 +78,8 @@ struct FlexibleBodySpec {
   std::shared_ptr<const fe::ReducedBody> data;
 };
 
-/// Massless rigid body attached to a flexible body by the rigid-flexible joint (seed 000
-/// section 2.6): its origin follows node k, its axes follow the triangle of nodes k, m, n.
+/// Massless rigid body attached to a flexible body by the rigid-flexible joint (MSD 2023
+/// Sec. 2.4): its origin follows node k, its axes follow the triangle of nodes k, m, n.
 /// Place it by a point (nodes chosen by the Fig. 4 rule), by explicit node ids, or at the
 /// reference point of an interface of the reduced body.
 struct VirtualBodySpec {
@@ -152,6 +153,16 @@ struct DriverSpec {
   std::string joint;
   Coordinate coordinate = Coordinate::Rotation;  ///< [rad] or [m]
   TimeFunctionSpec function;
+};
+
+/// Couples the coordinates of two joints: coordinate2 - coordinate2(0) = ratio (coordinate1 -
+/// coordinate1(0)). A joint's coordinate is its own (a screw's angle) or its only one (a
+/// revolute's angle [rad], a prismatic's translation [m]). Gear: ratio [rad/rad], negative for an
+/// external pair; rack and pinion: the pinion radius [m/rad].
+struct CouplingSpec {
+  std::string name;
+  std::string joint1, joint2;
+  double ratio = 1.0;
 };
 
 inline TimeFunctionSpec unitFunction() {
@@ -233,6 +244,7 @@ struct ModelSpec {
   std::vector<VirtualBodySpec> virtual_bodies;
   std::vector<JointSpec> joints;
   std::vector<DriverSpec> drivers;
+  std::vector<CouplingSpec> couplings;
   std::vector<ForceSpec> forces;
   std::vector<SensorSpec> sensors;
   SolverSpec solver;

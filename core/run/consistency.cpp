@@ -21,12 +21,13 @@ bool Consistency::factorMetric(const State& s, Metric metric) {
   if (metric == Metric::Mass && s.t == m_massFactorT && s.q == m_massFactorQ) return true;
   K.setZero();
   MatX M;
-  for (int b = 0; b < m_sys.nb(); ++b) {
-    const BodyData& B = m_sys.body(b);
+  for (int b = 0; b < m_sys.nblocks(); ++b) {
+    const Block& B = m_sys.block(b);
     if (mass) m_sys.massMatrix(m_kin, b, M);
     else M.setIdentity(B.nv(), B.nv());
-    if (B.modes && metric != Metric::Mass)
-      for (int j = 6; j < B.nv(); ++j) M(j, j) += kModalWeight * (mass ? M(j, j) : 1.0);
+    const int modes = B.formulation->deformationCoordinates();
+    if (metric != Metric::Mass)
+      for (int j = B.nv() - modes; j < B.nv(); ++j) M(j, j) += kModalWeight * (mass ? M(j, j) : 1.0);
     K.addBodyBlock(b, b, M);
   }
   K.setConstraints(m_rows);
@@ -38,9 +39,16 @@ bool Consistency::factorMetric(const State& s, Metric metric) {
   return ok;
 }
 
+void Consistency::setActiveRows(const std::vector<char>& active) {
+  m_identity.setActiveRows(active);
+  m_mass.setActiveRows(active);
+  m_massFactorT = -1;
+}
+
 namespace {
-/// Stacks per-element rows (phi of the holonomic rows, or G v + phi_t when v is given) into one vector.
-VecX stack(const System& sys, const std::vector<ConstraintRows>& rows, const VecX* v) {
+/// Stacks per-element rows (phi of the position-level rows, or G v + phi_t when v is given) of
+/// the active rows into one vector (zero for the rest).
+VecX stack(const System& sys, const std::vector<ConstraintRows>& rows, const VecX* v, const std::vector<char>& active) {
   VecX out(sys.nc());
   for (size_t c = 0; c < rows.size(); ++c) {
     const auto& con = *sys.constraints()[c];
@@ -48,9 +56,8 @@ VecX stack(const System& sys, const std::vector<ConstraintRows>& rows, const Vec
     if (v) out.segment(off, con.rows()) = constraintVelocity(sys, static_cast<int>(c), rows[c], *v);
     else out.segment(off, con.rows()) = rows[c].phi;
   }
-  if (!v)
-    for (int i = 0; i < sys.nc(); ++i)
-      if (!sys.holonomicRows()[i]) out(i) = 0;  // velocity-level rows have no position residual
+  for (int i = 0; i < sys.nc(); ++i)
+    if (!active[i] || (!v && sys.rowKinds()[i] == RowKind::VelocityLevel)) out(i) = 0;  // no position residual
   return out;
 }
 }  // namespace
@@ -58,8 +65,8 @@ VecX stack(const System& sys, const std::vector<ConstraintRows>& rows, const Vec
 void Consistency::residuals(const State& s, double& position, double& velocity) {
   m_sys.kinematics(s, m_kin);
   m_sys.constraints(m_kin, s.t, m_rows);
-  position = m_sys.nc() ? stack(m_sys, m_rows, nullptr).lpNorm<Eigen::Infinity>() : 0.0;
-  velocity = m_sys.nc() ? stack(m_sys, m_rows, &s.v).lpNorm<Eigen::Infinity>() : 0.0;
+  position = m_sys.nc() ? stack(m_sys, m_rows, nullptr, m_mass.activeRows()).lpNorm<Eigen::Infinity>() : 0.0;
+  velocity = m_sys.nc() ? stack(m_sys, m_rows, &s.v, m_mass.activeRows()).lpNorm<Eigen::Infinity>() : 0.0;
 }
 
 bool Consistency::assemblePositions(State& s, double tol, int max_iter, double& residual, std::string& error) {
@@ -69,7 +76,7 @@ bool Consistency::assemblePositions(State& s, double tol, int max_iter, double& 
   for (int it = 0; it <= max_iter; ++it) {
     m_sys.kinematics(s, m_kin);
     m_sys.constraints(m_kin, s.t, m_rows);
-    const VecX phi = stack(m_sys, m_rows, nullptr);
+    const VecX phi = stack(m_sys, m_rows, nullptr, m_mass.activeRows());
     residual = phi.lpNorm<Eigen::Infinity>();
     if (!std::isfinite(residual)) break;
     if (residual <= tol) return true;
@@ -87,7 +94,7 @@ bool Consistency::assemblePositions(State& s, double tol, int max_iter, double& 
   m_sys.kinematics(s, m_kin);
   m_sys.constraints(m_kin, s.t, m_rows);
   error = "positions could not be assembled onto the constraints; largest residual in " +
-          worstConstraint(m_sys, stack(m_sys, m_rows, nullptr));
+          worstConstraint(m_sys, stack(m_sys, m_rows, nullptr, m_mass.activeRows()));
   return false;
 }
 
@@ -96,7 +103,7 @@ bool Consistency::projectVelocities(State& s, double& residual_before, bool free
   residual_before = 0;
   if (nc == 0) return true;
   if (!factorMetric(s, freeze_deformation_rates ? Metric::MassFrozenModes : Metric::Mass)) return false;
-  const VecX r = stack(m_sys, m_rows, &s.v);
+  const VecX r = stack(m_sys, m_rows, &s.v, m_mass.activeRows());
   residual_before = r.lpNorm<Eigen::Infinity>();
   VecX rhs = VecX::Zero(nv + nc);
   rhs.tail(nc) = -r;
@@ -114,6 +121,8 @@ bool Consistency::accelerations(const State& s, VecX& vdot, VecX& lambda) {
   rhs.head(nv) = f;
   for (size_t c = 0; c < m_rows.size(); ++c)
     rhs.segment(nv + m_sys.constraintOffsets()[c], m_sys.constraints()[c]->rows()) = -m_rows[c].gamma;
+  for (int i = 0; i < nc; ++i)
+    if (!m_mass.activeRows()[i]) rhs(nv + i) = 0;
   if (!m_mass.solve(rhs)) return false;
   vdot = rhs.head(nv);
   lambda = rhs.tail(nc);

@@ -22,6 +22,8 @@ class Consistency {
   bool projectVelocities(State& s, double& residual_before, bool freeze_deformation_rates = false);
   /// Accelerations and multipliers of a consistent state.
   bool accelerations(const State& s, VecX& vdot, VecX& lambda);
+  /// Rows taken into account (open unilateral rows are left out); all rows by default.
+  void setActiveRows(const std::vector<char>& active);
   /// max |Phi| and max |G v + Phi_t| of a state.
   void residuals(const State& s, double& position, double& velocity);
 

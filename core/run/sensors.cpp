@@ -25,7 +25,7 @@ struct SensorSet::Item {
   const MarkerRef* m1 = nullptr;
   const MarkerRef* m2 = nullptr;
   bool rotation = false, translation = false;
-  int flex = -1;                 ///< Node, Deflection, Modal: index into System::flexibleBodies()
+  const FlexibleBody* flex = nullptr;  ///< Node, Deflection, Modal: the flexible body
   int node = -1, chordA = -1, chordB = -1;  ///< node indices
   mutable double lastAngle = 0, turns = 0;
   mutable bool hasAngle = false;
@@ -95,13 +95,12 @@ SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
       }
     } else if (spec.type == SensorSpec::Type::Node || spec.type == SensorSpec::Type::Deflection ||
                spec.type == SensorSpec::Type::Modal) {
-      const int b = sys.bodyIndex(spec.body);
-      if (b < 0 || sys.body(b).kind != BodyKind::Flexible) {
+      base.flex = sys.flexibleBody(sys.bodyIndex(spec.body));
+      if (!base.flex) {
         diag.error(where + ".body", "'" + spec.body + "' is not a flexible body");
         continue;
       }
-      base.flex = sys.body(b).flex;
-      const auto& index = sys.flexibleBodies()[base.flex].nodeIndex;
+      const auto& index = base.flex->nodeIndex;
       auto nodeOf = [&](int id, const std::string& key) {
         const auto it = index.find(id);
         if (it == index.end()) diag.error(where + "." + key, "'" + spec.body + "' has no node " + std::to_string(id));
@@ -152,7 +151,7 @@ SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
         if (base.translation) m_channels.push_back({prefix + "translation", rate ? "m/s" : "m"});
       } else if (info->q == Quantity::ModalCoordinate || info->q == Quantity::ModalVelocity) {
         // mass-normalised modes: modal coordinates carry sqrt(kg) m
-        const int m = static_cast<int>(sys.flexibleBodies()[base.flex].data->modes.cols());
+        const int m = static_cast<int>(base.flex->data->modes.cols());
         for (int j = 0; j < m; ++j)
           m_channels.push_back({prefix + std::to_string(j + 1),
                                 info->q == Quantity::ModalCoordinate ? "kg^0.5 m" : "kg^0.5 m/s"});
@@ -174,7 +173,7 @@ void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, s
       case SensorSpec::Type::Marker: {
         const MarkerKinematics k = m_sys.markerKinematics(m_kin, *it.marker);
         const int b = it.marker->body;
-        const Vec6 acc = b >= 0 ? Vec6(vdot.segment<6>(m_sys.body(b).v0)) : Vec6::Zero();
+        const Vec6 acc = b >= 0 ? Vec6(vdot.segment<6>(m_sys.block(b).v0)) : Vec6::Zero();
         const Mat3 toAxes = it.bodyAxes ? Mat3(k.body->A.transpose()) : Mat3::Identity();
         switch (it.quantity) {
           case Quantity::Position: put(toAxes * k.p); break;
@@ -224,7 +223,7 @@ void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, s
           if (cons[c]->joint_index != it.joint) continue;
           m_sys.constraint(static_cast<int>(c), m_kin, s.t, rows[0]);
           const auto lam = lambda.segment(m_sys.constraintOffsets()[c], cons[c]->rows());
-          g -= rows[0].G2.transpose() * lam;
+          g -= rows[0].G[1].transpose() * lam;
         }
         const Vec3 F = g.head<3>();
         const Vec3 Tcom = k2.body->A * g.tail<3>();
@@ -250,8 +249,9 @@ void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, s
 }
 
 void SensorSet::evaluateFlexible(const Item& it, const VecX& vdot, std::vector<double>& out) const {
-  const FlexibleBody& F = m_sys.flexibleBodies()[it.flex];
-  const BodyData& B = m_sys.body(F.body);
+  const FlexibleBody& F = *it.flex;
+  const Block& B = m_sys.block(F.body);
+  const int modes = F.dyn->modes();
   const BodyKinematics& K = m_kin[F.body + 1];
   auto put = [&](const Vec3& v) { out.insert(out.end(), {v.x(), v.y(), v.z()}); };
   auto local = [&](int k, const VecX& w) {  // b'_k (internal frame)
@@ -259,10 +259,10 @@ void SensorSet::evaluateFlexible(const Item& it, const VecX& vdot, std::vector<d
   };
   switch (it.quantity) {
     case Quantity::ModalCoordinate:
-      for (int j = 0; j < B.modes; ++j) out.push_back(K.w(j));
+      for (int j = 0; j < modes; ++j) out.push_back(K.w(j));
       return;
     case Quantity::ModalVelocity:
-      for (int j = 0; j < B.modes; ++j) out.push_back(K.wdot(j));
+      for (int j = 0; j < modes; ++j) out.push_back(K.wdot(j));
       return;
     case Quantity::Deflection:
     case Quantity::NormalizedDeflection: {
@@ -272,7 +272,7 @@ void SensorSet::evaluateFlexible(const Item& it, const VecX& vdot, std::vector<d
         const Vec3 e = (local(it.chordB, w) - a).normalized();
         return Vec3(d - d.dot(e) * e);
       };
-      const VecX zero = VecX::Zero(B.modes);
+      const VecX zero = VecX::Zero(modes);
       Vec3 defl = F.R * (offChord(K.w) - offChord(zero));
       if (it.quantity == Quantity::NormalizedDeflection)
         defl /= (F.data->coords[it.chordB] - F.data->coords[it.chordA]).norm();

@@ -1,6 +1,7 @@
 #include "core/run/simulation.h"
 
 #include "core/integrators/integrator.h"
+#include "core/model/topology.h"
 #include "core/run/consistency.h"
 #include "core/run/sensors.h"
 #include "core/system/system.h"
@@ -11,7 +12,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <queue>
 #include <sstream>
 
 namespace flexim {
@@ -42,6 +42,17 @@ std::string ModelCheck::str() const {
 }
 
 Simulation::Simulation(const ModelSpec& model) : m_model(model) {}
+
+namespace {
+/// Unilateral rows closed at the start: those that touch or penetrate.
+std::vector<char> initialActiveRows(const System& sys, const State& s) {
+  std::vector<BodyKinematics> kin;
+  std::vector<ConstraintRows> rows;
+  sys.kinematics(s, kin);
+  sys.constraints(kin, s.t, rows);
+  return contactActiveRows(sys, rows, 1e-9);
+}
+}  // namespace
 Simulation::~Simulation() = default;
 
 namespace {
@@ -74,7 +85,7 @@ std::unique_ptr<Simulation> Simulation::create(const ModelSpec& model, Diagnosti
 ModelCheck Simulation::check() const {
   const System& sys = *m_system;
   ModelCheck mc;
-  mc.bodies = sys.nb();
+  for (const Block& B : sys.blocks()) mc.bodies += B.hasFrame();
   mc.coordinates = sys.nv();
   mc.constraint_rows = sys.nc();
 
@@ -96,13 +107,13 @@ ModelCheck Simulation::check() const {
   const auto& elems = sys.constraints();
   for (size_t c = 0; c < elems.size(); ++c) {
     const int off = sys.constraintOffsets()[c];
-    for (int side = 0; side < 2; ++side) {
-      const int b = side ? elems[c]->body2 : elems[c]->body1;
-      const MatX& G = side ? rows[c].G2 : rows[c].G1;
+    for (size_t k = 0; k < elems[c]->blocks.size(); ++k) {
+      const int b = elems[c]->blocks[k];
+      const MatX& G = rows[c].G[k];
       if (b < 0) continue;
       for (int i = 0; i < G.rows(); ++i)
         for (int j = 0; j < G.cols(); ++j)
-          if (G(i, j) != 0) trip.emplace_back(sys.body(b).v0 + j, off + i, G(i, j));
+          if (G(i, j) != 0) trip.emplace_back(sys.block(b).v0 + j, off + i, G(i, j));
     }
   }
   if (sys.nc() > 0) {
@@ -126,28 +137,10 @@ ModelCheck Simulation::check() const {
   }
   mc.dof = mc.coordinates - mc.rank;
 
-  // bodies without a joint path to ground
-  std::vector<std::vector<int>> adj(sys.nb() + 1);
-  for (const auto& c : elems) {
-    if (!c->connects()) continue;
-    adj[c->body1 + 1].push_back(c->body2 + 1);
-    adj[c->body2 + 1].push_back(c->body1 + 1);
-  }
-  std::vector<bool> seen(sys.nb() + 1, false);
-  std::queue<int> todo;
-  todo.push(0);
-  seen[0] = true;
-  while (!todo.empty()) {
-    const int n = todo.front();
-    todo.pop();
-    for (int m : adj[n])
-      if (!seen[m]) {
-        seen[m] = true;
-        todo.push(m);
-      }
-  }
-  for (int b = 0; b < sys.nb(); ++b)
-    if (!seen[b + 1]) mc.unconstrained.push_back(sys.bodies()[b].name);
+  // bodies without a joint path to ground; the topology's vertices 1.. are the System's
+  // bodies in the same order (rigid, flexible, virtual)
+  const Topology topology = buildTopology(m_model);
+  for (int v : topology.notConnectedToGround()) mc.unconstrained.push_back(topology.vertices()[v].name);
   return mc;
 }
 
@@ -192,6 +185,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
     Consistency cons(sys);
     const double posTol = 1e-12 * modelScale(m_model);
     State s = sys.initialState();
+    if (sys.hasUnilateralRows()) cons.setActiveRows(initialActiveRows(sys, s));
     double residual = 0, vres = 0;
     std::string error;
     if (!cons.assemblePositions(s, posTol, 50, residual, error)) return finish(false, "initial conditions: " + error);
@@ -211,6 +205,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
 
     Sample sample;
     auto emit = [&](State st) -> bool {
+      if (const auto* active = integ->activeRows()) cons.setActiveRows(*active);
       double pres = 0, vr = 0;
       cons.residuals(st, pres, vr);
       sum.max_constraint_residual = std::max(sum.max_constraint_residual, pres);
@@ -221,12 +216,20 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       sample.t = st.t;
       sample.values.clear();
       sensors.evaluate(st, vdot, lambda, sample.values);
-      sample.poses.resize(sys.nb());
-      for (int b = 0; b < sys.nb(); ++b) sys.bodyPose(st.q, b, sample.poses[b].position, sample.poses[b].orientation);
+      // poses of the bodies (the blocks with a frame, which come first), not of joint coordinates
+      sample.poses.resize(sys.nblocks());
+      int posed = 0;
+      for (int b = 0; b < sys.nblocks(); ++b)
+        if (sys.block(b).hasFrame()) {
+          sys.bodyPose(st.q, b, sample.poses[posed].position, sample.poses[posed].orientation);
+          ++posed;
+        }
+      sample.poses.resize(posed);
       sample.modal.resize(sys.flexibleBodies().size());
       for (size_t i = 0; i < sample.modal.size(); ++i) {
-        const BodyData& B = sys.body(sys.flexibleBodies()[i].body);
-        sample.modal[i] = st.q.segment(B.q0 + 7, B.modes);
+        const FlexibleBody& F = sys.flexibleBodies()[i];
+        const Block& B = sys.block(F.body);
+        sample.modal[i] = st.q.segment(B.q0 + B.nq() - F.dyn->modes(), F.dyn->modes());
       }
       for (auto* k : sinks) k->sample(sample);
       ++sum.samples;

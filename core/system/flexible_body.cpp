@@ -1,5 +1,5 @@
 // Modal floating-frame equations of one flexible body (see flexible_body.h for conventions).
-// Equation numbers refer to the paper as digested in /work/shared/methods/seed_000.md.
+// Equation numbers: floating-frame solid-element paper (Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y).
 #include "core/system/flexible_body.h"
 
 #include "core/base/rotation.h"
@@ -29,7 +29,7 @@ FlexibleBodyDynamics::FlexibleBodyDynamics(const fe::ModalInvariants& inv, const
   check(m_inv.Kbar.rows() == m && m_inv.Kbar.cols() == m, "Kbar");
   check(damping.zeta.size() == 0 || damping.zeta.size() == m, "damping ratios: one per mode");
 
-  // Optional damping (seed 2.9 [D]): modal part diag(2 zeta_j sqrt(Kbar_jj Mbar_jj)) (= 2 zeta_j omega_j
+  // Optional damping (not in the paper): modal part diag(2 zeta_j sqrt(Kbar_jj Mbar_jj)) (= 2 zeta_j omega_j
   // for mass-normalised modes, Eqs. 72-73) plus Rayleigh alpha Mbar + beta Kbar.
   m_D = damping.alpha * m_inv.Mbar + damping.beta * m_inv.Kbar;
   for (int j = 0; j < damping.zeta.size(); ++j) {
@@ -41,7 +41,7 @@ FlexibleBodyDynamics::FlexibleBodyDynamics(const fe::ModalInvariants& inv, const
 Vec3 FlexibleBodyDynamics::firstMoment(const VecX& w) const { return m_inv.I2 + m_inv.I3 * w; }
 
 MatX FlexibleBodyDynamics::rotationModeCoupling(const VecX& w) const {
-  MatX Mpw = m_inv.I4;  // seed 2.8: M_phi_w = I4 + sum_l w_l I5_l (= M_phi_f X of Eq. 13)
+  MatX Mpw = m_inv.I4;  // invariant form: M_phi_w = I4 + sum_l w_l I5_l (= M_phi_f X of Eq. 13)
   for (int l = 0; l < m_m; ++l) Mpw += w(l) * m_inv.I5[l];
   return Mpw;
 }
@@ -75,7 +75,7 @@ void FlexibleBodyDynamics::massMatrix(const Mat3& A, const VecX& w, MatX& M) con
   const Vec3 c = firstMoment(w);
   const Mat3 cs = skew(c);
   const MatX Mpw = rotationModeCoupling(w);
-  // Eq. (13) blocks with delta' = X w (Eq. 68), seed section 2.8
+  // Eq. (13) blocks with delta' = X w (Eq. 68), in invariant form
   M.block<3, 3>(0, 0) = m_inv.I1 * Mat3::Identity();  // M_rr
   M.block<3, 3>(0, 3) = -A * cs;                       // M_r_phi = -sum m_k A b~'_k
   M.block<3, 3>(3, 0) = M.block<3, 3>(0, 3).transpose();
@@ -105,12 +105,12 @@ void FlexibleBodyDynamics::quadraticVelocity(const Mat3& A, const Vec3& om, cons
     W5 += wdot(l) * m_inv.I5[l];
   }
   const Vec3 I3wd = m_inv.I3 * wdot;  // sum m_k delta_dot'_k (Eq. 70)
-  // corrected Eq. (17), seed 2.3 / 2.8:
+  // corrected Eq. (17) (MSD 2023 Sec. 2.2), in invariant form:
   s.segment<3>(0) = -A * om.cross(om.cross(c) + 2.0 * I3wd);
   // s_phi = -sum m_k b~'_k (omega~ omega~ b'_k + 2 omega~ delta_dot'_k)
-  //       = -omega~ (J omega + M_phi_w w_dot) - J_dot omega      (no paper third term, pitfall 3)
+  //       = -omega~ (J omega + M_phi_w w_dot) - J_dot omega      (the paper's third term is spurious)
   s.segment<3>(3) = -om.cross(J * om + Mpw * wdot) - Jdot * om;
-  // s_w = -sum m_k Phi_k^T (omega~ omega~ b'_k + 2 omega~ Phi_k w_dot)   (flexible row, pitfall 4)
+  // s_w = -sum m_k Phi_k^T (omega~ omega~ b'_k + 2 omega~ Phi_k w_dot)   (flexible row; Eq. 17 prints b~'_k for b'_k)
   for (int j = 0; j < m; ++j) s(6 + j) = 0.5 * om.dot(dJ[j] * om) - 2.0 * W5.col(j).dot(om);
 }
 
@@ -161,21 +161,21 @@ Vec3 FlexibleBodyDynamics::nodeAccelerationBias(const Mat3& A, const Vec3& om, c
                                                 const VecX& w, const VecX& wdot) {
   const Vec3 b = nodeLocalPosition(x_k, Phi_k, w);
   const Vec3 bd = Phi_k.cols() > 0 ? Vec3(Phi_k * wdot) : Vec3::Zero();
-  return A * om.cross(om.cross(b) + 2.0 * bd);  // seed 2.2 [D]
+  return A * om.cross(om.cross(b) + 2.0 * bd);  // velocity terms of d/dt of Eq. (8)
 }
 
 void FlexibleBodyDynamics::addPointForce(const Mat3& A, const VecX& w, const Vec3& x_k, const MatX& Phi_k,
                                          const Vec3& F, VecX& g) const {
   const Vec3 b = nodeLocalPosition(x_k, Phi_k, w);
   const Vec3 Fb = A.transpose() * F;
-  g.segment<3>(0) += F;              // seed 2.10
+  g.segment<3>(0) += F;              // F
   g.segment<3>(3) += b.cross(Fb);    // b~'_k A^T F
   if (m_m > 0) g.tail(m_m) += Phi_k.transpose() * Fb;
 }
 
 void FlexibleBodyDynamics::addGravity(const Mat3& A, const VecX& w, const Vec3& gv, VecX& g) const {
   const Vec3 gb = A.transpose() * gv;
-  g.segment<3>(0) += m_inv.I1 * gv;           // seed 2.10
+  g.segment<3>(0) += m_inv.I1 * gv;           // I1 g
   g.segment<3>(3) += firstMoment(w).cross(gb);  // c~(w) A^T g
   if (m_m > 0) g.tail(m_m) += m_inv.I3.transpose() * gb;
 }

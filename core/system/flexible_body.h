@@ -1,6 +1,8 @@
-// Floating-frame-of-reference equations of ONE flexible body in modal form (seed 000 sections
-// 2.2-2.10), evaluated from the precomputed inertia invariants only: nothing here loops over FE
-// nodes. Meant to be plugged into the System (issue #4); it is self-contained for now.
+// Floating-frame-of-reference equations of ONE flexible body in modal form, after the floating-frame
+// solid-element paper (Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y), Secs. 2.2 and 2.5,
+// evaluated from the precomputed inertia invariants only: nothing here loops over FE nodes (the
+// invariant form, damping and applied forces are not in the paper). The System holds one per
+// flexible body (formulations.h, flexible_compile.cpp).
 //
 // Coordinates (same conventions as the rigid System, core/system/system.h):
 //   position  q = [r (3, global), A (rotation body -> global, from Euler parameters), w (m)]
@@ -8,20 +10,20 @@
 // Node k: b'_k = x'_k + Phi_k w (Eq. 4 with delta'_k = Phi_k w, Eq. 68), d_k = r + A b'_k (Eq. 3),
 //   d_dot_k = [I, -A b~'_k, A Phi_k] v  (Eq. 8 with Eq. 70).
 //
-// SIGN CONVENTION (the one of seed Eq. (16), corrected per seed section 2.4 / pitfall 2):
+// SIGN CONVENTION (the one of Eq. (16); the paper's Eqs. (16), (18), (19) disagree on the signs of s and K):
 //
 //     M(q) v_dot = s(q, v) + g(q, v, t) + f_el(w, w_dot)  (+ constraint terms, -G^T lambda)
 //
 //   s    = quadraticVelocity(): the velocity-quadratic inertia terms WITH their minus signs inside
-//          (verified form of Eq. 17, seed section 2.3/2.8). For a rigid body (m = 0, I2 = 0) it is
+//          (verified form of Eq. 17, MSD 2023 Sec. 2.2, in invariant form). For a rigid body (m = 0, I2 = 0) it is
 //          [0; -omega' x J0 omega'], i.e. exactly the gyroscopic part of the rigid System's f.
-//   g    = applied generalized forces (addPointForce, addGravity), seed section 2.10.
+//   g    = applied generalized forces (addPointForce, addGravity); the paper does not write them out.
 //   f_el = elasticForces() = [0; 0; -Kbar w - D w_dot] (Eq. 75's -Lambda w, plus optional damping).
 // So the complete right-hand side that goes next to the rigid System's f is s + g + f_el.
 // The paper's Eqs. (18), (74), (75) print "- s"; they must be read with this convention.
 //
-// The paper's third term in s_phi (-sum m_k omega~ b~_k Phi_k w_dot) is spurious (seed pitfall 3)
-// and is NOT implemented; it vanishes only under the mean-axis conditions.
+// The paper's third term in s_phi (-sum m_k omega~ b~_k Phi_k w_dot) is spurious (it does not
+// follow from the kinetic energy) and is NOT implemented; it vanishes only under the mean-axis conditions.
 #pragma once
 
 #include "core/fe/reduced_body.h"
@@ -36,7 +38,7 @@ namespace flexim {
 using VecX = Eigen::VectorXd;
 using MatX = Eigen::MatrixXd;
 
-/// Optional structural damping of the modal coordinates (seed section 2.9 [D], pitfall 18).
+/// Optional structural damping of the modal coordinates (not in the paper, which has none).
 /// D = diag(2 zeta_j sqrt(Kbar_jj Mbar_jj)) + alpha Mbar + beta Kbar.
 /// With Mbar = I and Kbar = Lambda the first part is diag(2 zeta_j omega_j); rigid-body modes
 /// (Kbar_jj = 0) get no modal damping. Note that alpha Mbar also damps rigid-mode coordinates.
@@ -55,18 +57,18 @@ class FlexibleBodyDynamics {
   const fe::ModalInvariants& invariants() const { return m_inv; }
   const MatX& dampingMatrix() const { return m_D; }  ///< m x m
 
-  /// Deformation-dependent inertia quantities (seed section 2.8).
+  /// Deformation-dependent inertia quantities (from the invariants, fe::ModalInvariants).
   Vec3 firstMoment(const VecX& w) const;  ///< c(w) = I2 + I3 w = sum m_k b'_k
   Mat3 inertia(const VecX& w) const;      ///< J(w) = J0 + sum w_j J1_j + sum w_j w_l J2_jl (about frame origin)
   MatX rotationModeCoupling(const VecX& w) const;  ///< M_phi_w = I4 + sum_l w_l I5_l = sum m_k b~'_k Phi_k (3 x m)
 
-  /// Mass matrix (6+m)^2, Eq. (13) projected with Eq. (68) / seed section 2.8:
+  /// Mass matrix (6+m)^2, Eq. (13) projected with Eq. (68), in invariant form:
   ///   [ I1 I        -A c~(w)    A I3   ]
   ///   [ c~(w) A^T    J(w)       M_phi_w ]
   ///   [ I3^T A^T     M_phi_w^T  Mbar    ]
   void massMatrix(const Mat3& A, const VecX& w, MatX& M) const;
 
-  /// Quadratic-velocity vector s (size 6+m), corrected Eq. (17) in invariant form (seed 2.3/2.8):
+  /// Quadratic-velocity vector s (size 6+m), corrected Eq. (17) in invariant form:
   ///   s_r   = -A omega~ (omega~ c + 2 I3 w_dot)
   ///   s_phi = -omega~ (J omega + M_phi_w w_dot) - J_dot omega,
   ///           J_dot = sum_j w_dot_j dJ/dw_j,  dJ/dw_j = J1_j + sum_l w_l (J2_jl + J2_lj)
@@ -93,22 +95,22 @@ class FlexibleBodyDynamics {
   /// d_dot_k = Jk v with Jk = [I, -A b~'_k, A Phi_k]  (3 x (6+m), Eq. 8).
   static void nodeJacobian(const Mat3& A, const Vec3& x_k, const MatX& Phi_k, const VecX& w, MatX& Jk);
   /// Velocity-dependent part of the node acceleration (global): A (omega~ omega~ b'_k + 2 omega~ Phi_k w_dot),
-  /// so d_ddot_k = Jk v_dot + this (seed section 2.2; equals -gamma of the rf joint Eq. (45)).
+  /// so d_ddot_k = Jk v_dot + this (second derivative of Eq. 3; equals -gamma of the rf joint Eq. (45)).
   static Vec3 nodeAccelerationBias(const Mat3& A, const Vec3& omega_body, const Vec3& x_k, const MatX& Phi_k,
                                    const VecX& w, const VecX& wdot);
 
-  /// ADDS the generalized force of a global point force F applied at a node (seed section 2.10):
+  /// ADDS the generalized force of a global point force F applied at a node:
   ///   g_r += F;  g_phi += b~'_k A^T F;  g_w += Phi_k^T A^T F   (= Jk^T F).
   void addPointForce(const Mat3& A, const VecX& w, const Vec3& x_k, const MatX& Phi_k, const Vec3& F,
                      VecX& g) const;
-  /// ADDS the generalized gravity force for global acceleration of gravity g_vec (seed section 2.10):
+  /// ADDS the generalized gravity force for global acceleration of gravity g_vec:
   ///   g_r += I1 g;  g_phi += c~(w) A^T g;  g_w += I3^T A^T g   (= sum_k m_k Jk^T g).
   void addGravity(const Mat3& A, const VecX& w, const Vec3& g_vec, VecX& g) const;
   /// Potential of gravity: -g . (I1 r + A c(w)), consistent with addGravity.
   double gravityPotential(const Vec3& r, const Mat3& A, const VecX& w, const Vec3& g_vec) const;
 
  private:
-  /// dJ/dw_j for all j (seed section 2.8), length m.
+  /// dJ/dw_j for all j, length m.
   void inertiaDerivatives(const VecX& w, std::vector<Mat3>& dJ) const;
   Mat3 inertiaFrom(const VecX& w, const std::vector<Mat3>& dJ) const;
 

@@ -1,4 +1,5 @@
-// Compiling the flexible bodies (seed 000) and the virtual bodies attached to them into the
+// Compiling the flexible bodies (after the floating-frame solid-element paper, Multibody Syst. Dyn. 2023,
+// doi:10.1007/s11044-023-09875-y) and the virtual bodies attached to them into the
 // System: effective reduced body (mode subset, frame), dynamics, reference conditions,
 // rigid-flexible joints and consistent initial poses/velocities of the virtual bodies.
 #include "core/base/rotation.h"
@@ -122,8 +123,8 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     Vec3 offset = Vec3::Zero();
     Mat3 R = Mat3::Identity();
     if (spec.reference == ReferenceFrame::PrincipalAxis) {
-      // PAC hold the frame at the (lumped-mass) centre of mass on the principal axes (seed 2.5.1,
-      // pitfall 13): move the FE frame there once, here, and recompute the invariants.
+      // PAC hold the frame at the (lumped-mass) centre of mass on the principal axes (MSD 2023
+      // Sec. 2.3.1): move the FE frame there once, here, and recompute the invariants.
       const auto& inv = src.invariants;
       offset = inv.I2 / inv.I1;
       const Mat3 Jc = inv.J0 - inv.I1 * (offset.squaredNorm() * Mat3::Identity() - offset * offset.transpose());
@@ -170,36 +171,26 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
       }
     }
 
-    FlexibleBody F;
-    F.body = nb();
+    // initial state: the FE frame's pose and velocity moved to the internal frame
+    const Mat3 Afe = spec.orientation.normalized().toRotationMatrix();
+    const Mat3 A = Afe * R;
+    const Quat p(A);
+    VecX q0 = VecX::Zero(7 + m), v0 = VecX::Zero(6 + m);
+    q0.head<3>() = spec.position + Afe * offset;
+    q0.segment<4>(3) << p.w(), p.x(), p.y(), p.z();
+    if (!spec.modal_coordinates.empty()) q0.tail(m) = Eigen::Map<const VecX>(spec.modal_coordinates.data(), m);
+    v0.head<3>() = spec.velocity + spec.angular_velocity.cross(Afe * offset);
+    v0.segment<3>(3) = A.transpose() * spec.angular_velocity;
+
+    FlexibleBody& F = m_flex.emplace_back();
+    F.body = nblocks();
     F.offset = offset;
     F.R = R;
     for (size_t k = 0; k < eff->node_ids.size(); ++k) F.nodeIndex.emplace(eff->node_ids[k], static_cast<int>(k));
     F.dyn = std::make_unique<FlexibleBodyDynamics>(eff->invariants, damping);
     F.data = eff;
-
-    BodyData body;
-    body.name = spec.name;
-    body.kind = BodyKind::Flexible;
-    body.mass = eff->invariants.I1;
-    body.J = eff->invariants.J0;
-    body.modes = m;
-    body.flex = static_cast<int>(m_flex.size());
-    const int b = nb();
-    addBody(body);
+    const int b = addBlock(spec.name, std::make_unique<FlexibleBodyFormulation>(F), q0, v0);
     flexBodyOf[i] = b;
-
-    // initial state: the FE frame's pose and velocity moved to the internal frame
-    const Mat3 Afe = spec.orientation.normalized().toRotationMatrix();
-    const Mat3 A = Afe * R;
-    const Quat p(A);
-    const BodyData& B = m_bodies[b];
-    m_initial.q.segment<3>(B.q0) = spec.position + Afe * offset;
-    m_initial.q.segment<4>(B.q0 + 3) << p.w(), p.x(), p.y(), p.z();
-    if (!spec.modal_coordinates.empty())
-      m_initial.q.segment(B.q0 + 7, m) = Eigen::Map<const VecX>(spec.modal_coordinates.data(), m);
-    m_initial.v.segment<3>(B.v0) = spec.velocity + spec.angular_velocity.cross(Afe * offset);
-    m_initial.v.segment<3>(B.v0 + 3) = A.transpose() * spec.angular_velocity;
 
     // the reference conditions
     std::unique_ptr<ConstraintElement> c;
@@ -211,8 +202,7 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
       c->label = std::string(spec.reference == ReferenceFrame::MeanAxis ? "mean-axis" : "principal-axis") +
                  " conditions of " + who;
     }
-    m_constraints.push_back(std::move(c));
-    m_flex.push_back(std::move(F));
+    addConstraint(std::move(c));
   }
 
   // virtual bodies
@@ -229,7 +219,7 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     }
     if (flexBodyOf[fi] < 0) continue;  // its flexible body failed (already reported)
     const int fb = flexBodyOf[fi];
-    const FlexibleBody& F = m_flex[m_bodies[fb].flex];
+    const FlexibleBody& F = *flexibleBody(fb);
     const fe::ReducedBody& data = *F.data;
     const Mat3 Rv = F.R.transpose() * spec.orientation.normalized().toRotationMatrix();  // virtual axes -> internal
     const Vec3 P = F.R.transpose() * (spec.point - F.offset);
@@ -289,23 +279,15 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     }
 
     RigidFlexibleJoint joint(x[0], Phi[0], x[1], Phi[1], x[2], Phi[2]);
-    const int b = nb();
-    BodyData body;
-    body.name = spec.name;
-    body.kind = BodyKind::Virtual;
-    body.J = Mat3::Zero();
-    addBody(body);
-
     // initial pose and velocity: rigidly attached to the flexible body at node k
     const BodyKinematics ki = bodyKinematics(m_initial.q, m_initial.v, fb);
     const Mat3 Aj = ki.A * Rv;
     const Vec3 bk = FlexibleBodyDynamics::nodeLocalPosition(x[0], Phi[0], ki.w);
     const Quat pj(Aj);
-    const BodyData& Bj = m_bodies[b];
-    m_initial.q.segment<3>(Bj.q0) = ki.r + ki.A * bk;
-    m_initial.q.segment<4>(Bj.q0 + 3) << pj.w(), pj.x(), pj.y(), pj.z();
-    m_initial.v.segment<3>(Bj.v0) = ki.rdot + ki.omega.cross(ki.A * bk) + ki.A * Phi[0] * ki.wdot;
-    m_initial.v.segment<3>(Bj.v0 + 3) = Aj.transpose() * ki.omega;
+    VecX q0(7), v0(6);
+    q0 << ki.r + ki.A * bk, pj.w(), pj.x(), pj.y(), pj.z();
+    v0 << ki.rdot + ki.omega.cross(ki.A * bk) + ki.A * Phi[0] * ki.wdot, Aj.transpose() * ki.omega;
+    const int b = addBlock(spec.name, std::make_unique<VirtualBodyFormulation>(), q0, v0);
     joint.initialize(ki.A, ki.w, Aj);
     const RigidFlexibleSingularity sing = joint.singularity(ki.A, ki.w, Aj);
     if (sing.nearSingular) diag.warning(where, who + ": " + sing.warning);
@@ -313,7 +295,7 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
 
     auto c = makeRigidFlexibleJoint(fb, b, std::move(joint));
     c->label = "rigid-flexible joint of " + who;
-    m_constraints.push_back(std::move(c));
+    addConstraint(std::move(c));
   }
 }
 

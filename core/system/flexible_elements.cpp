@@ -1,6 +1,7 @@
 #include "core/system/flexible_elements.h"
 
 #include "core/base/rotation.h"
+#include "core/model/time_function.h"
 
 #include <Eigen/Cholesky>
 
@@ -8,7 +9,7 @@ namespace flexim {
 
 namespace {
 
-/// MAC or PAC on one flexible body (body1; body2 is ground and unused).
+/// MAC or PAC on one flexible body (its only block).
 class ReferenceConditionElement final : public ConstraintElement {
  public:
   ReferenceConditionElement(ReferenceFrame kind, const fe::ModalInvariants& inv) : m_kind(kind) {
@@ -16,16 +17,18 @@ class ReferenceConditionElement final : public ConstraintElement {
     else m_mac = std::make_unique<MeanAxisConditions>(inv);
   }
   int rows() const override { return 6; }
-  bool holonomic(int row) const override { return m_kind == ReferenceFrame::PrincipalAxis || row < 3; }
+  RowKind rowKind(int row) const override {
+    return m_kind == ReferenceFrame::PrincipalAxis || row < 3 ? RowKind::Equality : RowKind::VelocityLevel;
+  }
   bool connects() const override { return false; }
   void evaluate(const System&, const std::vector<BodyKinematics>& kin, double, ConstraintRows& out) const override {
-    const BodyKinematics& k = kin[body1 + 1];
+    const BodyKinematics& k = kin[blocks[0] + 1];
     if (m_pac) m_pac->evaluate(k.w, k.velocity(), m_rows);
     else m_mac->evaluate(k.w, k.velocity(), m_rows);
     out.phi = m_rows.phi;
     out.phit = m_rows.phit;
     out.gamma = m_rows.gamma;
-    out.G1 = m_rows.G;
+    out.G[0] = m_rows.G;
   }
 
  private:
@@ -41,9 +44,9 @@ class InterfaceFrameElement final : public ConstraintElement {
   int rows() const override { return 6; }
   bool connects() const override { return false; }
   void evaluate(const System&, const std::vector<BodyKinematics>& kin, double, ConstraintRows& out) const override {
-    const BodyKinematics& k = kin[body1 + 1];
+    const BodyKinematics& k = kin[blocks[0] + 1];
     out.phi = m_modes * k.w;
-    out.G1.rightCols(m_modes.cols()) = m_modes;  // phit = gamma = 0: linear in w
+    out.G[0].rightCols(m_modes.cols()) = m_modes;  // phit = gamma = 0: linear in w
   }
 
  private:
@@ -55,16 +58,16 @@ class RigidFlexibleElement final : public ConstraintElement {
   explicit RigidFlexibleElement(RigidFlexibleJoint joint) : m_joint(std::move(joint)) {}
   int rows() const override { return 6; }
   void evaluate(const System&, const std::vector<BodyKinematics>& kin, double, ConstraintRows& out) const override {
-    const BodyKinematics& i = kin[body1 + 1];
-    const BodyKinematics& j = kin[body2 + 1];
+    const BodyKinematics& i = kin[blocks[0] + 1];
+    const BodyKinematics& j = kin[blocks[1] + 1];
     Vec6 vj;
     vj << j.rdot, j.omega_body;
     m_joint.evaluate(i.r, i.A, i.w, i.velocity(), j.r, j.A, vj, m_rows);
     out.phi = m_rows.phi;
     out.phit = m_rows.phit;
     out.gamma = m_rows.gamma;
-    out.G1 = m_rows.Gi;
-    out.G2 = m_rows.Gj;
+    out.G[0] = m_rows.Gi;
+    out.G[1] = m_rows.Gj;
   }
 
  private:
@@ -72,25 +75,52 @@ class RigidFlexibleElement final : public ConstraintElement {
   mutable RigidFlexibleRows m_rows;
 };
 
+/// A point force on an FE node (vector in the internal body axes when it follows the body,
+/// else the global vector rotated into the internal frame once): g += J_k^T F.
+class NodePointForce final : public ForceElement {
+ public:
+  NodePointForce(const FlexibleBody& body, int node, const Vec3& vector, bool bodyAxes, const TimeFunctionSpec& f)
+      : m_body(body), m_node(node), m_vector(vector), m_bodyAxes(bodyAxes), m_f(f), m_modes(body.nodeModes(node)) {
+    blocks = {body.body};
+  }
+  void evaluate(const System&, const std::vector<BodyKinematics>& kin, double t, ForceRows& out) const override {
+    const BodyKinematics& K = kin[m_body.body + 1];
+    const Vec3 F = m_f(t).f * (m_bodyAxes ? Vec3(K.A * m_vector) : Vec3(m_body.R * m_vector));
+    m_body.dyn->addPointForce(K.A, K.w, m_body.data->coords[m_node], m_modes, F, out.f[0]);
+  }
+
+ private:
+  const FlexibleBody& m_body;
+  int m_node;
+  Vec3 m_vector;
+  bool m_bodyAxes;
+  TimeFunction m_f;
+  MatX m_modes;  ///< 3 x m rows of the node
+};
+
 }  // namespace
+
+std::unique_ptr<ForceElement> makeNodePointForce(const FlexibleBody& body, int node, const Vec3& vector, bool bodyAxes,
+                                                 const TimeFunctionSpec& f) {
+  return std::make_unique<NodePointForce>(body, node, vector, bodyAxes, f);
+}
 
 std::unique_ptr<ConstraintElement> makeReferenceConditions(ReferenceFrame kind, int body,
                                                            const fe::ModalInvariants& inv) {
   auto e = std::make_unique<ReferenceConditionElement>(kind, inv);
-  e->body1 = body;
+  e->blocks = {body};
   return e;
 }
 
 std::unique_ptr<ConstraintElement> makeInterfaceFrame(int body, const MatX& interfaceModes) {
   auto e = std::make_unique<InterfaceFrameElement>(interfaceModes);
-  e->body1 = body;
+  e->blocks = {body};
   return e;
 }
 
 std::unique_ptr<ConstraintElement> makeRigidFlexibleJoint(int flexBody, int virtualBody, RigidFlexibleJoint joint) {
   auto e = std::make_unique<RigidFlexibleElement>(std::move(joint));
-  e->body1 = flexBody;
-  e->body2 = virtualBody;
+  e->blocks = {flexBody, virtualBody};
   return e;
 }
 

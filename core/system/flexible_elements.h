@@ -1,4 +1,5 @@
-// Constraint elements of flexible bodies (seed 000): the reference conditions that define the
+// Constraint elements of flexible bodies (after the floating-frame solid-element paper, Multibody Syst. Dyn.
+// 2023, doi:10.1007/s11044-023-09875-y): the reference conditions that define the
 // floating frame (mean-axis, principal-axis, or attached to an interface) and the rigid-flexible
 // joint between a virtual body and three (pseudo-)nodes. Each wraps a standalone evaluator
 // (reference_conditions.h, rigid_flexible_joint.h) into the System's ConstraintElement interface.
@@ -21,6 +22,12 @@ std::unique_ptr<ConstraintElement> makeInterfaceFrame(int body, const MatX& inte
 
 /// Rigid-flexible joint between flexible body `flexBody` and virtual body `virtualBody`.
 std::unique_ptr<ConstraintElement> makeRigidFlexibleJoint(int flexBody, int virtualBody, RigidFlexibleJoint joint);
+
+/// Point force on FE node index `node` of a flexible body, scaled by f(t).
+/// vector: internal body axes when bodyAxes (it turns with the body), else the global vector
+/// expressed in the internal frame (R^T F).
+std::unique_ptr<ForceElement> makeNodePointForce(const FlexibleBody& body, int node, const Vec3& vector, bool bodyAxes,
+                                                 const TimeFunctionSpec& f);
 
 /// Least-squares rigid motion [u; theta] of the points x (body frame) about p per mode:
 /// Phi_points ~= [I, -(x - p)~] [u; theta]. Exact when the points move rigidly (rigid interface).

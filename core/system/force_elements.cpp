@@ -16,14 +16,13 @@ Vec6 generalized(const MarkerKinematics& k, const Vec3& F, const Vec3& T) {
 
 class PointLoad final : public ForceElement {
  public:
-  PointLoad(const ForceSpec& s, const MarkerRef& m) : m_spec(s), m_m(m), m_f(s.function) { body1 = m.body; }
-  void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double t, Vec6& f1, Vec6& f2) const override {
+  PointLoad(const ForceSpec& s, const MarkerRef& m) : m_spec(s), m_m(m), m_f(s.function) { blocks = {m.body}; }
+  void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double t, ForceRows& out) const override {
     const MarkerKinematics k = sys.markerKinematics(kin, m_m);
     Vec3 v = m_spec.vector * m_f(t).f;
     if (m_spec.frame == ForceSpec::Frame::Marker) v = k.axes * v;
     const bool torque = m_spec.type == ForceSpec::Type::PointTorque;
-    f1 = torque ? generalized(k, Vec3::Zero(), v) : generalized(k, v, Vec3::Zero());
-    f2.setZero();
+    out.f[0] = torque ? generalized(k, Vec3::Zero(), v) : generalized(k, v, Vec3::Zero());
   }
 
  private:
@@ -35,23 +34,18 @@ class PointLoad final : public ForceElement {
 class SpringDamper final : public ForceElement {
  public:
   SpringDamper(const ForceSpec& s, const MarkerRef& m1, const MarkerRef& m2) : m_spec(s), m_m1(m1), m_m2(m2) {
-    body1 = m1.body;
-    body2 = m2.body;
+    blocks = {m1.body, m2.body};
   }
-  void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double, Vec6& f1, Vec6& f2) const override {
+  void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double, ForceRows& out) const override {
     const MarkerKinematics k1 = sys.markerKinematics(kin, m_m1), k2 = sys.markerKinematics(kin, m_m2);
     const Vec3 d = k2.p - k1.p;
     const double L = d.norm();
-    if (L < 1e-12) {  // direction undefined at zero length: no force rather than NaN
-      f1.setZero();
-      f2.setZero();
-      return;
-    }
+    if (L < 1e-12) return;  // direction undefined at zero length: no force rather than NaN
     const Vec3 u = d / L;
     const double Ldot = u.dot(k2.pdot - k1.pdot);
     const double tension = m_spec.stiffness * (L - m_spec.free_length) + m_spec.damping * Ldot + m_spec.preload;
-    f1 = generalized(k1, tension * u, Vec3::Zero());
-    f2 = generalized(k2, -tension * u, Vec3::Zero());
+    out.f[0] = generalized(k1, tension * u, Vec3::Zero());
+    out.f[1] = generalized(k2, -tension * u, Vec3::Zero());
   }
   double potentialEnergy(const System& sys, const std::vector<BodyKinematics>& kin) const override {
     const double L = (sys.markerKinematics(kin, m_m2).p - sys.markerKinematics(kin, m_m1).p).norm();
@@ -69,8 +63,7 @@ class SpringDamper final : public ForceElement {
 class Bushing final : public ForceElement {
  public:
   Bushing(const ForceSpec& s, const MarkerRef& m1, const MarkerRef& m2) : m_spec(s), m_m1(m1), m_m2(m2) {
-    body1 = m1.body;
-    body2 = m2.body;
+    blocks = {m1.body, m2.body};
   }
   void deflection(const System& sys, const std::vector<BodyKinematics>& kin, Vec6& x, Vec6& xdot,
                   MarkerKinematics& k1, MarkerKinematics& k2) const {
@@ -83,15 +76,15 @@ class Bushing final : public ForceElement {
     xdot.head<3>() = R1.transpose() * (k2.pdot - k1.pdot - k1.body->omega.cross(k2.p - k1.p));
     xdot.tail<3>() = R1.transpose() * (k2.body->omega - k1.body->omega);
   }
-  void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double, Vec6& f1, Vec6& f2) const override {
+  void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double, ForceRows& out) const override {
     Vec6 x, xdot;
     MarkerKinematics k1, k2;
     deflection(sys, kin, x, xdot, k1, k2);
     const Vec6 load = -(m_spec.bushing_stiffness.cwiseProduct(x) + m_spec.bushing_damping.cwiseProduct(xdot));
     const Vec3 F = k1.axes * load.head<3>(), T = k1.axes * load.tail<3>();
-    f2 = generalized(k2, F, T);
+    out.f[1] = generalized(k2, F, T);
     // reaction on body1 at marker2's point: -F and -T - (p2 - p1) x F about marker1
-    f1 = generalized(k1, -F, -T - (k2.p - k1.p).cross(F));
+    out.f[0] = generalized(k1, -F, -T - (k2.p - k1.p).cross(F));
   }
   double potentialEnergy(const System& sys, const std::vector<BodyKinematics>& kin) const override {
     Vec6 x, xdot;

@@ -37,8 +37,7 @@ class GeometricJoint final : public ConstraintElement {
  public:
   GeometricJoint(std::vector<PrimRow> prims, const MarkerRef& m1, const MarkerRef& m2)
       : m_prims(std::move(prims)), m_m1(m1), m_m2(m2) {
-    body1 = m1.body;
-    body2 = m2.body;
+    blocks = {m1.body, m2.body};
     for (const auto& p : m_prims) m_rows += primRows(p);
   }
   int rows() const override { return m_rows; }
@@ -52,16 +51,16 @@ class GeometricJoint final : public ConstraintElement {
       switch (p.kind) {
         case Prim::Point:
           out.phi.segment<3>(r) = d;
-          out.G1.middleRows<3>(r) = -k1.Jp;
-          out.G2.middleRows<3>(r) = k2.Jp;
+          out.G[0].middleRows<3>(r) = -k1.Jp;
+          out.G[1].middleRows<3>(r) = k2.Jp;
           out.gamma.segment<3>(r) = dbias;
           r += 3;
           break;
         case Prim::Dot1: {
           const Vec3 a1 = k1.axes.col(p.axis1), a2 = k2.axes.col(p.axis2);
           out.phi(r) = a1.dot(a2);
-          out.G1.row(r) = a2.transpose() * k1.axisJacobian(p.axis1);
-          out.G2.row(r) = a1.transpose() * k2.axisJacobian(p.axis2);
+          out.G[0].row(r) = a2.transpose() * k1.axisJacobian(p.axis1);
+          out.G[1].row(r) = a1.transpose() * k2.axisJacobian(p.axis2);
           out.gamma(r) = k1.axisBias(p.axis1).dot(a2) + a1.dot(k2.axisBias(p.axis2)) +
                          2 * k1.axisRate(p.axis1).dot(k2.axisRate(p.axis2));
           r += 1;
@@ -70,8 +69,8 @@ class GeometricJoint final : public ConstraintElement {
         case Prim::Dot2: {
           const Vec3 a1 = k1.axes.col(p.axis1);
           out.phi(r) = a1.dot(d);
-          out.G1.row(r) = d.transpose() * k1.axisJacobian(p.axis1) - a1.transpose() * k1.Jp;
-          out.G2.row(r) = a1.transpose() * k2.Jp;
+          out.G[0].row(r) = d.transpose() * k1.axisJacobian(p.axis1) - a1.transpose() * k1.Jp;
+          out.G[1].row(r) = a1.transpose() * k2.Jp;
           out.gamma(r) = k1.axisBias(p.axis1).dot(d) + 2 * k1.axisRate(p.axis1).dot(ddot) + a1.dot(dbias);
           r += 1;
           break;
@@ -90,8 +89,7 @@ class Driver final : public ConstraintElement {
  public:
   Driver(DriverSpec::Coordinate c, const MarkerRef& m1, const MarkerRef& m2, const TimeFunctionSpec& f)
       : m_coord(c), m_m1(m1), m_m2(m2), m_f(f) {
-    body1 = m1.body;
-    body2 = m2.body;
+    blocks = {m1.body, m2.body};
   }
   int rows() const override { return 1; }
   void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double t, ConstraintRows& out) const override {
@@ -102,8 +100,8 @@ class Driver final : public ConstraintElement {
     double phi = c.value - f.f;
     if (rot) phi = std::remainder(phi, 2 * std::numbers::pi);  // angle residual in (-pi, pi]
     out.phi(0) = phi;
-    out.G1.row(0) = c.J1.transpose();
-    out.G2.row(0) = c.J2.transpose();
+    out.G[0].row(0) = c.J1.transpose();
+    out.G[1].row(0) = c.J2.transpose();
     out.phit(0) = -f.df;
     out.gamma(0) = c.bias - f.ddf;
   }
@@ -138,6 +136,15 @@ JointCoordinate jointTranslation(const MarkerKinematics& k1, const MarkerKinemat
   c.J2 = (z1.transpose() * k2.Jp).transpose();
   c.bias = k1.axisBias(2).dot(d) + 2 * k1.axisRate(2).dot(ddot) + z1.dot(k2.pddot_bias - k1.pddot_bias);
   return c;
+}
+
+bool buildJoint(System& sys, const JointSpec& spec, int index, const MarkerRef& m1, const MarkerRef& m2,
+                const std::string& where, Diagnostics& diag) {
+  auto c = makeJoint(spec.type, m1, m2);
+  c->label = "joint '" + spec.name + "'";
+  c->joint_index = index;
+  sys.addConstraint(std::move(c));
+  return true;
 }
 
 std::unique_ptr<ConstraintElement> makeJoint(JointType type, const MarkerRef& m1, const MarkerRef& m2) {

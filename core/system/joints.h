@@ -7,6 +7,12 @@
 
 namespace flexim {
 
+/// Builds joint `spec` (model index `index`, markers resolved) into the System: its elements and
+/// any coordinate block it owns, through the joint kind's registered builder. False (with an
+/// error at `where`) when the kind is unknown or its parameters are invalid.
+bool buildJoint(System& sys, const JointSpec& spec, int index, const MarkerRef& m1, const MarkerRef& m2,
+                const std::string& where, Diagnostics& diag);
+
 /// A joint as a list of primitive rows between marker1 (on body1) and marker2 (on body2).
 std::unique_ptr<ConstraintElement> makeJoint(JointType type, const MarkerRef& m1, const MarkerRef& m2);
 

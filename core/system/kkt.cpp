@@ -14,45 +14,84 @@ struct KktMatrix::Klu {
   double rcondFull = 0.0;  ///< rcond of the last full factorisation (pivot-order reference)
 };
 
-KktMatrix::KktMatrix(const System& sys, bool couple_forces) : m_sys(sys) {
+KktMatrix::KktMatrix(const System& sys, bool couple_forces) : m_sys(sys), m_coupleForces(couple_forces) {
   m_nv = sys.nv();
   m_n = m_nv + sys.nc();
-  // register blocks first (row0, col0, rows, cols); positions resolved after the pattern exists
-  auto reg = [&](int row0, int col0, int rows, int cols) {
+  m_active.assign(sys.nc(), 1);
+  m_klu = std::make_unique<Klu>();
+  klu_defaults(&m_klu->common);
+  buildPattern();
+}
+
+KktMatrix::~KktMatrix() { freeFactors(); }
+
+void KktMatrix::freeFactors() {
+  if (m_klu->numeric) klu_free_numeric(&m_klu->numeric, &m_klu->common);
+  if (m_klu->symbolic) klu_free_symbolic(&m_klu->symbolic, &m_klu->common);
+  m_klu->needFullFactor = true;
+}
+
+void KktMatrix::setActiveRows(const std::vector<char>& active) {
+  if (active == m_active) return;
+  m_active = active;
+  freeFactors();
+  buildPattern();
+}
+
+void KktMatrix::buildPattern() {
+  const System& sys = m_sys;
+  m_bodyBlocks.clear();
+  m_G.clear();
+  m_Gt.clear();
+  m_multiplierDiag.clear();
+  m_blockPos.clear();
+  // register blocks first; positions resolved after the pattern exists. rowMask/colMask: rows
+  // (columns) of the block that are constraint rows, skipped when inactive.
+  struct Pending {
+    int row0, col0, rows, cols, offset;
+    bool maskRows, maskCols;
+  };
+  std::vector<Pending> pending;
+  auto reg = [&](int row0, int col0, int rows, int cols, bool maskRows = false, bool maskCols = false) {
     const int offset = static_cast<int>(m_blockPos.size());
     m_blockPos.resize(m_blockPos.size() + rows * cols, -1);
-    m_pending.push_back({row0, col0, rows, cols, offset});
+    pending.push_back({row0, col0, rows, cols, offset, maskRows, maskCols});
     return offset;
   };
-  auto regBodies = [&](int b1, int b2) {
+  auto regBlocks = [&](int b1, int b2) {
     if (b1 < 0 || b2 < 0 || m_bodyBlocks.count({b1, b2})) return;
-    m_bodyBlocks[{b1, b2}] = reg(sys.body(b1).v0, sys.body(b2).v0, sys.body(b1).nv(), sys.body(b2).nv());
+    m_bodyBlocks[{b1, b2}] = reg(sys.block(b1).v0, sys.block(b2).v0, sys.block(b1).nv(), sys.block(b2).nv());
   };
-  for (int b = 0; b < sys.nb(); ++b) regBodies(b, b);
-  if (couple_forces)
-    for (const auto& f : sys.forces()) {
-      regBodies(f->body1, f->body2);
-      regBodies(f->body2, f->body1);
-    }
+  for (int b = 0; b < sys.nblocks(); ++b) regBlocks(b, b);
+  if (m_coupleForces)
+    for (const auto& f : sys.forces())
+      for (int b1 : f->blocks)
+        for (int b2 : f->blocks) regBlocks(b1, b2);
   const auto& cons = sys.constraints();
   for (size_t c = 0; c < cons.size(); ++c) {
     const int r0 = m_nv + sys.constraintOffsets()[c], rows = cons[c]->rows();
-    const int b1 = cons[c]->body1, b2 = cons[c]->body2;
-    auto v0 = [&](int b) { return sys.body(b).v0; };
-    auto nv = [&](int b) { return sys.body(b).nv(); };
-    m_constraintG1.push_back(b1 >= 0 ? reg(r0, v0(b1), rows, nv(b1)) : -1);
-    m_constraintG1t.push_back(b1 >= 0 ? reg(v0(b1), r0, nv(b1), rows) : -1);
-    m_constraintG2.push_back(b2 >= 0 ? reg(r0, v0(b2), rows, nv(b2)) : -1);
-    m_constraintG2t.push_back(b2 >= 0 ? reg(v0(b2), r0, nv(b2), rows) : -1);
+    std::vector<int> g, gt;
+    for (int b : cons[c]->blocks) {
+      const bool ground = b < 0;
+      g.push_back(ground ? -1 : reg(r0, sys.block(b).v0, rows, sys.block(b).nv(), true, false));
+      gt.push_back(ground ? -1 : reg(sys.block(b).v0, r0, sys.block(b).nv(), rows, false, true));
+    }
+    m_G.push_back(std::move(g));
+    m_Gt.push_back(std::move(gt));
   }
   for (int i = m_nv; i < m_n; ++i) m_multiplierDiag.push_back(reg(i, i, 1, 1));
 
-  // compressed-column pattern from all registered entries
+  // compressed-column pattern from all registered entries of active rows
+  auto inPattern = [&](const Pending& p, int i, int j) {
+    return !(p.maskRows && !m_active[p.row0 + i - m_nv]) && !(p.maskCols && !m_active[p.col0 + j - m_nv]);
+  };
   std::vector<std::vector<int>> cols(m_n);
-  for (const auto& p : m_pending)
+  for (const auto& p : pending)
     for (int j = 0; j < p.cols; ++j)
-      for (int i = 0; i < p.rows; ++i) cols[p.col0 + j].push_back(p.row0 + i);
+      for (int i = 0; i < p.rows; ++i)
+        if (inPattern(p, i, j)) cols[p.col0 + j].push_back(p.row0 + i);
   m_Ap.assign(m_n + 1, 0);
+  m_Ai.clear();
   for (int j = 0; j < m_n; ++j) {
     auto& c = cols[j];
     std::sort(c.begin(), c.end());
@@ -61,55 +100,43 @@ KktMatrix::KktMatrix(const System& sys, bool couple_forces) : m_sys(sys) {
     m_Ai.insert(m_Ai.end(), c.begin(), c.end());
   }
   m_Ax.assign(m_Ai.size(), 0.0);
-  for (const auto& p : m_pending)
+  for (const auto& p : pending)
     for (int j = 0; j < p.cols; ++j) {
       const int col = p.col0 + j;
       for (int i = 0; i < p.rows; ++i) {
+        if (!inPattern(p, i, j)) continue;
         const auto begin = m_Ai.begin() + m_Ap[col], end = m_Ai.begin() + m_Ap[col + 1];
         m_blockPos[p.offset + j * p.rows + i] = static_cast<int>(std::lower_bound(begin, end, p.row0 + i) - m_Ai.begin());
       }
     }
-  m_pending.clear();
-
-  m_klu = std::make_unique<Klu>();
-  klu_defaults(&m_klu->common);
-}
-
-KktMatrix::~KktMatrix() {
-  if (m_klu->numeric) klu_free_numeric(&m_klu->numeric, &m_klu->common);
-  if (m_klu->symbolic) klu_free_symbolic(&m_klu->symbolic, &m_klu->common);
 }
 
 void KktMatrix::setZero() { std::fill(m_Ax.begin(), m_Ax.end(), 0.0); }
 
 void KktMatrix::addBodyBlock(int b1, int b2, const Eigen::Ref<const MatX>& block) {
   const int off = m_bodyBlocks.at({b1, b2});
-  const int rows = m_sys.body(b1).nv();
+  const int rows = m_sys.block(b1).nv();
   for (int j = 0; j < block.cols(); ++j)
     for (int i = 0; i < block.rows(); ++i) m_Ax[m_blockPos[off + rows * j + i]] += block(i, j);
 }
 
 void KktMatrix::setConstraints(const std::vector<ConstraintRows>& rows) {
-  auto put = [&](int off, const auto& G, bool transpose) {
+  auto put = [&](int off, const MatX& G, bool transpose) {
     if (off < 0) return;
     const int r = static_cast<int>(G.rows()), c = static_cast<int>(G.cols());
     for (int i = 0; i < r; ++i)
       for (int j = 0; j < c; ++j) {
         // block is column-major: (row i, col j) of G, or (row j, col i) of G^T
-        const int idx = transpose ? off + i * c + j : off + j * r + i;
-        m_Ax[m_blockPos[idx]] = G(i, j);
+        const int pos = m_blockPos[transpose ? off + i * c + j : off + j * r + i];
+        if (pos >= 0) m_Ax[pos] = G(i, j);
       }
   };
-  for (size_t c = 0; c < rows.size(); ++c) {
-    put(m_constraintG1[c], rows[c].G1, false);
-    put(m_constraintG1t[c], rows[c].G1, true);
-    put(m_constraintG2[c], rows[c].G2, false);
-    put(m_constraintG2t[c], rows[c].G2, true);
-  }
-}
-
-void KktMatrix::setMultiplierDiagonal(double value) {
-  for (int off : m_multiplierDiag) m_Ax[m_blockPos[off]] = value;
+  for (size_t c = 0; c < rows.size(); ++c)
+    for (size_t k = 0; k < rows[c].G.size(); ++k) {
+      put(m_G[c][k], rows[c].G[k], false);
+      put(m_Gt[c][k], rows[c].G[k], true);
+    }
+  for (size_t i = 0; i < m_active.size(); ++i) m_Ax[m_blockPos[m_multiplierDiag[i]]] = m_active[i] ? 0.0 : 1.0;
 }
 
 bool KktMatrix::factor() {
@@ -117,6 +144,7 @@ bool KktMatrix::factor() {
   if (!m_klu->symbolic) {
     m_klu->symbolic = klu_analyze(m_n, m_Ap.data(), m_Ai.data(), &m_klu->common);
     if (!m_klu->symbolic) return false;
+    ++m_analyses;
   }
   // refactor reuses the pivot order; fall back to a fresh factorisation when it degrades
   if (m_klu->numeric && !m_klu->needFullFactor) {

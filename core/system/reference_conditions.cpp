@@ -1,5 +1,5 @@
-// Mean-axis and principal-axis reference conditions from the modal invariants
-// (seed 000 sections 2.5.1, 2.5.2, 2.8). See reference_conditions.h for conventions.
+// Mean-axis and principal-axis reference conditions from the modal invariants (conventions: reference_conditions.h),
+// after the floating-frame solid-element paper (Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y), Sec. 2.3.
 #include "core/system/reference_conditions.h"
 
 #include <Eigen/Eigenvalues>
@@ -40,7 +40,7 @@ void FlexibleConstraintRows::resize(int rows, int cols) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// MAC (seed 2.5.2)
+// MAC (MSD 2023 Sec. 2.3.2)
 
 MeanAxisConditions::MeanAxisConditions(const fe::ModalInvariants& inv) : m_inv(inv), m_m(inv.modeCount()) {
   checkInvariants(m_inv, "MeanAxisConditions");
@@ -52,11 +52,11 @@ void MeanAxisConditions::evaluate(const VecX& w, const VecX& v, FlexibleConstrai
   checkSizes(m, w, v, "MeanAxisConditions");
   out.resize(6, 6 + m);
   // Position level: translational rows are the exact integral of Eq. (36) rows 1-3 (sum m_k delta'_k = I3 w);
-  // rotational rows are velocity-level only (seed 2.5.2 [D]); report the linearised residual I4 w.
+  // rotational rows are velocity-level only (they have no position form); report the linearised residual I4 w.
   out.phi.head<3>() = m_inv.I3 * w;
   out.phi.tail<3>() = m_inv.I4 * w;
   for (int r = 3; r < 6; ++r) out.holonomic[r] = false;
-  // Jacobian, Eq. (38) times X (seed 2.8): [I3 ; M_phi_w], zero on r_dot and omega' columns (Eq. 19).
+  // Jacobian, Eq. (38) times X, in invariant form: [I3 ; M_phi_w], zero on r_dot and omega' columns (Eq. 19).
   MatX Mpw = m_inv.I4;
   for (int l = 0; l < m; ++l) Mpw += w(l) * m_inv.I5[l];
   out.G.block(0, 6, 3, m) = m_inv.I3;
@@ -77,7 +77,7 @@ Eigen::Matrix<double, 6, 1> MeanAxisConditions::velocityResidual(const VecX& w, 
 }
 
 // ---------------------------------------------------------------------------------------------
-// PAC (seed 2.5.1)
+// PAC (MSD 2023 Sec. 2.3.1)
 
 PrincipalAxisConditions::PrincipalAxisConditions(const fe::ModalInvariants& inv)
     : m_inv(inv), m_m(inv.modeCount()) {
@@ -86,7 +86,7 @@ PrincipalAxisConditions::PrincipalAxisConditions(const fe::ModalInvariants& inv)
 }
 
 Mat3 PrincipalAxisConditions::secondMoment(const VecX& w) const {
-  Mat3 J = m_inv.J0;  // J(w) = J0 + sum w_j J1_j + sum w_j w_l J2_jl  (seed 2.8)
+  Mat3 J = m_inv.J0;  // J(w) = J0 + sum w_j J1_j + sum w_j w_l J2_jl
   for (int j = 0; j < m_m; ++j) {
     J += w(j) * m_inv.J1[j];
     for (int l = 0; l < m_m; ++l) J += w(j) * w(l) * m_inv.J2[static_cast<size_t>(j) * m_m + l];
@@ -134,7 +134,7 @@ PrincipalAxisCheck PrincipalAxisConditions::check(const fe::ModalInvariants& inv
   if (!c.distinct) {
     std::snprintf(buf, sizeof buf,
                   "PAC is ill-posed: two principal moments of inertia are nearly equal (%.6g, %.6g, %.6g kg m^2; "
-                  "relative gap %.3g < %.3g), so the principal axes are not unique (seed 000 section 2.5.1). "
+                  "relative gap %.3g < %.3g), so the principal axes are not unique. "
                   "Use the mean-axis conditions (MAC) for this body.",
                   J(0), J(1), J(2), c.minRelativeGap, relTol);
     c.warning = buf;

@@ -1,6 +1,7 @@
-// Reference conditions of a floating-frame flexible body in modal form (seed 000 section 2.5),
-// evaluated from the modal inertia invariants only (seed section 2.8): nothing loops over nodes.
-// Standalone evaluators (issue #4 groundwork), to be plugged into the System later.
+// Reference conditions of a floating-frame flexible body in modal form, after the floating-frame
+// solid-element paper (Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y), Sec. 2.3,
+// evaluated from the modal inertia invariants only (fe::ModalInvariants): nothing loops over nodes.
+// Standalone evaluators; flexible_elements.h wraps them into the System's constraint elements.
 //
 // Coordinates and constraint convention (same as core/system/system.h and flexible_body.h):
 //   position  q = [r (global), A (body -> global), w (m)]
@@ -8,10 +9,10 @@
 //   rows:     Phi(q, t),  Phi_dot = G v + Phi_t,  G v_dot + Gamma = 0,
 //             Gamma = Phi_ddot at zero acceleration (= -gamma of the paper's Eq. (32)/(39), whose
 //             convention is Phi_ddot = Phi_q q_ddot - gamma).
-// The modal matrix X must contain the 6 rigid-body modes (seed section 2.7 [D], pitfall 11):
+// The modal matrix X must contain the 6 rigid-body modes (this follows from Sec. 2.5; the paper does not say it):
 // constraints acting on elastic-only free-free modes are (near) rank deficient (MAC) or wrongly
 // suppress deformation (PAC).
-// Equation numbers are the paper's, as digested in /work/shared/methods/seed_000.md.
+// Equation and section numbers are those of the paper (MSD 2023).
 #pragma once
 
 #include "core/fe/reduced_body.h"
@@ -39,14 +40,14 @@ struct FlexibleConstraintRows {
   void resize(int rows, int cols);
 };
 
-/// Mean-axis conditions (MAC), seed section 2.5.2, Eqs. (34)-(39):
+/// Mean-axis conditions (MAC), MSD 2023 Sec. 2.3.2, Eqs. (34)-(39):
 ///   Phi_dot^(ma) = sum_k m_k [delta_dot'_k ; b~'_k delta_dot'_k] = 0        (Eq. 36)
-///   G = [0 0 I3 ; 0 0 M_phi_w(w)],  M_phi_w = I4 + sum_l w_l I5_l           (Eq. 38 * X, seed 2.8)
+///   G = [0 0 I3 ; 0 0 M_phi_w(w)],  M_phi_w = I4 + sum_l w_l I5_l           (Eq. 38 * X)
 ///   Gamma = [0 ; sum_l w_dot_l I5_l w_dot] = sum m_k delta_dot~ delta_dot = 0 (Eq. 39, exact)
 /// Position level:
 ///   rows 0-2 (holonomic): sum m_k delta'_k = I3 w = 0  (integral of the translational rows, zero
-///                          for a body that starts undeformed with the frame at the CoM, seed 2.5.2 [D]);
-///   rows 3-5 (NON-holonomic, seed 2.5.2 [D]): the rotational rows have no exact position form
+///                          for a body that starts undeformed with the frame at the CoM; not in the paper);
+///   rows 3-5 (NON-holonomic, not stated in the paper): the rotational rows have no exact position form
 ///                          (sum_l w_l I5_l w_dot is not a total derivative). phi reports the
 ///                          linearised residual I4 w = sum m_k x~'_k delta'_k (the classical linearised
 ///                          mean-axis condition), whose gradient is G only at w = 0.
@@ -65,7 +66,7 @@ class MeanAxisConditions {
   int m_m = 0;
 };
 
-/// Result of the PAC applicability check (seed 2.5.1 limitation, pitfall 12, section 7).
+/// Result of the PAC applicability check (MSD 2023 Sec. 3.2: PAC need distinct principal inertias).
 struct PrincipalAxisCheck {
   Vec3 principalMoments = Vec3::Zero();  ///< eigenvalues of J0, ascending
   double minRelativeGap = 0.0;           ///< min_i<j |J_i - J_j| / max_i J_i
@@ -75,7 +76,7 @@ struct PrincipalAxisCheck {
   std::string warning;                   ///< empty when PAC is applicable and the frame is consistent
 };
 
-/// Principal-axis conditions (PAC), seed section 2.5.1, Eqs. (20)-(33), in invariant form:
+/// Principal-axis conditions (PAC), MSD 2023 Sec. 2.3.1, Eqs. (20)-(33), in invariant form:
 ///   Phi^(pa) = [ c(w) ; E_01(w) ; E_02(w) ; E_12(w) ] = 0                    (Eq. 26)
 ///     c(w) = I2 + I3 w = sum m_k b'_k (first moment),
 ///     E(w) = sum m_k b'_k b'_k^T = 1/2 tr(J(w)) I - J(w)  (since J = tr(E) I - E; Eqs. 23-25),
@@ -93,7 +94,7 @@ class PrincipalAxisConditions {
   /// Second moment E(w) = 1/2 tr(J) I - J (body axes, about the frame origin).
   Mat3 secondMoment(const VecX& w) const;
   /// Applicability: principal moments of J0 must be distinct (relative tolerance); also reports
-  /// whether the undeformed frame is at the lumped-mass CoM on the principal axes (pitfall 13).
+  /// whether the undeformed frame is at the lumped-mass CoM on the principal axes.
   static PrincipalAxisCheck check(const fe::ModalInvariants& inv, double relTol = 1e-3, double frameTol = 1e-8);
 
  private:

@@ -1,5 +1,5 @@
-// Rigid-flexible joint for virtual bodies on 3-DOF-node flexible bodies (seed 000 section 2.6)
-// and its node selection (Fig. 4, sections 2.6.3 / 3.3). See rigid_flexible_joint.h.
+// Rigid-flexible joint for virtual bodies on 3-DOF-node flexible bodies and its node selection (Fig. 4), after the
+// floating-frame solid-element paper (Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y), Sec. 2.4; see .h.
 #include "core/system/rigid_flexible_joint.h"
 
 #include "core/base/rotation.h"
@@ -16,7 +16,7 @@ namespace flexim {
 namespace {
 
 /// Unit vector e = c/|c| of a body-frame vector c(w) with its rate, its Jacobian w.r.t. w and its
-/// second derivative at zero modal acceleration (seed Eqs. 52-55, 61-63 [D]):
+/// second derivative at zero modal acceleration (the paper's Eqs. 52-55, 61-63, rederived):
 ///   e_dot = P(e) c_dot / |c|,  de/dw = P(e) dc/dw / |c|,
 ///   e_ddot = P(e) c_ddot / |c| - (2 e_dot e^T + e e_dot^T) c_dot / |c|,   P(e) = I - e e^T.
 struct UnitVec {
@@ -137,7 +137,7 @@ void RigidFlexibleJoint::evaluate(const Vec3& ri, const Mat3& Ai, const VecX& w,
     out.Gi.block<1, 3>(3 + r, 3) = U.e.cross(vInI).transpose();
     if (m > 0) out.Gi.block(3 + r, 6, 1, m) = vInI.transpose() * U.D;
     out.Gj.block<1, 3>(3 + r, 3) = vL.cross(uInJ).transpose();
-    // Gamma = u_ddot.v + 2 u_dot.v_dot + u.v_ddot at zero accelerations (Eqs. 61-63, [D] structure):
+    // Gamma = u_ddot.v + 2 u_dot.v_dot + u.v_ddot at zero accelerations (structure of Eqs. 61-63, rederived):
     //   u_dot = A_i (omega_i x e' + e'_dot),  u_ddot = A_i (omega_i x (omega_i x e') + 2 omega_i x e'_dot + e'_ddot)
     //   v_dot = A_j (omega_j x v'),           v_ddot = A_j (omega_j x (omega_j x v'))
     const Vec3 uDot = Ai * (omi.cross(U.e) + U.rate);
@@ -161,8 +161,9 @@ RigidFlexibleSingularity RigidFlexibleJoint::singularity(const Mat3& Ai, const V
   if (s.nearSingular) {
     char buf[360];
     std::snprintf(buf, sizeof buf,
-                  "rf joint near a singular configuration (seed 000 Eqs. 64-67): |e_i1.a_i| = %.6f, |e_j2.e_i1| = "
-                  "%.6f, |e_j3.e_i1| = %.6f, |e_j3.e_i2| = %.6f, rotational Jacobian |det| = %.6f (limit 1 - %.3g)",
+                  "rf joint near a singular configuration (Eqs. 64-67, Multibody Syst. Dyn. 2023): |e_i1.a_i| = %.6f, "
+                  "|e_j2.e_i1| = %.6f, |e_j3.e_i1| = %.6f, |e_j3.e_i2| = %.6f, rotational Jacobian |det| = %.6f "
+                  "(limit 1 - %.3g)",
                   s.collinear, s.c12, s.c13, s.c23, s.determinant, tol);
     s.warning = buf;
   }
@@ -248,7 +249,7 @@ RfNodeSelection selectRfNodes(const std::vector<Vec3>& coords, const Vec3& P, co
   sel.cosines.determinant = std::abs(e1.dot(ej1) * e1.cross(e2).dot(ej3));
   char buf[200];
   std::snprintf(buf, sizeof buf,
-                "virtual-body origin placed at node %d, %.6g m from the requested point (seed 000 pitfall 9)", k,
+                "virtual-body origin placed at node %d, %.6g m from the requested point", k,
                 sel.distance);
   sel.message = buf;
   return sel;

@@ -1,6 +1,7 @@
 // Rigid-flexible (rf) joint between a virtual body j (massless rigid body) and three 3-DOF nodes
-// k, m, n of a flexible body i (seed 000 section 2.6), plus the Fig. 4 node selection (section
-// 2.6.3 / 3.3). Standalone evaluator (issue #4 groundwork), to be plugged into the System later.
+// k, m, n of a flexible body i, after the floating-frame solid-element paper (Multibody Syst. Dyn. 2023,
+// doi:10.1007/s11044-023-09875-y), Sec. 2.4.1, plus its Fig. 4 node selection (Sec. 2.4.2).
+// Standalone evaluator; flexible_elements.h wraps it into the System's constraint element.
 //
 // Conventions (core/system/system.h, flexible_body.h):
 //   body i: q_i = [r_i, A_i, w],  v_i = [r_dot_i (global), omega'_i (body i axes), w_dot]  (6 + m)
@@ -16,7 +17,8 @@
 //        e'_i1 = unit(b'_m - b'_k) (Eq. 46), a'_i = unit(b'_n - b'_k) (Eq. 47),
 //        e'_i2 = unit(e'_i1 x a'_i) (Eq. 48), e'_j2, e'_j3 = virtual-body axes (Eq. 49; columns 1, 2
 //        of axesJ, the virtual-body axes in body-j coordinates, identity by default).
-// Notation (pitfall 7): nodeK/nodeM/nodeN are node indices, "modes" is the number of modes.
+// Notation (the paper's m and n are both counts and joint nodes): nodeK/nodeM/nodeN are node indices,
+// "modes" is the number of modes.
 #pragma once
 
 #include "core/model/model.h"
@@ -40,7 +42,8 @@ struct RigidFlexibleRows {
   Eigen::Matrix<double, 6, 6> Gj;                ///< 6 x 6
 };
 
-/// |cos| of the singular configurations (64)-(67), read as |.| = 1 (pitfall 8).
+/// |cos| of the singular configurations (64)-(67), read as |.| = 1 (the paper prints = 1; anti-parallel is
+/// singular too).
 struct RigidFlexibleSingularity {
   double collinear = 0.0;  ///< |e_i1 . a_i|  (64): nodes k, m, n collinear
   double c12 = 0.0;        ///< |e_j2 . e_i1| (65)
@@ -96,13 +99,13 @@ struct RfNodeSelection {
   bool ok = false;
   int nodeK = -1, nodeM = -1, nodeN = -1;
   Vec3 offset = Vec3::Zero();  ///< x'_k - P (body-i axes): the virtual-body origin sits at node k, not at P
-  double distance = 0.0;       ///< |offset| (report to the user, pitfall 9)
+  double distance = 0.0;       ///< |offset| (reported to the user)
   RigidFlexibleSingularity cosines;  ///< at the undeformed configuration with the given orientation
   Vec3 beta0 = Vec3::Zero();         ///< initial cosines (Eq. 50) at the undeformed configuration
   std::string message;               ///< reason on failure, or a near-singularity warning
 };
 
-/// Fig. 4 algorithm (seed 2.6.3 / 3.3): k = node nearest to P; m = first node in order of
+/// Fig. 4 algorithm (MSD 2023 Sec. 2.4.2): k = node nearest to P; m = first node in order of
 /// distance from P with |e_j2.e_i1| < 1 - tol and |e_j3.e_i1| < 1 - tol (65, 66 not met);
 /// n = first remaining node with |e_i1.a_i| < 1 - tol and |e_j3.e_i2| < 1 - tol (64, 67 not met).
 /// Coincident nodes (distance <= 1e-9 x model size) are skipped. axesJ_in_i: virtual-body axes

@@ -1,7 +1,9 @@
 #include "core/system/system.h"
 
 #include "core/base/rotation.h"
+#include "core/system/flexible_elements.h"
 #include "core/system/force_elements.h"
+#include "core/system/joint_coordinates.h"
 #include "core/system/joints.h"
 
 #include <Eigen/Eigenvalues>
@@ -11,18 +13,17 @@
 
 namespace flexim {
 
-void ConstraintRows::resize(int rows, int cols1, int cols2) {
+void ConstraintRows::resize(int rows, const std::vector<int>& cols) {
   phi.setZero(rows);
   phit.setZero(rows);
   gamma.setZero(rows);
-  G1.setZero(rows, cols1);
-  G2.setZero(rows, cols2);
+  G.resize(cols.size());
+  for (size_t k = 0; k < cols.size(); ++k) G[k].setZero(rows, cols[k]);
 }
 
-VecX BodyKinematics::velocity() const {
-  VecX v(6 + wdot.size());
-  v << rdot, omega_body, wdot;
-  return v;
+void ForceRows::resize(const std::vector<int>& sizes) {
+  f.resize(sizes.size());
+  for (size_t k = 0; k < sizes.size(); ++k) f[k].setZero(sizes[k]);
 }
 
 Mat36 MarkerKinematics::axisJacobian(int k) const {
@@ -83,11 +84,12 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
     if (!finite(spec.position) || !finite(spec.velocity) || !finite(spec.angular_velocity) ||
         !spec.orientation.coeffs().allFinite() || spec.orientation.norm() < 1e-12)
       diag.error(where, "initial position, orientation and velocities must be finite");
-    BodyData body;
-    body.name = spec.name;
-    body.mass = spec.mass;
-    body.J = J;
-    sys->addBody(body);
+    const Quat p = spec.orientation.normalized();
+    VecX q0(7), v0(6);
+    q0 << spec.position, p.w(), p.x(), p.y(), p.z();
+    v0 << spec.velocity, p.toRotationMatrix().transpose() * spec.angular_velocity;
+    if (!q0.allFinite()) q0 << 0, 0, 0, 1, 0, 0, 0;
+    sys->addBlock(spec.name, std::make_unique<RigidBodyFormulation>(spec.mass, J), q0, v0);
     addMarkers(static_cast<int>(b), spec.name, spec.markers, where);
   }
   // flexible bodies, virtual bodies (with their markers), reference conditions and rf joints
@@ -100,7 +102,7 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
   sys->compileFlexible(model, diag);
   for (size_t v = 0; v < model.virtual_bodies.size(); ++v) {
     const int b = sys->bodyIndex(model.virtual_bodies[v].name);
-    if (b >= 0 && sys->m_bodies[b].kind == BodyKind::Virtual)
+    if (b >= 0 && sys->m_blocks[b].formulation->massless())
       addMarkers(b, model.virtual_bodies[v].name, model.virtual_bodies[v].markers,
                  "virtual_bodies[" + std::to_string(v) + "]");
   }
@@ -111,7 +113,7 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
       return nullptr;
     }
     const int b = sys->bodyIndex(body);
-    if (b >= 0 && sys->m_bodies[b].kind == BodyKind::Flexible) {
+    if (sys->flexibleBody(b)) {
       diag.error(where, quoted(body) + " is a flexible body; connect it through a virtual body");
       return nullptr;
     }
@@ -132,11 +134,8 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
       diag.error(where, "connects body " + quoted(spec.body1) + " to itself");
       continue;
     }
-    auto c = makeJoint(spec.type, *m1, *m2);
-    c->label = "joint " + quoted(spec.name);
-    c->joint_index = static_cast<int>(j);
     jointConstraint[j] = static_cast<int>(sys->m_constraints.size());
-    sys->m_constraints.push_back(std::move(c));
+    if (!buildJoint(*sys, spec, static_cast<int>(j), *m1, *m2, where, diag)) jointConstraint[j] = -1;
   }
 
   // drivers act between the markers of the joint they drive
@@ -169,12 +168,47 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
                         spec.function);
     c->label = "driver " + quoted(spec.name);
     c->joint_index = j;
-    sys->m_constraints.push_back(std::move(c));
+    sys->addConstraint(std::move(c));
   }
-  for (const auto& c : sys->m_constraints) {
-    sys->m_offsets.push_back(sys->m_rows);
-    sys->m_rows += c->rows();
-    for (int i = 0; i < c->rows(); ++i) sys->m_holonomic.push_back(c->holonomic(i) ? 1 : 0);
+
+  // couplings act on the joints' coordinates (created here for joints that have none of their own)
+  for (size_t k = 0; k < model.couplings.size(); ++k) {
+    const auto& spec = model.couplings[k];
+    const std::string where = "couplings[" + std::to_string(k) + "] " + quoted(spec.name);
+    int blocks[2] = {-1, -1};
+    const std::string* names[2] = {&spec.joint1, &spec.joint2};
+    for (int side = 0; side < 2; ++side) {
+      const std::string field = where + (side ? ".joint2" : ".joint1");
+      int j = -1;
+      for (size_t i = 0; i < model.joints.size(); ++i)
+        if (model.joints[i].name == *names[side]) j = static_cast<int>(i);
+      if (j < 0 || jointConstraint[j] < 0) {
+        diag.error(field, "unknown joint " + quoted(*names[side]));
+        continue;
+      }
+      blocks[side] = sys->jointCoordinate(j);
+      if (blocks[side] >= 0) continue;
+      const auto& js = model.joints[j];
+      const JointType jt = js.type;
+      if (jt != JointType::Revolute && jt != JointType::Prismatic) {
+        diag.error(field, std::string("a ") + toString(jt) +
+                              " joint has no single coordinate to couple (couple a revolute, prismatic or screw joint)");
+        continue;
+      }
+      const auto measure = jt == JointType::Revolute ? CoordinateMeasure::Rotation : CoordinateMeasure::Translation;
+      blocks[side] = addJointCoordinate(*sys, j, js.name, *sys->marker(js.body1, js.marker1),
+                                        *sys->marker(js.body2, js.marker2), {{measure, 1.0}});
+    }
+    const bool ratioOk = std::isfinite(spec.ratio) && spec.ratio != 0;
+    if (!ratioOk) diag.error(where + ".ratio", "must be finite and non-zero");
+    if (blocks[0] < 0 || blocks[1] < 0 || !ratioOk) continue;
+    if (blocks[0] == blocks[1]) {
+      diag.error(where + ".joint2", "couples joint " + quoted(spec.joint1) + " to itself");
+      continue;
+    }
+    auto c = makeCoordinateCoupling(*sys, blocks[0], blocks[1], spec.ratio);
+    c->label = "coupling " + quoted(spec.name);
+    sys->addConstraint(std::move(c));
   }
 
   // forces
@@ -183,9 +217,9 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
     const std::string where = "forces[" + std::to_string(f) + "] " + quoted(spec.name);
     const bool twoEnds = spec.type == ForceSpec::Type::SpringDamper || spec.type == ForceSpec::Type::Bushing;
     const int loaded = sys->bodyIndex(spec.body1);
-    if (loaded >= 0 && sys->m_bodies[loaded].kind == BodyKind::Flexible) {
+    if (const FlexibleBody* flex = sys->flexibleBody(loaded)) {
       // a point force on an FE node of a flexible body
-      const FlexibleBody& F = sys->m_flex[sys->m_bodies[loaded].flex];
+      const FlexibleBody& F = *flex;
       const auto it = F.nodeIndex.find(spec.node);
       const std::string fnError = TimeFunction::check(spec.function);
       if (spec.type != ForceSpec::Type::PointForce)
@@ -196,9 +230,12 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
         diag.error(where + ".function", fnError);
       else if (!spec.vector.allFinite())
         diag.error(where + ".vector", "must be finite");
-      else
-        sys->m_nodeLoads.push_back({sys->m_bodies[loaded].flex, it->second, F.R.transpose() * spec.vector,
-                                    spec.frame == ForceSpec::Frame::Marker, TimeFunction(spec.function)});
+      else {
+        auto e = makeNodePointForce(F, it->second, F.R.transpose() * spec.vector, spec.frame == ForceSpec::Frame::Marker,
+                                    spec.function);
+        e->label = "force " + quoted(spec.name);
+        sys->m_forces.push_back(std::move(e));
+      }
       continue;
     }
     const MarkerRef* m1 = resolve(spec.body1, spec.marker1, where + (twoEnds ? ".marker1" : ".marker"));
@@ -212,31 +249,43 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
   }
 
   if (diag.hasErrors()) return nullptr;
-  // initial state: rigid bodies from their specs (flexible and virtual ones set by compileFlexible)
-  for (size_t b = 0; b < model.bodies.size(); ++b) {
-    const auto& spec = model.bodies[b];
-    const Quat p = spec.orientation.normalized();
-    const int q0 = sys->m_bodies[b].q0, v0 = sys->m_bodies[b].v0;
-    sys->m_initial.q.segment<3>(q0) = spec.position;
-    sys->m_initial.q.segment<4>(q0 + 3) << p.w(), p.x(), p.y(), p.z();
-    sys->m_initial.v.segment<3>(v0) = spec.velocity;
-    sys->m_initial.v.segment<3>(v0 + 3) = p.toRotationMatrix().transpose() * spec.angular_velocity;
-  }
   return sys;
 }
 
-void System::addBody(BodyData body) {
-  body.q0 = m_nq;
-  body.v0 = m_nv;
-  m_nq += body.nq();
-  m_nv += body.nv();
-  m_bodyIndex.emplace(body.name, static_cast<int>(m_bodies.size()));
-  m_bodies.push_back(std::move(body));
+int System::addBlock(std::string name, std::unique_ptr<Formulation> formulation, const VecX& q, const VecX& v) {
+  Block block;
+  block.name = std::move(name);
+  block.q0 = m_nq;
+  block.v0 = m_nv;
+  block.m_nq = formulation->nq();
+  block.m_nv = formulation->nv();
+  block.formulation = std::move(formulation);
+  m_nq += block.nq();
+  m_nv += block.nv();
+  const int b = nblocks();
+  if (block.hasFrame()) m_bodyIndex.emplace(block.name, b);  // bodies are found by name, coordinates are not
   m_initial.q.conservativeResize(m_nq);
   m_initial.v.conservativeResize(m_nv);
-  m_initial.q.tail(m_bodies.back().nq()).setZero();
-  m_initial.q(m_bodies.back().q0 + 3) = 1.0;
-  m_initial.v.tail(m_bodies.back().nv()).setZero();
+  m_initial.q.segment(block.q0, block.nq()) = q;
+  m_initial.v.segment(block.v0, block.nv()) = v;
+  m_blocks.push_back(std::move(block));
+  return b;
+}
+
+void System::addConstraint(std::unique_ptr<ConstraintElement> element) {
+  m_offsets.push_back(m_rows);
+  m_rows += element->rows();
+  for (int i = 0; i < element->rows(); ++i) {
+    m_rowKinds.push_back(element->rowKind(i));
+    m_unilateral = m_unilateral || m_rowKinds.back() == RowKind::Unilateral;
+  }
+  m_constraints.push_back(std::move(element));
+}
+
+const FlexibleBody* System::flexibleBody(int b) const {
+  if (b < 0 || b >= nblocks()) return nullptr;
+  const auto* f = dynamic_cast<const FlexibleBodyFormulation*>(m_blocks[b].formulation.get());
+  return f ? &f->body() : nullptr;
 }
 
 int System::bodyIndex(const std::string& name) const {
@@ -247,36 +296,26 @@ int System::bodyIndex(const std::string& name) const {
 
 const MarkerRef* System::marker(const std::string& body, const std::string& name) const {
   const int b = bodyIndex(body);
-  if (b == -2) return nullptr;
+  if (b == -2 || b + 1 >= static_cast<int>(m_markerIndex.size())) return nullptr;
   const auto it = m_markerIndex[b + 1].find(name);
   return it == m_markerIndex[b + 1].end() ? nullptr : &m_markers[b + 1][it->second];
 }
 
-State System::initialState() const { return m_initial; }
-
-void System::fillKinematics(const VecX& q, const VecX& v, int b, BodyKinematics& k) const {
-  const BodyData& B = m_bodies[b];
-  const auto p = q.segment<4>(B.q0 + 3);
-  k.r = q.segment<3>(B.q0);
-  k.A = Quat(p(0), p(1), p(2), p(3)).normalized().toRotationMatrix();
-  k.rdot = v.segment<3>(B.v0);
-  k.omega_body = v.segment<3>(B.v0 + 3);
-  k.omega = k.A * k.omega_body;
-  k.w = q.segment(B.q0 + 7, B.modes);
-  k.wdot = v.segment(B.v0 + 6, B.modes);
-}
-
 BodyKinematics System::bodyKinematics(const VecX& q, const VecX& v, int b) const {
   BodyKinematics k;
-  fillKinematics(q, v, b, k);
+  const Block& B = m_blocks[b];
+  B.formulation->kinematics(q.segment(B.q0, B.nq()), v.segment(B.v0, B.nv()), k);
   return k;
 }
 
 void System::kinematics(const State& s, std::vector<BodyKinematics>& kin) const {
-  // index 0 is ground, body b is at b + 1 (so ground markers need no special case)
-  kin.resize(nb() + 1);
+  // index 0 is ground, block b is at b + 1 (so ground markers need no special case)
+  kin.resize(nblocks() + 1);
   kin[0] = BodyKinematics{};
-  for (int b = 0; b < nb(); ++b) fillKinematics(s.q, s.v, b, kin[b + 1]);
+  for (int b = 0; b < nblocks(); ++b) {
+    const Block& B = m_blocks[b];
+    B.formulation->kinematics(s.q.segment(B.q0, B.nq()), s.v.segment(B.v0, B.nv()), kin[b + 1]);
+  }
 }
 
 MarkerKinematics System::markerKinematics(const std::vector<BodyKinematics>& kin, const MarkerRef& m) const {
@@ -294,64 +333,33 @@ MarkerKinematics System::markerKinematics(const std::vector<BodyKinematics>& kin
 }
 
 void System::massMatrix(const std::vector<BodyKinematics>& kin, int b, MatX& M) const {
-  const BodyData& B = m_bodies[b];
-  switch (B.kind) {
-    case BodyKind::Rigid:
-      M.setZero(6, 6);
-      M.topLeftCorner<3, 3>().diagonal().setConstant(B.mass);
-      M.bottomRightCorner<3, 3>() = B.J;
-      break;
-    case BodyKind::Virtual: M.setZero(6, 6); break;
-    case BodyKind::Flexible: m_flex[B.flex].dyn->massMatrix(kin[b + 1].A, kin[b + 1].w, M); break;
-  }
+  m_blocks[b].formulation->massMatrix(kin[b + 1], M);
 }
 
-const MatX& System::modalStiffness(int b) const {
-  static const MatX empty;
-  return m_bodies[b].flex >= 0 ? m_flex[m_bodies[b].flex].dyn->invariants().Kbar : empty;
+std::vector<int> System::blockSizes(const std::vector<int>& blocks) const {
+  std::vector<int> sizes;
+  for (int b : blocks) sizes.push_back(blockNv(b));
+  return sizes;
 }
 
-const MatX& System::modalDamping(int b) const {
-  static const MatX empty;
-  return m_bodies[b].flex >= 0 ? m_flex[m_bodies[b].flex].dyn->dampingMatrix() : empty;
+void System::force(int e, const std::vector<BodyKinematics>& kin, double t, ForceRows& out) const {
+  const ForceElement& E = *m_forces[e];
+  out.resize(blockSizes(E.blocks));
+  E.evaluate(*this, kin, t, out);
 }
 
 void System::forces(const std::vector<BodyKinematics>& kin, double t, VecX& f) const {
-  f.setZero(nv());
-  VecX fb;
-  for (int b = 0; b < nb(); ++b) {
-    const BodyData& B = m_bodies[b];
-    const auto& K = kin[b + 1];
-    if (B.kind == BodyKind::Rigid) {
-      f.segment<3>(B.v0) = B.mass * m_gravity;
-      f.segment<3>(B.v0 + 3) = -K.omega_body.cross(B.J * K.omega_body);
-    } else if (B.kind == BodyKind::Flexible) {
-      const FlexibleBodyDynamics& dyn = *m_flex[B.flex].dyn;
-      dyn.quadraticVelocity(K.A, K.omega_body, K.w, K.wdot, fb);
-      auto seg = f.segment(B.v0, B.nv());
-      seg = fb;
-      dyn.elasticForces(K.w, K.wdot, fb);
-      seg += fb;
-      fb.setZero(B.nv());
-      dyn.addGravity(K.A, K.w, m_gravity, fb);
-      seg += fb;
-    }
+  f.resize(nv());
+  for (int b = 0; b < nblocks(); ++b) {
+    const Block& B = m_blocks[b];
+    B.formulation->forces(kin[b + 1], m_gravity, f.segment(B.v0, B.nv()));
   }
-  for (const NodeLoad& L : m_nodeLoads) {
-    const FlexibleBody& F = m_flex[L.flex];
-    const BodyData& B = m_bodies[F.body];
-    const auto& K = kin[F.body + 1];
-    // vector is stored in the internal body axes; a global load is rotated back first
-    const Vec3 Fg = L.function(t).f * (L.bodyAxes ? Vec3(K.A * L.vector) : Vec3(F.R * L.vector));
-    fb.setZero(B.nv());
-    F.dyn->addPointForce(K.A, K.w, F.data->coords[L.node], F.nodeModes(L.node), Fg, fb);
-    f.segment(B.v0, B.nv()) += fb;
-  }
-  Vec6 f1, f2;
-  for (const auto& e : m_forces) {
-    e->evaluate(*this, kin, t, f1, f2);
-    if (e->body1 >= 0) f.segment<6>(m_bodies[e->body1].v0) += f1;
-    if (e->body2 >= 0 && e->body2 != e->body1) f.segment<6>(m_bodies[e->body2].v0) += f2;
+  thread_local ForceRows rows;
+  for (size_t e = 0; e < m_forces.size(); ++e) {
+    force(static_cast<int>(e), kin, t, rows);
+    const auto& blocks = m_forces[e]->blocks;
+    for (size_t k = 0; k < blocks.size(); ++k)
+      if (blocks[k] >= 0) f.segment(m_blocks[blocks[k]].v0, rows.f[k].size()) += rows.f[k];
   }
 }
 
@@ -362,84 +370,62 @@ void System::constraints(const std::vector<BodyKinematics>& kin, double t, std::
 
 void System::constraint(int c, const std::vector<BodyKinematics>& kin, double t, ConstraintRows& out) const {
   const ConstraintElement& e = *m_constraints[c];
-  out.resize(e.rows(), bodyNv(e.body1), bodyNv(e.body2));
+  out.resize(e.rows(), blockSizes(e.blocks));
   e.evaluate(*this, kin, t, out);
 }
 
 double System::kineticEnergy(const std::vector<BodyKinematics>& kin) const {
   double T = 0;
-  for (int b = 0; b < nb(); ++b) {
-    const BodyData& B = m_bodies[b];
-    const auto& K = kin[b + 1];
-    if (B.kind == BodyKind::Rigid)
-      T += 0.5 * B.mass * K.rdot.squaredNorm() + 0.5 * K.omega_body.dot(B.J * K.omega_body);
-    else if (B.kind == BodyKind::Flexible)
-      T += m_flex[B.flex].dyn->kineticEnergy(K.A, K.w, K.velocity());
-  }
+  for (int b = 0; b < nblocks(); ++b) T += m_blocks[b].formulation->kineticEnergy(kin[b + 1]);
   return T;
 }
 
 double System::strainEnergy(const std::vector<BodyKinematics>& kin) const {
   double U = 0;
-  for (const auto& f : m_flex) U += f.dyn->strainEnergy(kin[f.body + 1].w);
+  for (int b = 0; b < nblocks(); ++b) U += m_blocks[b].formulation->strainEnergy(kin[b + 1]);
   return U;
 }
 
 double System::potentialEnergy(const std::vector<BodyKinematics>& kin) const {
-  double V = strainEnergy(kin);
-  for (int b = 0; b < nb(); ++b) {
-    const BodyData& B = m_bodies[b];
-    if (B.kind == BodyKind::Rigid) V -= B.mass * m_gravity.dot(kin[b + 1].r);
-    else if (B.kind == BodyKind::Flexible)
-      V += m_flex[B.flex].dyn->gravityPotential(kin[b + 1].r, kin[b + 1].A, kin[b + 1].w, m_gravity);
-  }
+  double V = 0;
+  for (int b = 0; b < nblocks(); ++b) V += m_blocks[b].formulation->potentialEnergy(kin[b + 1], m_gravity);
   for (const auto& e : m_forces) V += e->potentialEnergy(*this, kin);
   return V;
 }
 
 void System::retract(VecX& q, const VecX& dx) const {
-  for (const BodyData& B : m_bodies) {
-    q.segment<3>(B.q0) += dx.segment<3>(B.v0);
-    const auto p = q.segment<4>(B.q0 + 3);
-    const Quat r = (Quat(p(0), p(1), p(2), p(3)) * expMap(dx.segment<3>(B.v0 + 3))).normalized();
-    q.segment<4>(B.q0 + 3) << r.w(), r.x(), r.y(), r.z();
-    if (B.modes) q.segment(B.q0 + 7, B.modes) += dx.segment(B.v0 + 6, B.modes);
-  }
+  for (const Block& B : m_blocks) B.formulation->retract(q.segment(B.q0, B.nq()), dx.segment(B.v0, B.nv()));
 }
 
 VecX System::tangentDifference(const VecX& q1, const VecX& q0) const {
   VecX dx(nv());
-  for (const BodyData& B : m_bodies) {
-    dx.segment<3>(B.v0) = q1.segment<3>(B.q0) - q0.segment<3>(B.q0);
-    const auto a = q0.segment<4>(B.q0 + 3), c = q1.segment<4>(B.q0 + 3);
-    const Quat p0(a(0), a(1), a(2), a(3)), p1(c(0), c(1), c(2), c(3));
-    dx.segment<3>(B.v0 + 3) = logMap(p0.normalized().conjugate() * p1.normalized());
-    if (B.modes) dx.segment(B.v0 + 6, B.modes) = q1.segment(B.q0 + 7, B.modes) - q0.segment(B.q0 + 7, B.modes);
-  }
+  for (const Block& B : m_blocks)
+    B.formulation->tangentDifference(q1.segment(B.q0, B.nq()), q0.segment(B.q0, B.nq()), dx.segment(B.v0, B.nv()));
   return dx;
 }
 
-void System::normalizeQuaternions(VecX& q) const {
-  for (const BodyData& B : m_bodies) q.segment<4>(B.q0 + 3).normalize();
+void System::normalize(VecX& q) const {
+  for (const Block& B : m_blocks) B.formulation->normalize(q.segment(B.q0, B.nq()));
+}
+
+void System::coordinateRate(const VecX& q, const VecX& v, Eigen::Ref<VecX> qdot) const {
+  for (const Block& B : m_blocks)
+    B.formulation->coordinateRate(q.segment(B.q0, B.nq()), v.segment(B.v0, B.nv()), qdot.segment(B.q0, B.nq()));
 }
 
 void System::bodyPose(const VecX& q, int b, Vec3& position, Quat& orientation) const {
-  const BodyData& B = m_bodies[b];
-  const auto p = q.segment<4>(B.q0 + 3);
-  orientation = Quat(p(0), p(1), p(2), p(3)).normalized();
-  position = q.segment<3>(B.q0);
-  if (B.flex >= 0) {  // the FE frame: A_FE = A R^T, r_FE = r - A_FE offset
-    const FlexibleBody& F = m_flex[B.flex];
-    orientation = (orientation * Quat(F.R).conjugate()).normalized();
-    position -= orientation.toRotationMatrix() * F.offset;
-  }
+  const Block& B = m_blocks[b];
+  B.formulation->userPose(q.segment(B.q0, B.nq()), position, orientation);
 }
 
 VecX constraintVelocity(const System& sys, int c, const ConstraintRows& rows, const VecX& v) {
   const ConstraintElement& e = *sys.constraints()[c];
   VecX r = rows.phit;
-  if (e.body1 >= 0) r += rows.G1 * v.segment(sys.body(e.body1).v0, sys.body(e.body1).nv());
-  if (e.body2 >= 0) r += rows.G2 * v.segment(sys.body(e.body2).v0, sys.body(e.body2).nv());
+  for (size_t k = 0; k < e.blocks.size(); ++k)
+    if (e.blocks[k] >= 0) {
+      const Block& B = sys.block(e.blocks[k]);
+      r += rows.G[k] * v.segment(B.v0, B.nv());
+    }
   return r;
 }
 
@@ -447,8 +433,11 @@ void addConstraintForces(const System& sys, const std::vector<ConstraintRows>& r
   for (size_t c = 0; c < rows.size(); ++c) {
     const ConstraintElement& e = *sys.constraints()[c];
     const auto lam = lambda.segment(sys.constraintOffsets()[c], e.rows());
-    if (e.body1 >= 0) out.segment(sys.body(e.body1).v0, sys.body(e.body1).nv()) += rows[c].G1.transpose() * lam;
-    if (e.body2 >= 0) out.segment(sys.body(e.body2).v0, sys.body(e.body2).nv()) += rows[c].G2.transpose() * lam;
+    for (size_t k = 0; k < e.blocks.size(); ++k)
+      if (e.blocks[k] >= 0) {
+        const Block& B = sys.block(e.blocks[k]);
+        out.segment(B.v0, B.nv()) += rows[c].G[k].transpose() * lam;
+      }
   }
 }
 

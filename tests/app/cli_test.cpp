@@ -100,7 +100,7 @@ class CliTest : public QObject {
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
   }
 
-  /// Issue #4's "done means": the flexible example writes the slider and rod_mid channels.
+  /// The flexible example writes the slider and rod_mid channels.
   void flexibleSliderCrankWritesSliderAndRodMid() {
     const QString out = m_dir.filePath("flex.csv");
     const Result r = cli({"run", example("slider_crank_flexible.json"), "--out", out, "--t-end", "0.012"});
@@ -174,6 +174,34 @@ class CliTest : public QObject {
     r = cli({"reduce", deck, "--interface", "NO_SUCH_SET", "--out", body});
     QVERIFY(r.code != 0);
     QVERIFY2(r.err.contains("no node set of that name"), qPrintable(r.err));
+  }
+
+  /// validate ends with the topology, after the model check and its verdict.
+  void validatePrintsTopology() {
+    Result r = cli({"validate", example("slider_crank_flexible.json")});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    // from the JSON: crank and slider rigid, rod flexible, rod_A and rod_B on it; 4 joints
+    const int verdict = r.out.indexOf("model OK\n");
+    const int topology = r.out.indexOf("topology: 5 bodies (2 rigid, 1 flexible, 2 virtual) + ground, 4 joints, 2 attachments\n");
+    QVERIFY2(verdict >= 0 && topology > verdict, qPrintable(r.out));
+    QVERIFY2(r.out.contains("1 independent loop, closed by") && r.out.contains("tree from ground"), qPrintable(r.out));
+
+    // a body with no joint: free-floating in the check, its own component in the topology
+    QFile in(example("double_pendulum.json"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(in.readAll());
+    QVERIFY(text.contains("\"bodies\": ["));
+    text.replace("\"bodies\": [", "\"bodies\": [\n    {\"name\": \"loose\", \"mass\": 1, \"inertia\": [1, 1, 1]},");
+    const QString loose = m_dir.filePath("loose.json");
+    QFile out(loose);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(text.toUtf8());
+    out.close();
+    r = cli({"validate", loose});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.out.contains("not connected to ground by any joint (free-floating): body 'loose'"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("2 components: ground + 2 bodies; 1 not connected to ground (1 body: 'loose')"),
+             qPrintable(r.out));
   }
 
   void badInputGivesOneClearLine() {

@@ -1,4 +1,4 @@
-// Flexible-body performance figures (issue #4; not a pass/fail test): the flexible slider-crank
+// Flexible-body performance figures (not a pass/fail test): the flexible slider-crank
 // of tests/core/flexible_models.h with a reduced rod of ~2 000 FE nodes (the committed fixture)
 // and, given with --rod, the same rod meshed with ~100 000 nodes, the same 14 modes (6 rigid +
 // 8 elastic). Output is off in effect (one sample at t = 0 and one at t_end). Runs it through
@@ -269,7 +269,7 @@ int main(int argc, char** argv) {
   if (repeat < 0) repeat = quick ? 1 : 3;
   if (tEnd < 0) tEnd = quick ? 2e-3 : 0.1;
 
-  std::printf("Flexim flexible-body benchmark (issue #4)%s\n", quick ? " (--quick: short runs)" : "");
+  std::printf("Flexim flexible-body benchmark%s\n", quick ? " (--quick: short runs)" : "");
   std::printf("date: %s\n", now().c_str());
   std::printf("machine: %u hardware threads (nproc), CPU: %s, load average at start: %s\n",
               std::thread::hardware_concurrency(), cpuModel().c_str(), loadAverage().c_str());

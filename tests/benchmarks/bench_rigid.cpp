@@ -394,7 +394,7 @@ int main(int argc, char** argv) {
       if (c.n == 1000 && r.ok && r.sum.wall_time > 0 && !quick) {
         const double sps = r.sum.steps / r.sum.wall_time, steady = r.steady_rate > 0 ? r.steady_rate : sps;
         std::snprintf(buf, sizeof buf,
-                      "    target (issue): 1000-body chain >= 200 steps/s on one core -> %.0f steps/s overall, "
+                      "    target: 1000-body chain >= 200 steps/s on one core -> %.0f steps/s overall, "
                       "%.0f steady: %s",
                       sps, steady, sps >= 200 ? "MET" : "NOT MET");
         notes.push_back(buf);

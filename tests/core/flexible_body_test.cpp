@@ -1,10 +1,11 @@
-// FlexibleBodyDynamics (modal floating-frame equations, seed 000 sections 2.2-2.10) against
+// FlexibleBodyDynamics (modal floating-frame equations, MSD 2023 Secs. 2.2, 2.5) against
 //  - direct nodal sums of Eqs. (8), (12), (13) and the d'Alembert form of Eq. (17) on a random
 //    lumped-mass "FE" point cloud with random (NOT mass-orthogonal, no mean-axis) mode shapes,
 //  - Lagrange's equations evaluated by finite differences of the nodal kinetic energy,
 //  - conservation of energy and momenta of the free body (RK4),
 //  - the rigid limit (m = 0).
-// Equation numbers refer to /work/shared/methods/seed_000.md.
+// MSD 2023: the floating-frame solid-element paper (Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y);
+// equation numbers are its own.
 #include "core/base/rotation.h"
 #include "core/fe/reduced_body.h"
 #include "core/system/flexible_body.h"
@@ -144,7 +145,7 @@ double relM(const MatX& a, const MatX& b) { return (a - b).norm() / std::max(1e-
 class FlexibleBodyTest : public QObject {
   Q_OBJECT
  private slots:
-  // 1. Mass matrix (seed 2.8) equals the nodal sum of Eq. (13) with b'_k = x'_k + Phi_k w.
+  // 1. Mass matrix (invariant form) equals the nodal sum of Eq. (13) with b'_k = x'_k + Phi_k w.
   void massMatrixMatchesNodalSum() {
     const Cloud c = makeCloud(23, 5, 11);
     FlexibleBodyDynamics body(c.inv);
@@ -261,7 +262,7 @@ class FlexibleBodyTest : public QObject {
     QVERIFY(rel(M * Qdd - sPaper, L) > 1e-3);
 
     // ... and it is harmless under MAC: pick w_dot in the null space of the MAC Jacobian
-    // [I3; M_phi_w] (seed 2.8, 6 x m, m = 8 > 6), then the spurious term vanishes.
+    // [I3; M_phi_w] (6 x m, m = 8 > 6), then the spurious term vanishes.
     MatX G(6, m);
     G << c.inv.I3, body.rotationModeCoupling(w);
     const MatX N = Eigen::FullPivLU<MatX>(G).kernel();
@@ -382,7 +383,7 @@ class FlexibleBodyTest : public QObject {
     QCOMPARE(empty.size(), 6);
   }
 
-  // Generalized forces (seed 2.10), damping (seed 2.9) and elastic forces.
+  // Generalized forces and damping (neither is written in the paper) and elastic forces.
   void generalizedForcesAndDamping() {
     const int m = 3;
     const Cloud c = makeCloud(17, m, 16);

@@ -1,4 +1,5 @@
-// Test helper: the flexible slider-crank of issue #4 (seed 000 Fig. 6 topology) built in code,
+// Test helper: the flexible slider-crank (topology of Fig. 6 of the floating-frame solid-element paper,
+// Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y) built in code,
 // with the rod fixtures of tests/data/fe/rod (steel 6 mm x 0.3 m, C3D10, 6 rigid + 16 elastic).
 #pragma once
 

@@ -1,4 +1,5 @@
-// Floating-frame flexible bodies in the System (issue #4, seed 000) against independent
+// Floating-frame flexible bodies in the System (after the floating-frame solid-element paper, Multibody Syst.
+// Dyn. 2023, doi:10.1007/s11044-023-09875-y) against independent
 // references: conservation laws of a free-floating flexible rod (momenta and energies summed
 // over the FE nodes, not taken from the invariants), the closed-form rigid slider-crank in the
 // rigid limit and after the transient, a single-degree-of-freedom Euler-Bernoulli model of the

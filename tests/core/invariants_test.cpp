@@ -1,5 +1,6 @@
-// Floating-frame inertia invariants (seed 000 section 2.8) against direct nodal sums of the
-// paper's Eq. (13) blocks for arbitrary modal coordinates w.
+// Floating-frame inertia invariants against direct nodal sums of the Eq. (13) blocks of
+// the floating-frame solid-element paper (Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y), for arbitrary
+// modal coordinates w.
 #include "core/base/rotation.h"
 #include "core/fe/reduced_body.h"
 

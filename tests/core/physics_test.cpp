@@ -20,7 +20,8 @@ Quat zAlong(const Vec3& axis) { return Quat::FromTwoVectors(Vec3::UnitZ(), axis.
 
 Mat3 slenderRod(double m, double L) { return Vec3(1e-7, m * L * L / 12, m * L * L / 12).asDiagonal(); }
 
-/// Slider-crank of issue #2: crank r at omega about ground z, rod l, slider on ground x.
+/// Rigid slider-crank (as resources/examples/slider_crank_rigid.json): crank r at omega about ground z,
+/// rod l, slider on ground x.
 /// Non-redundant spatial topology: revolute O, spherical A, universal B, prismatic slider.
 ModelSpec sliderCrank(IntegratorType integrator, double r = 0.15, double l = 0.3, double omega = 150) {
   ModelSpec m;

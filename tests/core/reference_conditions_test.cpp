@@ -1,4 +1,4 @@
-// Reference conditions (MAC, PAC) and the rigid-flexible joint (seed 000 sections 2.5, 2.6), checked
+// Reference conditions (MAC, PAC) and the rigid-flexible joint (MSD 2023, Secs. 2.3, 2.4), checked
 //  - against direct nodal sums of Eqs. (26), (30), (33), (36), (38) on a random lumped-mass point
 //    cloud (invariants from fe::computeInvariants),
 //  - Jacobians by central differences along the Lie-group tangent of each body
@@ -7,7 +7,8 @@
 //    q(t) = (r0 + t r_dot, A0 exp(t omega'~), w0 + t w_dot) with constant v0,
 //  - MAC on elastic free-free modes mass-orthogonal to the rigid fields, PAC at the principal
 //    frame, the rf joint at its initial configuration, the Fig. 4 node selection.
-// Equation numbers refer to /work/shared/methods/seed_000.md.
+// MSD 2023: the floating-frame solid-element paper (Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y);
+// equation numbers are its own.
 #include "core/base/rotation.h"
 #include "core/fe/reduced_body.h"
 #include "core/system/reference_conditions.h"
@@ -153,7 +154,7 @@ class ReferenceConditionsTest : public QObject {
   Q_OBJECT
 
  private slots:
-  // ---------------------------------------------------------------- MAC (seed 2.5.2)
+  // ---------------------------------------------------------------- MAC (Sec. 2.3.2)
   void macMatchesNodalSums() {
     const Cloud c = randomCloud(30, 5, 11);
     std::mt19937 rng(1);
@@ -227,7 +228,7 @@ class ReferenceConditionsTest : public QObject {
     c.X = massOrthogonalElastic(c, Y);  // free-free elastic modes: X^T M R = 0, X^T M X = I
     c.finish();
     const int m = c.m();
-    QVERIFY(c.inv.I3.norm() < 1e-10 && c.inv.I4.norm() < 1e-10);  // seed 2.7 [D]
+    QVERIFY(c.inv.I3.norm() < 1e-10 && c.inv.I4.norm() < 1e-10);  // elastic modes M-orthogonal to rigid fields
     QVERIFY((c.inv.Mbar - MatX::Identity(m, m)).norm() < 1e-10);
     MeanAxisConditions mac(c.inv);
     // a pure rigid motion (any r, A, r_dot, omega'; no deformation) satisfies MAC at all levels
@@ -241,7 +242,7 @@ class ReferenceConditionsTest : public QObject {
       QVERIFY(rows.gamma.norm() < 1e-12);
     }
     // ... and with elastic-only modes the MAC Jacobian vanishes at w = 0: six rows on these
-    // coordinates would make the KKT matrix rank deficient (seed 2.7 [D], pitfall 11)
+    // coordinates would make the KKT matrix rank deficient (hence the rigid-body modes must be in X)
     FlexibleConstraintRows rows;
     mac.evaluate(VecX::Zero(m), VecX::Zero(6 + m), rows);
     QVERIFY(rows.G.norm() < 1e-10);
@@ -269,7 +270,7 @@ class ReferenceConditionsTest : public QObject {
     QVERIFY(macR.velocityResidual(VecX::Zero(6 + m), v).norm() > 1e-3);
   }
 
-  // ---------------------------------------------------------------- PAC (seed 2.5.1)
+  // ---------------------------------------------------------------- PAC (Sec. 2.3.1)
   void pacMatchesNodalSums() {
     const Cloud c = randomCloud(30, 5, 21);
     std::mt19937 rng(4);
@@ -331,7 +332,7 @@ class ReferenceConditionsTest : public QObject {
 
   void pacZeroInPrincipalFrameAndApplicability() {
     Cloud c = randomCloud(40, 4, 23);
-    // move the frame to the lumped-mass CoM and rotate it onto the principal axes (pitfall 13)
+    // move the frame to the lumped-mass CoM and rotate it onto the principal axes (as PAC require at t = 0)
     Vec3 cm = Vec3::Zero();
     double mt = 0;
     for (int k = 0; k < c.n(); ++k) cm += c.mass[k] * c.x[k], mt += c.mass[k];
@@ -371,7 +372,7 @@ class ReferenceConditionsTest : public QObject {
     QVERIFY2(rc.firstMomentResidual < 1e-12 && rc.productResidual < 1e-12, rc.warning.c_str());
   }
 
-  // ---------------------------------------------------------------- rf joint (seed 2.6)
+  // ---------------------------------------------------------------- rf joint (Sec. 2.4)
   void rfJacobianAndGamma() {
     const Cloud c = randomCloud(30, 4, 31);
     std::mt19937 rng(6);

@@ -207,7 +207,7 @@ std::vector<int> allDofs(int n) {
   return d;
 }
 
-// Beam of issue: 0.3 m x 0.01 m x 0.01 m steel
+// Test beam: 0.3 m x 0.01 m x 0.01 m steel
 constexpr double kL = 0.3, kB = 0.01;
 double bendingReference(double betaL) {
   const double I = kB * kB * kB * kB / 12.0, A = kB * kB;

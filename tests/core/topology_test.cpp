@@ -1,0 +1,307 @@
+// Model topology: the examples against counts read off their JSON by hand, and synthetic
+// graphs whose loops, components and depths are known by construction.
+#include "core/model/topology.h"
+#include "io/model_json.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+using namespace flexim;
+
+namespace {
+
+std::string examplePath(const std::string& file) { return std::string(FLEXIM_SOURCE_DIR) + "/resources/examples/" + file; }
+
+RigidBodySpec body(const std::string& name) {
+  RigidBodySpec b;
+  b.name = name;
+  return b;
+}
+
+JointSpec joint(const std::string& name, const std::string& body1, const std::string& body2) {
+  JointSpec j;
+  j.name = name;
+  j.body1 = body1;
+  j.body2 = body2;
+  return j;
+}
+
+VirtualBodySpec virtualBody(const std::string& name, const std::string& flexible) {
+  VirtualBodySpec v;
+  v.name = name;
+  v.flexible_body = flexible;
+  return v;
+}
+
+/// ground - a - b - c - ground, the link names prefixed.
+void addFourBar(ModelSpec& m, const std::string& p) {
+  for (const char* n : {"a", "b", "c"}) m.bodies.push_back(body(p + n));
+  m.joints.push_back(joint(p + "ja", "ground", p + "a"));
+  m.joints.push_back(joint(p + "jb", p + "a", p + "b"));
+  m.joints.push_back(joint(p + "jc", p + "b", p + "c"));
+  m.joints.push_back(joint(p + "jd", p + "c", "ground"));
+}
+
+std::set<std::string> names(const Topology& t, const std::vector<int>& vertices) {
+  std::set<std::string> out;
+  for (int v : vertices) out.insert(t.vertices()[v].name);
+  return out;
+}
+
+/// The loop an edge closes: a closed walk of distinct vertices over edges that exist, through
+/// both ends of the closing edge.
+bool isLoopOf(const Topology& t, int closing, const std::vector<int>& loop) {
+  if (loop.size() < 2 || std::set<int>(loop.begin(), loop.end()).size() != loop.size()) return false;
+  const auto& e = t.edges()[closing];
+  if (std::find(loop.begin(), loop.end(), e.a) == loop.end() || std::find(loop.begin(), loop.end(), e.b) == loop.end())
+    return false;
+  for (size_t i = 0; i < loop.size(); ++i) {
+    const int u = loop[i], v = loop[(i + 1) % loop.size()];
+    bool found = false;
+    for (const auto& x : t.edges()) found = found || (x.a == u && x.b == v) || (x.a == v && x.b == u);
+    if (!found) return false;
+  }
+  return true;
+}
+
+int countKind(const Topology& t, VertexKind kind) {
+  int n = 0;
+  for (const auto& v : t.vertices()) n += v.kind == kind ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+class TopologyTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void examples_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("rigid");
+    QTest::addColumn<int>("flexible");
+    QTest::addColumn<int>("virtuals");
+    QTest::addColumn<int>("joints");
+    QTest::addColumn<int>("attachments");
+    QTest::addColumn<int>("components");
+    QTest::addColumn<int>("loops");
+    QTest::addColumn<int>("depth");
+    QTest::addColumn<QString>("loopBodies");  // the bodies on the one loop, sorted
+
+    // ground-rod1-rod2 by shoulder and elbow: V 3, E 2, C 1 -> a tree of depth 2
+    QTest::newRow("double_pendulum") << "double_pendulum.json" << 2 << 0 << 0 << 2 << 0 << 1 << 0 << 2 << "";
+    // ground-rod_pin (pivot), rod_pin-rod (attachment): V 3, E 2 -> a tree of depth 2
+    QTest::newRow("flexible_pendulum") << "flexible_pendulum.json" << 0 << 1 << 1 << 1 << 1 << 1 << 0 << 2 << "";
+    // crank, slider, rod, rod_A, rod_B + ground; crank_pivot, crank_pin, wrist_pin, slider_rail and
+    // two attachments: V 6, E 6, C 1 -> 1 loop through all; depth: ground-crank-rod_A-rod = 3
+    for (const char* f : {"slider_crank_flexible", "slider_crank_flexible_rect_mac", "slider_crank_flexible_rect_pac"})
+      QTest::newRow(f) << QString(f) + ".json" << 2 << 1 << 2 << 4 << 2 << 1 << 1 << 3
+                       << "crank,ground,rod,rod_A,rod_B,slider";
+    // crank, rod, slider + ground; 4 joints ground-crank-rod-slider-ground: V 4, E 4 -> 1 loop, depth 2
+    QTest::newRow("slider_crank_rigid") << "slider_crank_rigid.json" << 3 << 0 << 0 << 4 << 0 << 1 << 1 << 2
+                                        << "crank,ground,rod,slider";
+    // crank, coupler, rocker + ground; 4 joints ground-crank-coupler-rocker-ground (the spring is a
+    // force, no edge): V 4, E 4 -> 1 loop, depth 2
+    QTest::newRow("spatial_mechanism") << "spatial_mechanism.json" << 3 << 0 << 0 << 4 << 0 << 1 << 1 << 2
+                                       << "coupler,crank,ground,rocker";
+  }
+
+  void examples() {
+    QFETCH(QString, file);
+    QFETCH(int, rigid);
+    QFETCH(int, flexible);
+    QFETCH(int, virtuals);
+    QFETCH(int, joints);
+    QFETCH(int, attachments);
+    QFETCH(int, components);
+    QFETCH(int, loops);
+    QFETCH(int, depth);
+    QFETCH(QString, loopBodies);
+    ModelSpec m;
+    Diagnostics diag;
+    QVERIFY2(io::loadModelFile(examplePath(file.toStdString()), m, diag), diag.str().c_str());
+    const Topology t = buildTopology(m);
+    QCOMPARE(countKind(t, VertexKind::Ground), 1);
+    QCOMPARE(countKind(t, VertexKind::Rigid), rigid);
+    QCOMPARE(countKind(t, VertexKind::Flexible), flexible);
+    QCOMPARE(countKind(t, VertexKind::Virtual), virtuals);
+    QCOMPARE(t.elementCount(EdgeKind::Joint), joints);
+    QCOMPARE(t.elementCount(EdgeKind::Attachment), attachments);
+    QCOMPARE(int(t.components().size()), components);
+    QCOMPARE(t.independentLoops(), loops);
+    QCOMPARE(int(t.loopClosingEdges().size()), loops);
+    QCOMPARE(t.isTree(), loops == 0);
+    QVERIFY(t.notConnectedToGround().empty());
+    QCOMPARE(t.components()[0].depth, depth);
+    if (loops == 1) {
+      const int e = t.loopClosingEdges()[0];
+      const std::vector<int> loop = t.loopOf(e);
+      QVERIFY(isLoopOf(t, e, loop));
+      QStringList got;
+      for (const auto& n : names(t, loop)) got << QString::fromStdString(n);
+      QCOMPARE(got.join(","), loopBodies);
+    }
+    const QString report = QString::fromStdString(describe(t));
+    QVERIFY2(report.startsWith("topology: "), qPrintable(report));
+    QVERIFY2(report.contains(loops ? QString("%1 independent loop").arg(loops) : QString("no loops")), qPrintable(report));
+  }
+
+  /// Every example has a row above: a new example needs its hand count.
+  void everyExampleIsCounted() {
+    QStringList rows{"double_pendulum.json", "flexible_pendulum.json", "slider_crank_flexible.json",
+                     "slider_crank_flexible_rect_mac.json", "slider_crank_flexible_rect_pac.json",
+                     "slider_crank_rigid.json", "spatial_mechanism.json"};
+    QStringList files;
+    for (const auto& entry : std::filesystem::directory_iterator(examplePath("")))
+      if (entry.path().extension() == ".json") files << QString::fromStdString(entry.path().filename().string());
+    files.sort();
+    rows.sort();
+    QCOMPARE(files, rows);
+  }
+
+  void fourBarHasOneLoop() {
+    ModelSpec m;
+    addFourBar(m, "");
+    const Topology t = buildTopology(m);
+    QCOMPARE(t.independentLoops(), 1);
+    QVERIFY(!t.isTree());
+    QCOMPARE(int(t.components().size()), 1);
+    QCOMPARE(t.loopClosingEdges().size(), size_t(1));
+    const int e = t.loopClosingEdges()[0];
+    QVERIFY(isLoopOf(t, e, t.loopOf(e)));
+    QCOMPARE(t.loopOf(e).size(), size_t(4));
+    // breadth-first from ground: a and c at depth 1, b at depth 2
+    QCOMPARE(t.vertices()[t.vertex("a")].depth, 1);
+    QCOMPARE(t.vertices()[t.vertex("c")].depth, 1);
+    QCOMPARE(t.vertices()[t.vertex("b")].depth, 2);
+  }
+
+  void twoFourBarsSharingGroundHaveTwoLoops() {
+    ModelSpec m;
+    addFourBar(m, "left_");
+    addFourBar(m, "right_");
+    const Topology t = buildTopology(m);
+    QCOMPARE(t.independentLoops(), 2);
+    QCOMPARE(int(t.components().size()), 1);
+    QCOMPARE(t.loopClosingEdges().size(), size_t(2));
+    std::set<std::string> sides;
+    for (int e : t.loopClosingEdges()) {
+      const std::vector<int> loop = t.loopOf(e);
+      QVERIFY(isLoopOf(t, e, loop));
+      QCOMPARE(loop.size(), size_t(4));
+      QVERIFY(names(t, loop).count("ground"));
+      sides.insert(t.edges()[e].name.substr(0, t.edges()[e].name.find('_')));
+    }
+    QCOMPARE(sides, (std::set<std::string>{"left", "right"}));  // one loop on each four-bar
+  }
+
+  void longChainIsATreeWithShortReport() {
+    const int n = 1000;
+    ModelSpec m;
+    std::string previous = "ground";
+    for (int i = 1; i <= n; ++i) {
+      const std::string name = std::string("b").append(std::to_string(i));
+      m.bodies.push_back(body(name));
+      m.joints.push_back(joint(std::string("j").append(std::to_string(i)), previous, name));
+      previous = name;
+    }
+    const Topology t = buildTopology(m);
+    QVERIFY(t.isTree());
+    QCOMPARE(t.independentLoops(), 0);
+    QCOMPARE(int(t.components().size()), 1);
+    QCOMPARE(t.components()[0].depth, n);
+    const auto& last = t.vertices()[t.vertex("b1000")];
+    QCOMPARE(last.depth, n);
+    QCOMPARE(t.vertices()[last.parent].name, std::string("b999"));
+    QCOMPARE(t.edges()[last.parentEdge].name, std::string("j1000"));
+    const QString report = QString::fromStdString(describe(t));
+    QVERIFY2(report.count('\n') < 8 && report.size() < 600, qPrintable(report));
+    QVERIFY2(report.contains("depth 1000") && report.contains("b1000 (j1000)"), qPrintable(report));
+  }
+
+  void parallelJointsCloseALoop() {
+    ModelSpec m;
+    m.bodies = {body("a"), body("b")};
+    m.joints = {joint("hinge", "ground", "a"), joint("first", "a", "b"), joint("second", "b", "a")};
+    const Topology t = buildTopology(m);
+    QCOMPARE(t.independentLoops(), 1);
+    QCOMPARE(t.loopClosingEdges().size(), size_t(1));
+    const int e = t.loopClosingEdges()[0];
+    QCOMPARE(t.edges()[e].name, std::string("second"));
+    QCOMPARE(names(t, t.loopOf(e)), (std::set<std::string>{"a", "b"}));
+    QVERIFY(isLoopOf(t, e, t.loopOf(e)));
+  }
+
+  void floatingBodyIsItsOwnComponent() {
+    ModelSpec m;
+    m.bodies = {body("arm"), body("float")};
+    m.joints = {joint("hinge", "ground", "arm")};
+    const Topology t = buildTopology(m);
+    QCOMPARE(int(t.components().size()), 2);
+    QVERIFY(t.components()[0].grounded);
+    QVERIFY(!t.components()[1].grounded);
+    QCOMPARE(names(t, t.components()[1].vertices), std::set<std::string>{"float"});
+    QCOMPARE(names(t, t.notConnectedToGround()), std::set<std::string>{"float"});
+    QCOMPARE(t.independentLoops(), 0);
+    QVERIFY(QString::fromStdString(describe(t)).contains("not connected to ground (1 body: 'float')"));
+  }
+
+  void loopThroughAFlexibleBody() {
+    ModelSpec m;
+    FlexibleBodySpec f;
+    f.name = "beam";
+    m.flexible_bodies = {f};
+    m.virtual_bodies = {virtualBody("left_end", "beam"), virtualBody("right_end", "beam")};
+    m.joints = {joint("left_pin", "ground", "left_end"), joint("right_pin", "right_end", "ground")};
+    const Topology t = buildTopology(m);
+    QCOMPARE(t.elementCount(EdgeKind::Attachment), 2);
+    QCOMPARE(t.independentLoops(), 1);
+    const int e = t.loopClosingEdges()[0];
+    QCOMPARE(names(t, t.loopOf(e)), (std::set<std::string>{"ground", "left_end", "beam", "right_end"}));
+    QVERIFY(isLoopOf(t, e, t.loopOf(e)));
+  }
+
+  void floatingGroupIsRootedAtItsFirstBody() {
+    ModelSpec m;
+    m.bodies = {body("p"), body("q"), body("r")};
+    m.joints = {joint("pq", "p", "q"), joint("qr", "q", "r")};
+    const Topology t = buildTopology(m);
+    QCOMPARE(int(t.components().size()), 2);  // ground alone, and p-q-r
+    const auto& c = t.components()[1];
+    QCOMPARE(t.vertices()[c.vertices[0]].name, std::string("p"));
+    QCOMPARE(t.vertices()[t.vertex("p")].parent, -1);
+    QCOMPARE(t.vertices()[t.vertex("r")].depth, 2);
+    QCOMPARE(c.depth, 2);
+    QCOMPARE(t.notConnectedToGround().size(), size_t(3));
+  }
+
+  void unknownBodiesAndSelfJointsAddNoEdge() {
+    ModelSpec m;
+    m.bodies = {body("a")};
+    m.joints = {joint("hinge", "ground", "a"), joint("typo", "a", "nobody"), joint("self", "a", "a")};
+    m.virtual_bodies = {virtualBody("v", "a")};  // attached to a rigid body: no attachment edge
+    const Topology t = buildTopology(m);
+    QCOMPARE(t.edges().size(), size_t(1));
+    QCOMPARE(t.elementCount(EdgeKind::Attachment), 0);
+    QCOMPARE(names(t, t.notConnectedToGround()), std::set<std::string>{"v"});
+  }
+
+  void elementOnSeveralBodiesIsAChain() {
+    Topology t;
+    for (const char* n : {"a", "b", "c"}) t.addVertex(VertexKind::Rigid, n);
+    // three distinct bodies (one repeated) tie with two edges: no loop of their own
+    QCOMPARE(t.addEdge(EdgeKind::Joint, "gear", {"a", "b", "a", "c"}), 2);
+    QCOMPARE(t.addEdge(EdgeKind::Joint, "base", {"ground", "a"}), 1);
+    QCOMPARE(t.addEdge(EdgeKind::Joint, "broken", {"a", "missing", "c"}), 0);
+    t.analyse();
+    QCOMPARE(t.elementCount(EdgeKind::Joint), 2);
+    QCOMPARE(t.edges().size(), size_t(3));
+    QVERIFY(t.isTree());
+    QVERIFY(t.notConnectedToGround().empty());
+  }
+};
+
+QTEST_APPLESS_MAIN(TopologyTest)
+#include "topology_test.moc"
