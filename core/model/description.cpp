@@ -257,8 +257,8 @@ void describe(ItemDescription& d, std::string kind, std::string listKey, std::st
 
 /// Every description, built once; members so that the pointers between them stay valid.
 struct Registry {
-  ItemDescription model, ground, marker, body, damping, flexible, virtualBody, joint, function, driver, force, sensor,
-      simulation;
+  ItemDescription model, ground, marker, body, damping, flexible, virtualBody, joint, function, driver, coupling,
+      force, sensor, simulation;
   std::vector<const ItemDescription*> all;
 
   Registry() {
@@ -269,12 +269,13 @@ struct Registry {
     describeJoint();
     describeFunction();
     describeDriver();
+    describeCoupling();
     describeForce();
     describeSensor();
     describeSimulation();
     describeModel();
-    all = {&model, &marker, &body, &flexible, &damping, &virtualBody, &joint, &driver, &function, &force, &sensor,
-           &simulation, &ground};
+    all = {&model,  &marker,   &body,  &flexible, &damping,    &virtualBody, &joint, &driver,
+           &function, &coupling, &force, &sensor,   &simulation, &ground};
   }
 
   void describeMarker() {
@@ -443,6 +444,20 @@ struct Registry {
     f.check(checkDriver);
   }
 
+  void describeCoupling() {
+    describe(coupling, "coupling", "couplings", "Coupling", "coupling",
+             "Couples the coordinates of two joints (a gear pair, a rack and pinion): coordinate2 − coordinate2(0) = "
+             "ratio · (coordinate1 − coordinate1(0)).");
+    Fields<CouplingSpec> f(coupling);
+    f.name("unique among couplings");
+    f.reference("joint1", &CouplingSpec::joint1, "joint", "the first joint (a kind with a single coordinate)").require();
+    f.reference("joint2", &CouplingSpec::joint2, "joint", "the second joint (a kind with a single coordinate)").require();
+    f.number("ratio", &CouplingSpec::ratio, "",
+             "gear: rad/rad, negative for an external pair; rack and pinion: the pinion radius [m/rad]; not 0")
+        .byDefault("1");
+    f.check(checkCoupling);
+  }
+
   void describeForce() {
     describe(force, "force", "forces", "Force", "force",
              "A force element; gravity is the model's `gravity`.");
@@ -579,6 +594,8 @@ struct Registry {
         .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.virtual_bodies.empty(); });
     f.list("joints", &ModelSpec::joints, joint, "joints");
     f.list("drivers", &ModelSpec::drivers, driver, "drivers");
+    f.list("couplings", &ModelSpec::couplings, coupling, "couplings between joint coordinates")
+        .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.couplings.empty(); });
     f.list("forces", &ModelSpec::forces, force, "forces");
     f.list("sensors", &ModelSpec::sensors, sensor, "sensors");
     f.object("simulation", &ModelSpec::solver, simulation, "solver settings (all defaults when left out)");

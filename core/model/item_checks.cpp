@@ -6,6 +6,7 @@
 #include "core/run/sensors.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace flexim {
@@ -114,6 +115,13 @@ void checkTimeFunction(ItemCheck& c) {
   if (const std::string why = TimeFunction::check(c.item<TimeFunctionSpec>()); !why.empty()) c.error("", why);
 }
 
+/// "a, b or c"
+std::string alternatives(const std::vector<std::string>& items) {
+  std::string list;
+  for (std::size_t i = 0; i < items.size(); ++i) list += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
+  return list;
+}
+
 void checkDriver(ItemCheck& c) {
   const auto& d = c.item<DriverSpec>();
   const auto it = c.index().joints.find(d.joint);
@@ -125,11 +133,27 @@ void checkDriver(ItemCheck& c) {
   std::vector<std::string> drivable;
   for (const auto& k : jointKinds())
     if (k.rotation || k.translation) drivable.push_back(k.key);
-  std::string list;
-  for (std::size_t i = 0; i < drivable.size(); ++i)
-    list += (i == 0 ? "" : i + 1 == drivable.size() ? " or " : ", ") + drivable[i];
   c.error("coordinate", "a " + kind->key + " joint cannot be driven in " + toString(d.coordinate) + " (drivers need a " +
-                            list + " joint)");
+                            alternatives(drivable) + " joint)");
+}
+
+void checkCoupling(ItemCheck& c) {
+  const auto& k = c.item<CouplingSpec>();
+  // a coupling needs a joint with a single coordinate
+  std::vector<std::string> single;
+  for (const auto& kind : jointKinds())
+    if (kind.rotation != kind.translation) single.push_back(kind.key);
+  const std::string* names[2] = {&k.joint1, &k.joint2};
+  for (int side = 0; side < 2; ++side) {
+    const auto it = c.index().joints.find(*names[side]);
+    if (it == c.index().joints.end()) continue;  // reported by the reference
+    const JointKindDescription* kind = findJointKind(it->second->type.key());
+    if (kind && kind->rotation == kind->translation)
+      c.error(side ? "joint2" : "joint1", "a " + kind->key + " joint has no single coordinate to couple (couple a " +
+                                              alternatives(single) + " joint)");
+  }
+  if (!k.joint1.empty() && k.joint1 == k.joint2) c.error("joint2", "couples joint " + inQuotes(k.joint1) + " to itself");
+  if (!std::isfinite(k.ratio) || k.ratio == 0) c.error("ratio", "must be finite and non-zero");
 }
 
 void defaultDriverCoordinate(const ModelSpec& m, void* driver) {

@@ -11,6 +11,7 @@ void checkVirtualBody(ItemCheck& c);
 void checkJoint(ItemCheck& c);
 void checkTimeFunction(ItemCheck& c);
 void checkDriver(ItemCheck& c);
+void checkCoupling(ItemCheck& c);
 void checkForce(ItemCheck& c);
 void checkSensor(ItemCheck& c);
 void checkSimulation(ItemCheck& c);

@@ -119,6 +119,10 @@ class ModelValidateTest : public QObject {
     QTest::newRow("self joint") << Break([](ModelSpec& m) { m.joints[1].body2 = "link"; m.joints[1].marker2 = "A"; })
                                 << "joints[1].body2: a joint cannot connect body 'link' to itself" << "joints[1] 'pin'"
                                 << "body2";
+    QTest::newRow("coupling") << Break([](ModelSpec& m) { m.couplings = {{"gear", "pivot", "pin", 2.0}}; })
+                              << "couplings[0].joint2: a spherical joint has no single coordinate to couple (couple a "
+                                 "revolute or prismatic joint)"
+                              << "couplings[0] 'gear'" << "joint2";
     QTest::newRow("solver") << Break([](ModelSpec& m) { m.solver.rho_inf = 2; }) << "simulation.rho_inf: must be in [0, 1]"
                             << "simulation" << "rho_inf";
   }
@@ -158,6 +162,22 @@ class ModelValidateTest : public QObject {
     if (std::find(agreeing.begin(), agreeing.end(), tag) == agreeing.end())
       QEXPECT_FAIL("", "System::compile still words this check its own way", Continue);
     QCOMPARE(lines(errors(compiled)), lines(errors(validate(m))));
+  }
+
+  void couplingsRoundTrip() {
+    ModelSpec m = crank();
+    m.joints[1].type = JointType::Revolute;
+    m.couplings = {{"gear", "pivot", "pin", -0.5}};
+    const std::string text = io::saveModelString(m);
+    QVERIFY(text.find("{\"name\": \"gear\", \"joint1\": \"pivot\", \"joint2\": \"pin\", \"ratio\": -0.5}") != std::string::npos);
+    ModelSpec back;
+    Diagnostics diag;
+    QVERIFY2(io::loadModelString(text, back, diag), diag.str().c_str());
+    QCOMPARE(back.couplings.size(), size_t(1));
+    QCOMPARE(back.couplings[0].ratio, -0.5);
+    QCOMPARE(io::saveModelString(back), text);
+    // a model without couplings is written as before they existed
+    QVERIFY(io::saveModelString(crank()).find("couplings") == std::string::npos);
   }
 
   void descriptionsAreComplete() {
