@@ -609,6 +609,14 @@ const Registry& registry() {
 
 }  // namespace
 
+namespace {
+const JointKindDescription* findJointKindIn(const std::vector<JointKindDescription>& kinds, std::string_view key) {
+  for (const auto& kind : kinds)
+    if (kind.key == key) return &kind;
+  return nullptr;
+}
+}  // namespace
+
 FieldDescription jointParameter(std::string key, std::string unit, std::string help, double defaultValue) {
   FieldDescription f;
   f.key = key;
@@ -638,15 +646,30 @@ const ItemDescription* findItemDescription(std::string_view kind) {
   return nullptr;
 }
 
+namespace {
+struct JointKindRegistry {
+  std::vector<JointKindDescription> kinds = registeredJointKinds();
+  bool used = false;  // after the first use the list no longer changes
+};
+JointKindRegistry& jointKindRegistry() {
+  static JointKindRegistry r;
+  return r;
+}
+}  // namespace
+
 const std::vector<JointKindDescription>& jointKinds() {
-  static const std::vector<JointKindDescription> kinds = registeredJointKinds();
-  return kinds;
+  JointKindRegistry& r = jointKindRegistry();
+  r.used = true;
+  return r.kinds;
 }
 
-const JointKindDescription* findJointKind(std::string_view key) {
-  for (const auto& kind : jointKinds())
-    if (kind.key == key) return &kind;
-  return nullptr;
+bool registerJointKind(JointKindDescription kind) {
+  JointKindRegistry& r = jointKindRegistry();
+  if (r.used || findJointKindIn(r.kinds, kind.key)) return false;
+  r.kinds.push_back(std::move(kind));
+  return true;
 }
+
+const JointKindDescription* findJointKind(std::string_view key) { return findJointKindIn(jointKinds(), key); }
 
 }  // namespace flexim

@@ -160,4 +160,8 @@ const JointKindDescription* findJointKind(std::string_view key);
 /// The joint kinds' registrations (core/model/joint_kinds.cpp).
 std::vector<JointKindDescription> registeredJointKinds();
 
+/// Adds a kind defined outside core/model (a plug-in, a test) at start-up: the tables are built
+/// once, at the first use of any kind or description, and false is returned after that.
+bool registerJointKind(JointKindDescription kind);
+
 }  // namespace flexim
