@@ -219,6 +219,15 @@ class Fields {
     return f;
   }
 
+  /// A body and a marker on it, both required (for the given types only, when some are given).
+  void bodyAndMarker(std::string bodyKey, std::string T::*body, std::string markerKey, std::string T::*marker,
+                     std::string bodyHelp, const std::vector<std::string>& types = {}) {
+    FieldDescription& b = reference(bodyKey, body, "body", std::move(bodyHelp)).require();
+    if (!types.empty()) b.when("type", types);
+    FieldDescription& m = reference(markerKey, marker, "marker", "marker on " + bodyKey).require().markerOf(bodyKey);
+    if (!types.empty()) m.when("type", types);
+  }
+
   /// A field whose accessors the caller sets.
   FieldDescription& custom(std::string key, FieldType type, std::string unit, std::string help) {
     return add(std::move(key), type, std::move(unit), std::move(help));
@@ -389,10 +398,8 @@ struct Registry {
     type.set = [](void* p, const FieldValue& v) {
       if (const std::string* s = std::get_if<std::string>(&v)) static_cast<JointSpec*>(p)->type = JointType(*s);
     };
-    f.reference("body1", &JointSpec::body1, "body", "first body").require();
-    f.reference("marker1", &JointSpec::marker1, "marker", "marker on body1").require().markerOf("body1");
-    f.reference("body2", &JointSpec::body2, "body", "second body").require();
-    f.reference("marker2", &JointSpec::marker2, "marker", "marker on body2").require().markerOf("body2");
+    f.bodyAndMarker("body1", &JointSpec::body1, "marker1", &JointSpec::marker1, "first body");
+    f.bodyAndMarker("body2", &JointSpec::body2, "marker2", &JointSpec::marker2, "second body");
     for (const auto& kind : jointKinds())
       for (FieldDescription p : kind.parameters) joint.fields.push_back(std::move(p.when("type", {kind.key})));
     f.check(checkJoint);
@@ -482,10 +489,8 @@ struct Registry {
         .byDefault("\"global\"");
     f.object("function", &F::function, function, "scales `vector`: applied load = vector · f(t) (default: constant 1)")
         .when("type", point);
-    f.reference("body1", &F::body1, "body", "first end").when("type", twoEnds).require();
-    f.reference("marker1", &F::marker1, "marker", "marker on body1").when("type", twoEnds).require().markerOf("body1");
-    f.reference("body2", &F::body2, "body", "second end").when("type", twoEnds).require();
-    f.reference("marker2", &F::marker2, "marker", "marker on body2").when("type", twoEnds).require().markerOf("body2");
+    f.bodyAndMarker("body1", &F::body1, "marker1", &F::marker1, "first end", twoEnds);
+    f.bodyAndMarker("body2", &F::body2, "marker2", &F::marker2, "second end", twoEnds);
     f.number("stiffness", &F::stiffness, "N/m", "spring stiffness").when("type", {"spring_damper"}).require().atLeast(0);
     f.number("damping", &F::damping, "N s/m", "damping coefficient")
         .when("type", {"spring_damper"})
