@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 namespace flexim::io {
 
@@ -183,12 +184,78 @@ bool parseJson(const std::string& text, const std::string& source, Json& out, Di
     // nlohmann's position counts the offending character as read
     std::size_t line = 0, column = 0;
     lineColumn(text, builder.errorPosition() == 0 ? 0 : builder.errorPosition() - 1, line, column);
-    diag.error(source + ":" + std::to_string(line) + ":" + std::to_string(column),
-               "syntax error: " + stripNlohmannPrefix(builder.errorMessage()));
+    Diagnostic d;
+    d.where = source + ":" + std::to_string(line) + ":" + std::to_string(column);
+    d.message = "syntax error: " + stripNlohmannPrefix(builder.errorMessage());
+    d.location.file = source;
+    d.location.line = static_cast<int>(line);
+    diag.add(std::move(d));
   } catch (const std::exception& e) {
     diag.error(source, std::string("cannot parse: ") + e.what());
   }
   return false;
+}
+
+std::map<std::string, int> jsonPathLines(const std::string& text) {
+  struct Open {
+    bool array = false;
+    std::size_t index = 0;
+    std::string key;
+    bool expectKey = false;
+  };
+  std::map<std::string, int> lines;
+  std::vector<Open> stack;
+  std::vector<std::string> paths{""};  // the path of each open container
+  int line = 1;
+  const auto valuePath = [&]() -> std::string {
+    if (stack.empty()) return "";
+    const Open& o = stack.back();
+    const std::string& parent = paths.back();
+    if (o.array) return parent + "[" + std::to_string(o.index) + "]";
+    return parent.empty() ? o.key : parent + "." + o.key;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '{' || c == '[') {
+      const std::string path = valuePath();
+      lines.emplace(path, line);
+      stack.push_back({c == '[', 0, {}, c == '{'});
+      paths.push_back(path);
+    } else if (c == '}' || c == ']') {
+      if (!stack.empty()) stack.pop_back();
+      if (paths.size() > 1) paths.pop_back();
+    } else if (c == ',') {
+      if (!stack.empty() && stack.back().array) ++stack.back().index;
+      if (!stack.empty() && !stack.back().array) stack.back().expectKey = true;
+    } else if (c == '"') {
+      std::string s;
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\' && i + 1 < text.size()) ++i;  // an escaped key is kept approximately
+        s += text[i];
+      }
+      if (!stack.empty() && !stack.back().array && stack.back().expectKey) {
+        stack.back().key = std::move(s);
+        stack.back().expectKey = false;
+      } else {
+        lines.emplace(valuePath(), line);
+      }
+    } else if (c != ' ' && c != '\t' && c != '\r' && c != ':') {
+      lines.emplace(valuePath(), line);  // a number or a literal
+      while (i + 1 < text.size() && std::string_view(",]} \t\r\n").find(text[i + 1]) == std::string_view::npos) ++i;
+    }
+  }
+  return lines;
+}
+
+int lineOf(const std::map<std::string, int>& lines, std::string path) {
+  while (true) {
+    if (const auto it = lines.find(path); it != lines.end()) return it->second;
+    if (path.empty()) return 0;
+    const auto cut = path.find_last_of(".[");
+    path = cut == std::string::npos ? std::string() : path.substr(0, cut);
+  }
 }
 
 std::string formatJson(const OrderedJson& j) {

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,14 @@ bool parseJson(const std::string& text, const std::string& source, Json& out, Di
 
 /// Line and column (1-based) of a byte offset, counting columns in bytes.
 void lineColumn(const std::string& text, std::size_t offset, std::size_t& line, std::size_t& column);
+
+/// The line (1-based) each value of a document starts on, by JSON path ("bodies[2].inertia"),
+/// from a light scan of text that has parsed; nlohmann keeps no positions. The first value of a
+/// repeated key counts.
+std::map<std::string, int> jsonPathLines(const std::string& text);
+
+/// The line of path, or of its nearest enclosing value listed in lines (0 when none is).
+int lineOf(const std::map<std::string, int>& lines, std::string path);
 
 /// Writes a document with 2-space indentation, numbers in shortest round-trip form and a final
 /// newline. Arrays of numbers stay on one line ("[1.0, 0.0, 0.0]"); so do small objects and

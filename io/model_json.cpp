@@ -487,6 +487,12 @@ bool loadModelString(const std::string& text, ModelSpec& out, Diagnostics& diag,
     else if (parseJson(text, source, root, local))
       readModel(root, model, local, source, baseDir);
     if (!local.hasErrors()) out = std::move(model);
+    // lines are found only when there is something to say
+    if (!local.items().empty() && root.is_object()) {
+      const std::map<std::string, int> lines = jsonPathLines(text);
+      for (Diagnostic& d : local.items())
+        if (d.location.file == source && d.location.line == 0) d.location.line = lineOf(lines, d.where);
+    }
   } catch (const std::exception& e) {
     local.error(source, std::string("cannot read the model: ") + e.what());
   } catch (...) {

@@ -164,6 +164,37 @@ class ModelValidateTest : public QObject {
     QCOMPARE(lines(errors(compiled)), lines(errors(validate(m))));
   }
 
+  void loaderLocationsHaveLines() {
+    const std::string text =
+        "{\n"
+        "  \"schema_version\": 1,\n"
+        "  \"bodies\": [\n"
+        "    {\"name\": \"a\", \"mass\": 1, \"inertia\": [1, 1, 1]},\n"
+        "    {\"name\": \"b\",\n"
+        "     \"mass\": -1,\n"
+        "     \"inertia\": [1, 1, 1], \"colour\": \"red\"}\n"
+        "  ]\n"
+        "}\n";
+    ModelSpec m;
+    Diagnostics diag;
+    QVERIFY(!io::loadModelString(text, m, diag, "two.json"));
+    QCOMPARE(diag.items().size(), size_t(2));
+    for (const Diagnostic& d : diag.items()) {
+      QCOMPARE(d.location.file, std::string("two.json"));
+      QCOMPARE(d.location.item, std::string("bodies[1] 'b'"));
+    }
+    QCOMPARE(diag.items()[0].where, std::string("bodies[1].colour"));  // the reader's warning
+    QCOMPARE(diag.items()[0].location.line, 7);
+    QCOMPARE(diag.items()[1].where, std::string("bodies[1].mass"));  // validate()'s error
+    QCOMPARE(diag.items()[1].location.field, std::string("mass"));
+    QCOMPARE(diag.items()[1].location.line, 6);
+
+    Diagnostics syntax;
+    QVERIFY(!io::loadModelString("{\n  \"schema_version\": 1,\n  x\n}", m, syntax, "bad.json"));
+    QCOMPARE(syntax.items().at(0).location.file, std::string("bad.json"));
+    QCOMPARE(syntax.items().at(0).location.line, 3);
+  }
+
   void couplingsRoundTrip() {
     ModelSpec m = crank();
     m.joints[1].type = JointType::Revolute;
