@@ -47,9 +47,11 @@ std::string typeText(const FieldDescription& f) {
   } else if (f.type == FieldType::Object) {
     // an object named after its own kind (ground, damping, simulation) is just an object
     t = f.item->kind == f.key ? "object" : lowerFirst(f.item->label);
-  }
-  else
+  } else if (f.type == FieldType::Enum) {
+    for (const auto& c : f.choices) t += (t.empty() ? "" : " \\| ") + code("\"" + c + "\"");
+  } else {
     t = f.typeName();
+  }
   if (!f.unit.empty()) t += " [" + f.unit + "]";
   if (f.required) t += f.alternative.empty() ? ", **required**" : ", **required** (or " + code(f.alternative) + ")";
   return t;

@@ -86,7 +86,7 @@ std::string FieldDescription::typeName() const {
     case FieldType::Inertia: return "3×3 or 3 numbers";
     case FieldType::Enum: {
       std::string s;
-      for (const auto& c : choices) s += (s.empty() ? "" : " \\| ") + ("`\"" + c + "\"`");
+      for (const auto& c : choices) s += (s.empty() ? "" : " | ") + ("\"" + c + "\"");
       return s;
     }
     case FieldType::Reference: return "name of a " + (refersTo == "flexible_body" ? std::string("flexible body") : refersTo);

@@ -108,8 +108,7 @@ struct FieldDescription {
 
   /// "must be positive", "must not be negative", "must be in [0, 1]", ... ("" when v is allowed).
   std::string limitProblem(double v) const;
-  bool hasLimits() const { return minimum.set || maximum.set; }
-  /// The type as the docs name it: "number", "vector", "3x3 or 3 numbers", ...
+  /// The type as people read it: "number", "vector", "\"a\" | \"b\"", ...
   std::string typeName() const;
 };
 
