@@ -29,7 +29,7 @@ constexpr int kMaxSwitchesPerStep = 4;
 class GeneralizedAlpha final : public Integrator {
  public:
   GeneralizedAlpha(const System& sys, const SolverSpec& spec)
-      : m_sys(sys), m_spec(spec), m_S(sys, true), m_hNominal(spec.step), m_h(spec.step) {
+      : m_sys(sys), m_spec(spec), m_S(sys, true, true), m_hNominal(spec.step), m_h(spec.step) {
     const double rho = std::clamp(spec.rho_inf, 0.0, 1.0);
     m_am = (2 * rho - 1) / (rho + 1);
     m_af = rho / (rho + 1);
@@ -191,7 +191,7 @@ class GeneralizedAlpha final : public Integrator {
         return false;
       }
       if (!m_matrixValid) {
-        if (!assemble(h)) {
+        if (!assemble(h, p.s.t, p.lambda)) {
           why = "singular iteration matrix (redundant or inconsistent constraints?)";
           return false;
         }
@@ -231,8 +231,9 @@ class GeneralizedAlpha final : public Integrator {
     return false;
   }
 
-  /// Iteration matrix for step h at the current iterate (m_kin, m_rows hold it).
-  bool assemble(double h) {
+  /// Iteration matrix for step h at the current iterate (m_kin, m_rows hold it; lambda its
+  /// multipliers).
+  bool assemble(double h, double t, const VecX& lambda) {
     const double c = (1 - m_af) / (1 - m_am);
     const double betap = h * h * m_beta * c, gammap = h * m_gamma * c;
     m_factorH = h;
@@ -244,6 +245,7 @@ class GeneralizedAlpha final : public Integrator {
       m_S.addBodyBlock(b, b, m_M);
     }
     addForceTangents(betap, gammap);
+    addGeometricStiffness(t, lambda, betap);
     m_S.setConstraints(m_rows);
     m_matrixValid = m_S.factor();
     return m_matrixValid;
@@ -266,14 +268,8 @@ class GeneralizedAlpha final : public Integrator {
         for (int i = 0; i < n; ++i) {
           for (int kind = 0; kind < 2; ++kind) {
             // perturb along the tangent: [dr global, dtheta body axes, dw] or the velocity [r_dot, omega', w_dot]
-            BodyKinematics& k = m_kin[b + 1];
-            k = saved;
             const bool velocity = kind == 1;
-            if (i >= frame) (velocity ? k.wdot : k.w)(i - frame) += eps;
-            else if (i < 3) (velocity ? k.rdot : k.r)(i) += eps;
-            else if (velocity) k.omega_body(i - 3) += eps;
-            else k.A = saved.A * expMap(eps * Vec3::Unit(i - 3)).toRotationMatrix();
-            k.omega = k.A * k.omega_body;
+            perturbKinematics(saved, frame, i, eps, velocity, m_kin[b + 1]);
             m_sys.force(static_cast<int>(e), m_kin, 0.0, m_f1);
             const double scale = velocity ? gammap : betap;
             for (size_t r = 0; r < blocks.size(); ++r) m_T[r].col(i) -= scale * (m_f1.f[r] - m_f0.f[r]) / eps;
@@ -284,6 +280,27 @@ class GeneralizedAlpha final : public Integrator {
           if (blocks[r] >= 0 && std::find(blocks.begin(), blocks.begin() + r, blocks[r]) == blocks.begin() + r)
             m_S.addBodyBlock(blocks[r], b, m_T[r]);
       }
+    }
+  }
+
+  /// beta' d(G^T lambda)/dq of every constraint element: without it Newton converges only
+  /// linearly once the joint forces are large.
+  void addGeometricStiffness(double t, const VecX& lambda, double betap) {
+    const auto& cons = m_sys.constraints();
+    for (size_t c = 0; c < cons.size(); ++c) {
+      const ConstraintElement& e = *cons[c];
+      const auto lam = lambda.segment(m_sys.constraintOffsets()[c], e.rows());
+      if (lam.isZero(0.0)) continue;  // open or unloaded rows
+      m_sizes.clear();
+      for (int b : e.blocks) m_sizes.push_back(m_sys.blockNv(b));
+      m_K.resize(m_sizes);
+      e.addGeometricStiffness(m_sys, m_kin, t, lam, betap, m_K);
+      const int n = static_cast<int>(e.blocks.size());
+      for (int r = 0; r < n; ++r)
+        for (int k = 0; k < n; ++k) {
+          const int b1 = e.blocks[r], b2 = e.blocks[k];
+          if (b1 >= 0 && b2 >= 0 && (b1 == b2 || e.geometricStiffnessCouplesBlocks())) m_S.addBodyBlock(b1, b2, m_K.at(r, k));
+        }
     }
   }
 
@@ -350,7 +367,7 @@ class GeneralizedAlpha final : public Integrator {
     if (nc == 0) return true;
     m_sys.kinematics(p.s, m_kin);
     m_sys.constraints(m_kin, p.s.t, m_rows);
-    if (!assemble(h)) return false;
+    if (!assemble(h, p.s.t, p.lambda)) return false;
     VecX rhs = VecX::Zero(nv + nc);
     for (size_t ci = 0; ci < m_rows.size(); ++ci)
       rhs.segment(m_sys.constraintOffsets()[ci] + nv, m_sys.constraints()[ci]->rows()) =
@@ -375,6 +392,8 @@ class GeneralizedAlpha final : public Integrator {
   MatX m_M;  ///< scratch: one block's mass matrix
   ForceRows m_f0, m_f1;                 ///< scratch: force tangents
   std::vector<MatX> m_T{8};             ///< scratch: force tangent blocks
+  ElementTangent m_K;                   ///< scratch: one constraint element's geometric stiffness
+  std::vector<int> m_sizes;             ///< scratch: its blocks' sizes
   bool m_allEquality = std::all_of(m_sys.rowKinds().begin(), m_sys.rowKinds().end(),
                                    [](RowKind k) { return k == RowKind::Equality; });
 };

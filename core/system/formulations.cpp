@@ -16,6 +16,16 @@ VecX BodyKinematics::velocity() const {
   return v;
 }
 
+void perturbKinematics(const BodyKinematics& base, int frameSize, int i, double eps, bool velocity,
+                       BodyKinematics& out) {
+  out = base;
+  if (i >= frameSize) (velocity ? out.wdot : out.w)(i - frameSize) += eps;
+  else if (i < 3) (velocity ? out.rdot : out.r)(i) += eps;
+  else if (velocity) out.omega_body(i - 3) += eps;
+  else out.A = base.A * expMap(eps * Vec3::Unit(i - 3)).toRotationMatrix();
+  out.omega = out.A * out.omega_body;
+}
+
 void Formulation::kinematics(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v, BodyKinematics& k) const {
   const int f = frameSize();
   if (f == 6) {

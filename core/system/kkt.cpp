@@ -14,7 +14,8 @@ struct KktMatrix::Klu {
   double rcondFull = 0.0;  ///< rcond of the last full factorisation (pivot-order reference)
 };
 
-KktMatrix::KktMatrix(const System& sys, bool couple_forces) : m_sys(sys), m_coupleForces(couple_forces) {
+KktMatrix::KktMatrix(const System& sys, bool couple_forces, bool couple_constraints)
+    : m_sys(sys), m_coupleForces(couple_forces), m_coupleConstraints(couple_constraints) {
   m_nv = sys.nv();
   m_n = m_nv + sys.nc();
   m_active.assign(sys.nc(), 1);
@@ -67,6 +68,11 @@ void KktMatrix::buildPattern() {
     for (const auto& f : sys.forces())
       for (int b1 : f->blocks)
         for (int b2 : f->blocks) regBlocks(b1, b2);
+  if (m_coupleConstraints)
+    for (const auto& c : sys.constraints())
+      if (c->geometricStiffnessCouplesBlocks())
+        for (int b1 : c->blocks)
+          for (int b2 : c->blocks) regBlocks(b1, b2);
   const auto& cons = sys.constraints();
   for (size_t c = 0; c < cons.size(); ++c) {
     const int r0 = m_nv + sys.constraintOffsets()[c], rows = cons[c]->rows();

@@ -18,8 +18,9 @@ namespace flexim {
 
 class KktMatrix {
  public:
-  /// All rows active. couple_forces: blocks of block pairs joined by a force element.
-  KktMatrix(const System& sys, bool couple_forces);
+  /// All rows active. couple_forces: blocks of block pairs joined by a force element;
+  /// couple_constraints: of pairs whose constraint element's geometric stiffness couples them.
+  KktMatrix(const System& sys, bool couple_forces, bool couple_constraints = false);
   ~KktMatrix();
   KktMatrix(const KktMatrix&) = delete;
   KktMatrix& operator=(const KktMatrix&) = delete;
@@ -34,7 +35,7 @@ class KktMatrix {
 
   void setZero();
   /// Adds a block at block rows b1, block columns b2 (nv_b1 x nv_b2, or its top-left part;
-  /// must be in the pattern: the diagonal, or a pair joined by a force element).
+  /// must be in the pattern: the diagonal, or a pair coupled as asked at construction).
   void addBodyBlock(int b1, int b2, const Eigen::Ref<const MatX>& block);
   /// Writes G (and G^T) of the active rows from evaluated constraint rows; inactive rows get a
   /// unit multiplier diagonal.
@@ -50,7 +51,7 @@ class KktMatrix {
   void buildPattern();
   void freeFactors();
   const System& m_sys;
-  bool m_coupleForces;
+  bool m_coupleForces, m_coupleConstraints;
   int m_n = 0, m_nv = 0;
   std::vector<char> m_active;
   long m_analyses = 0;

@@ -7,6 +7,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -18,6 +19,42 @@ void ConstraintRows::resize(int rows, const std::vector<int>& cols) {
   gamma.setZero(rows);
   G.resize(cols.size());
   for (size_t k = 0; k < cols.size(); ++k) G[k].setZero(rows, cols[k]);
+}
+
+void ElementTangent::resize(const std::vector<int>& sizes) {
+  n = static_cast<int>(sizes.size());
+  K.resize(n * n);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) at(r, c).setZero(sizes[r], sizes[c]);
+}
+
+void ConstraintElement::addGeometricStiffness(const System& sys, std::vector<BodyKinematics>& kin, double t,
+                                              const Eigen::Ref<const VecX>& lambda, double scale,
+                                              ElementTangent& out) const {
+  // one-sided differences of G^T lambda over each touched block's position tangent
+  const double eps = 1e-7;
+  thread_local ConstraintRows rows0, rows1;
+  thread_local std::vector<int> sizes;
+  sizes.clear();
+  for (int b : blocks) sizes.push_back(sys.blockNv(b));
+  rows0.resize(rows(), sizes);
+  evaluate(sys, kin, t, rows0);
+  for (size_t side = 0; side < blocks.size(); ++side) {
+    const int b = blocks[side];
+    // a block touched twice is perturbed once (both slots see it)
+    if (b < 0 || std::find(blocks.begin(), blocks.begin() + side, b) != blocks.begin() + side) continue;
+    const BodyKinematics saved = kin[b + 1];
+    const int frame = sys.block(b).formulation->frameSize();
+    for (int i = 0; i < sys.block(b).nv(); ++i) {
+      perturbKinematics(saved, frame, i, eps, false, kin[b + 1]);
+      rows1.resize(rows(), sizes);
+      evaluate(sys, kin, t, rows1);
+      for (size_t r = 0; r < blocks.size(); ++r)
+        out.at(static_cast<int>(r), static_cast<int>(side)).col(i) +=
+            (scale / eps) * (rows1.G[r] - rows0.G[r]).transpose() * lambda;
+    }
+    kin[b + 1] = saved;
+  }
 }
 
 void ForceRows::resize(const std::vector<int>& sizes) {
@@ -295,8 +332,10 @@ void System::massMatrix(const std::vector<BodyKinematics>& kin, int b, MatX& M) 
   m_blocks[b].formulation->massMatrix(kin[b + 1], M);
 }
 
-std::vector<int> System::blockSizes(const std::vector<int>& blocks) const {
-  std::vector<int> sizes;
+const std::vector<int>& System::blockSizes(const std::vector<int>& blocks) const {
+  // per-thread scratch: elements are evaluated in every Newton iteration
+  thread_local std::vector<int> sizes;
+  sizes.clear();
   for (int b : blocks) sizes.push_back(blockNv(b));
   return sizes;
 }

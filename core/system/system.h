@@ -116,8 +116,8 @@ class System {
   State m_initial;
   /// Flexible and virtual bodies, their reference conditions and rf joints (flexible_compile.cpp).
   void compileFlexible(const ModelSpec& model, Diagnostics& diag);
-  /// Sizes the per-block force storage of element e.
-  std::vector<int> blockSizes(const std::vector<int>& blocks) const;
+  /// Velocity sizes of the touched blocks (valid until the next call on this thread).
+  const std::vector<int>& blockSizes(const std::vector<int>& blocks) const;
   std::vector<std::vector<MarkerRef>> m_markers;  ///< [body+1][marker], index 0 = ground
   std::unordered_map<std::string, int> m_bodyIndex;                 ///< name -> block index
   std::vector<std::unordered_map<std::string, int>> m_markerIndex;  ///< [body+1]: name -> marker
