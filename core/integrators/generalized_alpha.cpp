@@ -6,8 +6,10 @@
 // onto G v + Phi_t = 0 after each step. Parameters from the spectral radius rho_inf (Chung-Hulbert):
 //   alpha_m = (2 rho - 1)/(rho + 1), alpha_f = rho/(rho + 1),
 //   gamma = 1/2 + alpha_f - alpha_m, beta = (gamma + 1/2)^2 / 4.
-// Newton uses an iteration matrix [M + gamma' C_t + beta' K_t, G^T; G, 0] whose KLU symbolic
-// analysis is done once; the numeric factorisation is reused while Newton converges fast.
+// Newton uses an iteration matrix [M + gamma' C_t + beta' K_t, G^T; G, 0] (K_t with the
+// constraint forces' geometric stiffness) whose KLU symbolic analysis is done once; it is
+// factorised once per step at the predictor, which extrapolates the accelerations and
+// multipliers of the last two steps, and serves the velocity projection too.
 #include "core/integrators/integrator.h"
 #include "core/base/rotation.h"
 #include "core/system/kkt.h"
@@ -25,6 +27,11 @@ namespace {
 constexpr double kPenetrationTolerance = 1e-9;
 /// Active-set changes tried within one step before its result is taken as it is.
 constexpr int kMaxSwitchesPerStep = 4;
+/// Iterative-refinement steps of the velocity projection before it factorises afresh.
+constexpr int kMaxProjectionRefinements = 6;
+/// Velocity error left by the projection, relative to the velocity error Newton's tolerance
+/// allows (gamma'/beta' newton_tol).
+constexpr double kProjectionTolerance = 1e-2;
 
 class GeneralizedAlpha final : public Integrator {
  public:
@@ -48,6 +55,7 @@ class GeneralizedAlpha final : public Integrator {
   bool initialize(const State& s0, const VecX& vdot0, const VecX& lambda0, std::string&) override {
     m_cur = {s0, vdot0, vdot0, lambda0};
     m_prev = m_cur;
+    m_extrapolate = false;
     if (m_sys.hasUnilateralRows()) {
       m_sys.kinematics(s0, m_kin);
       m_sys.constraints(m_kin, s0.t, m_rows);
@@ -79,6 +87,7 @@ class GeneralizedAlpha final : public Integrator {
         }
         m_prev = m_cur;
         m_cur = next;
+        m_extrapolate = switches == 0;  // not across the impulse of a contact change
         ++m_stats.steps;
         // return to the nominal step after a run of good steps
         if (m_h < m_hNominal && ++m_goodSteps >= 4) {
@@ -137,11 +146,19 @@ class GeneralizedAlpha final : public Integrator {
     const double betap = h * h * m_beta * (1 - m_af) / (1 - m_am);
     const double gammap = h * m_gamma * (1 - m_af) / (1 - m_am);
     const int nv = m_sys.nv(), nc = m_sys.nc();
-    if (h != m_factorH) m_matrixValid = false;
+    // a matrix at this step's predictor: one from the last step is an O(h) worse model and
+    // costs more iterations than its factorisation
+    m_matrixValid = false;
     Point p;
     p.s.t = m_cur.s.t + h;
     p.vdot = m_cur.vdot;
     p.lambda = m_cur.lambda;
+    if (m_extrapolate && m_prev.s.t < m_cur.s.t) {
+      // linear in time: the first Newton increment drops by an order of magnitude on smooth motion
+      const double ratio = h / (m_cur.s.t - m_prev.s.t);
+      p.vdot += ratio * (m_cur.vdot - m_prev.vdot);
+      p.lambda += ratio * (m_cur.lambda - m_prev.lambda);
+    }
     const auto& active = m_S.activeRows();
     for (int i = 0; i < nc; ++i)
       if (!active[i]) p.lambda(i) = 0;  // an open row carries no force
@@ -154,7 +171,7 @@ class GeneralizedAlpha final : public Integrator {
     update();
     VecX f, rhs(nv + nc);
     double prevNorm = 0;
-    bool refreshed = false;
+    int assemblies = 0;
     for (int k = 0; k < m_spec.max_newton; ++k) {
       m_sys.kinematics(p.s, m_kin);
       m_sys.forces(m_kin, p.s.t, f);
@@ -174,9 +191,10 @@ class GeneralizedAlpha final : public Integrator {
         const int off = m_sys.constraintOffsets()[ci], r = m_sys.constraints()[ci]->rows();
         phi.segment(off, r) = m_rows[ci].phi;
         if (!m_allEquality) {
-          const VecX vel = constraintVelocity(m_sys, static_cast<int>(ci), m_rows[ci], p.s.v);
+          if (m_vel.size() < r) m_vel.resize(r);
+          constraintVelocity(m_sys, static_cast<int>(ci), m_rows[ci], p.s.v, m_vel.head(r));
           for (int i = 0; i < r; ++i)
-            if (kinds[off + i] == RowKind::VelocityLevel) phi(off + i) = betap / gammap * vel(i);
+            if (kinds[off + i] == RowKind::VelocityLevel) phi(off + i) = betap / gammap * m_vel(i);
         }
       }
       rhs.tail(nc) = -phi / betap;
@@ -195,7 +213,7 @@ class GeneralizedAlpha final : public Integrator {
           why = "singular iteration matrix (redundant or inconsistent constraints?)";
           return false;
         }
-        refreshed = true;
+        ++assemblies;
       }
       if (!m_S.solve(rhs)) {
         why = "linear solve failed";
@@ -207,17 +225,18 @@ class GeneralizedAlpha final : public Integrator {
       update();
       const double incr = betap * rhs.head(nv).lpNorm<Eigen::Infinity>();
       const double phiNorm = nc ? phi.lpNorm<Eigen::Infinity>() : 0.0;
-      if (incr <= m_spec.newton_tol && phiNorm <= 10 * m_spec.newton_tol) {
-        if (!projectVelocities(p, h)) {
+      if (remainingError(incr, k > 0 ? prevNorm : 0.0) <= m_spec.newton_tol && phiNorm <= 10 * m_spec.newton_tol) {
+        if (!projectVelocities(p, h, gammap / betap * m_spec.newton_tol * kProjectionTolerance)) {
           why = "velocity projection failed (singular constraint Jacobian)";
           return false;
         }
         out = p;
         return true;
       }
-      // a stale matrix that stops contracting is refreshed once before the step is rejected
+      // a matrix that stops contracting is refreshed once at the current iterate before the
+      // step is rejected
       if (k > 0 && incr > 0.5 * prevNorm) {
-        if (refreshed) {
+        if (assemblies > 1) {
           why = "Newton iterations do not converge; largest constraint residual in " + worstConstraint(m_sys, phi);
           m_matrixValid = false;
           return false;
@@ -231,12 +250,19 @@ class GeneralizedAlpha final : public Integrator {
     return false;
   }
 
+  /// Error left after an iteration's increment `step` (the previous one `previous`, 0 for
+  /// none): with contraction rate theta = step / previous, theta / (1 - theta) step; without a
+  /// rate, or while it does not contract, the increment itself.
+  static double remainingError(double step, double previous) {
+    const double theta = previous > 0 ? step / previous : 1.0;
+    return theta < 0.5 ? theta / (1 - theta) * step : step;
+  }
+
   /// Iteration matrix for step h at the current iterate (m_kin, m_rows hold it; lambda its
   /// multipliers).
   bool assemble(double h, double t, const VecX& lambda) {
     const double c = (1 - m_af) / (1 - m_am);
     const double betap = h * h * m_beta * c, gammap = h * m_gamma * c;
-    m_factorH = h;
     m_S.setZero();
     for (int b = 0; b < m_sys.nblocks(); ++b) {
       const Formulation& F = *m_sys.block(b).formulation;
@@ -359,21 +385,49 @@ class GeneralizedAlpha final : public Integrator {
     return true;
   }
 
-  /// Projects velocities onto G v + Phi_t = 0 with the iteration matrix as metric. The matrix
-  /// is refactorised at the converged state: projecting along a stale Jacobian would leak
-  /// velocity into the free directions. The fresh matrix then serves the next step's Newton.
-  bool projectVelocities(Point& p, double h) {
+  /// Projects velocities onto G v + Phi_t = 0 with the iteration matrix as metric and the
+  /// Jacobian at the converged state (a stale Jacobian would leak velocity into the free
+  /// directions): [H G^T; G 0] [dv; mu] = [0; -(G v + Phi_t)] solved by iterative refinement
+  /// preconditioned with this step's factorisation, whose G is that of an earlier iterate.
+  /// Falls back to a fresh factorisation when the refinement does not converge. tol: on the
+  /// velocities left to correct.
+  bool projectVelocities(Point& p, double h, double tol) {
     const int nv = m_sys.nv(), nc = m_sys.nc();
     if (nc == 0) return true;
     m_sys.kinematics(p.s, m_kin);
     m_sys.constraints(m_kin, p.s.t, m_rows);
-    if (!assemble(h, p.s.t, p.lambda)) return false;
-    VecX rhs = VecX::Zero(nv + nc);
+    m_b.setZero(nv + nc);
     for (size_t ci = 0; ci < m_rows.size(); ++ci)
-      rhs.segment(m_sys.constraintOffsets()[ci] + nv, m_sys.constraints()[ci]->rows()) =
-          -constraintVelocity(m_sys, static_cast<int>(ci), m_rows[ci], p.s.v);
-    if (!m_S.solve(rhs)) return false;
-    p.s.v += rhs.head(nv);
+      constraintVelocity(m_sys, static_cast<int>(ci), m_rows[ci], p.s.v,
+                         m_b.segment(m_sys.constraintOffsets()[ci] + nv, m_sys.constraints()[ci]->rows()));
+    const auto& active = m_S.activeRows();
+    for (int i = 0; i < nc; ++i) m_b(nv + i) = active[i] ? -m_b(nv + i) : 0.0;
+    bool converged = false;
+    if (m_matrixValid) {
+      m_S.setConstraints(m_rows);  // the matrix to solve with; the factorisation stays
+      m_x.setZero(nv + nc);
+      m_r = m_b;
+      double previous = 0;
+      for (int it = 0; it < kMaxProjectionRefinements; ++it) {
+        if (!m_S.solve(m_r)) break;
+        m_x += m_r;
+        const double step = m_r.head(nv).lpNorm<Eigen::Infinity>();
+        if (step == 0 || (it > 0 && remainingError(step, previous) <= tol)) {
+          converged = true;
+          break;
+        }
+        previous = step;
+        m_S.multiply(m_x, m_r);
+        m_r = m_b - m_r;
+      }
+      m_matrixValid = false;  // the matrix no longer matches its factorisation
+    }
+    if (!converged) {
+      if (!assemble(h, p.s.t, p.lambda)) return false;
+      m_x = m_b;
+      if (!m_S.solve(m_x)) return false;
+    }
+    p.s.v += m_x.head(nv);
     return true;
   }
 
@@ -382,14 +436,16 @@ class GeneralizedAlpha final : public Integrator {
   KktMatrix m_S;
   double m_am = 0, m_af = 0, m_gamma = 0.5, m_beta = 0.25;
   double m_hNominal, m_h;
-  double m_factorH = -1;
   bool m_matrixValid = false;
+  bool m_extrapolate = false;  ///< predictor from the last two points (not after a restart)
   int m_goodSteps = 0;
   Point m_cur, m_prev;
   IntegratorStats m_stats;
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rows;
   MatX m_M;  ///< scratch: one block's mass matrix
+  VecX m_b, m_x, m_r;  ///< scratch: projection right-hand side, solution, residual
+  VecX m_vel;          ///< scratch: one element's constraint velocity
   ForceRows m_f0, m_f1;                 ///< scratch: force tangents
   std::vector<MatX> m_T{8};             ///< scratch: force tangent blocks
   ElementTangent m_K;                   ///< scratch: one constraint element's geometric stiffness

@@ -178,6 +178,12 @@ bool KktMatrix::solve(VecX& rhs) const {
   return klu_solve(m_klu->symbolic, m_klu->numeric, m_n, 1, rhs.data(), &m_klu->common) && rhs.allFinite();
 }
 
+void KktMatrix::multiply(const VecX& x, VecX& y) const {
+  y.setZero(m_n);
+  for (int j = 0; j < m_n; ++j)
+    for (int p = m_Ap[j]; p < m_Ap[j + 1]; ++p) y(m_Ai[p]) += m_Ax[p] * x(j);
+}
+
 double KktMatrix::rcond() const { return m_klu->common.rcond; }
 
 }  // namespace flexim

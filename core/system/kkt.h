@@ -44,6 +44,8 @@ class KktMatrix {
   bool factor();
   /// Solves in place with the last factorisation.
   bool solve(VecX& rhs) const;
+  /// y = A x with the matrix as it is now (which may differ from the one factorised).
+  void multiply(const VecX& x, VecX& y) const;
   /// Reciprocal condition estimate of the last factorisation (cheap).
   double rcond() const;
 

@@ -416,15 +416,14 @@ void System::bodyPose(const VecX& q, int b, Vec3& position, Quat& orientation) c
   B.formulation->userPose(q.segment(B.q0, B.nq()), position, orientation);
 }
 
-VecX constraintVelocity(const System& sys, int c, const ConstraintRows& rows, const VecX& v) {
+void constraintVelocity(const System& sys, int c, const ConstraintRows& rows, const VecX& v, Eigen::Ref<VecX> out) {
   const ConstraintElement& e = *sys.constraints()[c];
-  VecX r = rows.phit;
+  out = rows.phit;
   for (size_t k = 0; k < e.blocks.size(); ++k)
     if (e.blocks[k] >= 0) {
       const Block& B = sys.block(e.blocks[k]);
-      r += rows.G[k] * v.segment(B.v0, B.nv());
+      out.noalias() += rows.G[k] * v.segment(B.v0, B.nv());
     }
-  return r;
 }
 
 void addConstraintForces(const System& sys, const std::vector<ConstraintRows>& rows, const VecX& lambda, VecX& out) {

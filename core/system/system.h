@@ -128,8 +128,8 @@ class System {
   Vec3 m_gravity = Vec3::Zero();
 };
 
-/// G v + Phi_t of constraint element c (rows evaluated by System::constraints).
-VecX constraintVelocity(const System& sys, int c, const ConstraintRows& rows, const VecX& v);
+/// out = G v + Phi_t of constraint element c (rows evaluated by System::constraints).
+void constraintVelocity(const System& sys, int c, const ConstraintRows& rows, const VecX& v, Eigen::Ref<VecX> out);
 /// out (size nv) += G^T lambda over all constraint elements.
 void addConstraintForces(const System& sys, const std::vector<ConstraintRows>& rows, const VecX& lambda, VecX& out);
 
