@@ -166,10 +166,14 @@ class GeneralizedAlpha final : public Integrator {
       p.a = (m_af * m_cur.vdot + (1 - m_af) * p.vdot - m_am * m_cur.a) / (1 - m_am);
       p.s.v = m_cur.s.v + h * (1 - m_gamma) * m_cur.a + h * m_gamma * p.a;
       p.s.q = m_cur.s.q;
-      m_sys.retract(p.s.q, h * m_cur.s.v + h * h * (0.5 - m_beta) * m_cur.a + h * h * m_beta * p.a);
+      m_dx = h * m_cur.s.v + h * h * (0.5 - m_beta) * m_cur.a + h * h * m_beta * p.a;
+      m_sys.retract(p.s.q, m_dx);
     };
     update();
-    VecX f, rhs(nv + nc);
+    // scratch kept between steps: no allocation in an iteration
+    VecX &f = m_f, &rhs = m_rhs, &phi = m_phi, &Gtl = m_Gtl;
+    rhs.resize(nv + nc);
+    phi.resize(nc);
     double prevNorm = 0;
     int assemblies = 0;
     for (int k = 0; k < m_spec.max_newton; ++k) {
@@ -177,13 +181,12 @@ class GeneralizedAlpha final : public Integrator {
       m_sys.forces(m_kin, p.s.t, f);
       m_sys.constraints(m_kin, p.s.t, m_rows);
       // residual: M vdot - f + G^T lambda ; Phi / beta' (velocity-level rows: (G v + Phi_t) / gamma')
-      VecX phi(nc);
+      rhs.head(nv) = f;
       for (int b = 0; b < m_sys.nblocks(); ++b) {
         const Block& B = m_sys.block(b);
-        m_sys.massMatrix(m_kin, b, m_M);
-        rhs.segment(B.v0, B.nv()) = f.segment(B.v0, B.nv()) - m_M * p.vdot.segment(B.v0, B.nv());
+        B.formulation->subtractMassTimes(m_kin[b + 1], p.vdot.segment(B.v0, B.nv()), rhs.segment(B.v0, B.nv()));
       }
-      VecX Gtl = VecX::Zero(nv);
+      Gtl.setZero(nv);
       addConstraintForces(m_sys, m_rows, p.lambda, Gtl);
       rhs.head(nv) -= Gtl;
       const auto& kinds = m_sys.rowKinds();
@@ -446,6 +449,7 @@ class GeneralizedAlpha final : public Integrator {
   MatX m_M;  ///< scratch: one block's mass matrix
   VecX m_b, m_x, m_r;  ///< scratch: projection right-hand side, solution, residual
   VecX m_vel;          ///< scratch: one element's constraint velocity
+  VecX m_f, m_rhs, m_phi, m_Gtl, m_dx;  ///< scratch: Newton residual and position increment
   ForceRows m_f0, m_f1;                 ///< scratch: force tangents
   std::vector<MatX> m_T{8};             ///< scratch: force tangent blocks
   ElementTangent m_K;                   ///< scratch: one constraint element's geometric stiffness

@@ -93,10 +93,15 @@ class Formulation {
 
   /// Mass matrix (nv x nv).
   virtual void massMatrix(const BodyKinematics& k, MatX& M) const = 0;
+  /// out -= M a (the residual's inertia term; the default builds M).
+  virtual void subtractMassTimes(const BodyKinematics& k, const Eigen::Ref<const VecX>& a, Eigen::Ref<VecX> out) const;
   /// Velocity-dependent, gravity and internal (elastic, damping) generalized forces (size nv, set).
   virtual void forces(const BodyKinematics& k, const Vec3& gravity, Eigen::Ref<VecX> f) const = 0;
   /// Adds betap * K + gammap * C, the (approximate) tangent of -forces(), to an iteration matrix.
   virtual void addForceTangent(const BodyKinematics& k, double betap, double gammap, MatX& S) const {}
+  /// False when entry (i, j) of the mass matrix and of the force tangent is zero at every state:
+  /// the KKT pattern leaves it out unless an element puts something there.
+  virtual bool iterationMatrixEntry(int i, int j) const { return true; }
   virtual double kineticEnergy(const BodyKinematics& k) const { return 0.0; }
   /// Gravity potential and strain energy.
   virtual double potentialEnergy(const BodyKinematics& k, const Vec3& gravity) const { return 0.0; }
@@ -170,6 +175,12 @@ class ConstraintElement {
   /// False when the geometric stiffness has no blocks between different touched blocks (the
   /// iteration matrix then needs no pattern for them).
   virtual bool geometricStiffnessCouplesBlocks() const { return true; }
+  /// False when entry (row, col) of G[k] is zero at every state: the KKT pattern leaves it out
+  /// (a smaller sparse factorisation). Values written there are ignored.
+  virtual bool jacobianEntry(int k, int row, int col) const { return true; }
+  /// False when entry (i, j) of the geometric stiffness of touched block k on itself is zero at
+  /// every state.
+  virtual bool geometricStiffnessEntry(int k, int i, int j) const { return true; }
   std::vector<int> blocks;  ///< touched blocks (-1 = ground)
   std::string label;        ///< "joint 'crank_pin'" or "driver 'motor'"
   int joint_index = -1;     ///< the model joint this belongs to (drivers: the driven joint)

@@ -26,6 +26,13 @@ void perturbKinematics(const BodyKinematics& base, int frameSize, int i, double 
   out.omega = out.A * out.omega_body;
 }
 
+void Formulation::subtractMassTimes(const BodyKinematics& k, const Eigen::Ref<const VecX>& a,
+                                    Eigen::Ref<VecX> out) const {
+  thread_local MatX M;
+  massMatrix(k, M);
+  out.noalias() -= M * a;
+}
+
 void Formulation::kinematics(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v, BodyKinematics& k) const {
   const int f = frameSize();
   if (f == 6) {
@@ -99,6 +106,12 @@ void RigidBodyFormulation::massMatrix(const BodyKinematics&, MatX& M) const {
   M.setZero(6, 6);
   M.topLeftCorner<3, 3>().diagonal().setConstant(m_mass);
   M.bottomRightCorner<3, 3>() = m_J;
+}
+
+void RigidBodyFormulation::subtractMassTimes(const BodyKinematics&, const Eigen::Ref<const VecX>& a,
+                                             Eigen::Ref<VecX> out) const {
+  out.head<3>() -= m_mass * a.head<3>();
+  out.tail<3>().noalias() -= m_J * a.tail<3>();
 }
 
 void RigidBodyFormulation::forces(const BodyKinematics& k, const Vec3& gravity, Eigen::Ref<VecX> f) const {

@@ -46,13 +46,26 @@ class GeometricJoint final : public ConstraintElement {
   int rows() const override { return m_rows; }
   // a point row's force on a body depends on that body's rotation alone
   bool geometricStiffnessCouplesBlocks() const override { return !m_pointOnly; }
+  // a point row's geometric stiffness acts between rotations only
+  bool geometricStiffnessEntry(int, int i, int j) const override { return !m_pointOnly || (i >= 3 && j >= 3); }
+  // translation columns: a point row is +-I, a dot-1 row has none
+  bool jacobianEntry(int, int row, int col) const override {
+    if (col >= 3) return true;
+    int r0 = 0;
+    for (const auto& p : m_prims) {
+      if (row < r0 + primRows(p))
+        return p.kind == Prim::Dot2 || (p.kind == Prim::Point && col == row - r0);
+      r0 += primRows(p);
+    }
+    return true;
+  }
 
   /// Tangent coordinates per body: [dr (global), dtheta (body axes)], A -> A exp(dtheta~), so
   /// that d(A^T x)/dtheta = (A^T x)~ for a fixed global x, d(A a')/dtheta = -(A a')~ A for an
   /// axis a' fixed in the body, and dp/d[dr, dtheta] = Jp.
   void addGeometricStiffness(const System& sys, std::vector<BodyKinematics>& kin, double, const Eigen::Ref<const VecX>& lambda,
                              double scale, ElementTangent& out) const override {
-    const MarkerKinematics k1 = sys.markerKinematics(kin, m_m1), k2 = sys.markerKinematics(kin, m_m2);
+    const MarkerKinematics k1 = sys.markerKinematics(kin, m_m1, !m_pointOnly), k2 = sys.markerKinematics(kin, m_m2, !m_pointOnly);
     const Mat3 &A1 = k1.body->A, &A2 = k2.body->A;
     const Vec3 d = k2.p - k1.p;
     // K(r, c): touched block r (0: body 1, 1: body 2), 6 x 6 over [dr, dtheta]
@@ -107,7 +120,7 @@ class GeometricJoint final : public ConstraintElement {
   }
 
   void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double, ConstraintRows& out) const override {
-    const MarkerKinematics k1 = sys.markerKinematics(kin, m_m1), k2 = sys.markerKinematics(kin, m_m2);
+    const MarkerKinematics k1 = sys.markerKinematics(kin, m_m1, !m_pointOnly), k2 = sys.markerKinematics(kin, m_m2, !m_pointOnly);
     const Vec3 d = k2.p - k1.p, ddot = k2.pdot - k1.pdot, dbias = k2.pddot_bias - k1.pddot_bias;
     out.phit.setZero();
     int r = 0;

@@ -51,6 +51,7 @@ class KktMatrix {
 
  private:
   void buildPattern();
+  void scaleRows();  ///< m_Sx = the values with the rows scaled by m_rowScale
   void freeFactors();
   const System& m_sys;
   bool m_coupleForces, m_coupleConstraints;
@@ -59,7 +60,9 @@ class KktMatrix {
   long m_analyses = 0;
   std::vector<int> m_Ap, m_Ai;
   std::vector<double> m_Ax;
+  std::vector<double> m_rowScale, m_Sx;  ///< row scaling of the last full factorisation, scaled values
   std::map<std::pair<int, int>, int> m_bodyBlocks;  ///< (b1,b2) -> offset into m_blockPos (nv_b1 x nv_b2)
+  std::vector<int> m_diagonalBlocks;                ///< b -> m_bodyBlocks[(b, b)], without a search
   /// Per constraint element, per touched block: offsets into m_blockPos of G (rows x nv, column
   /// major) and G^T (nv x rows), -1 for ground; entries of inactive rows are -1 in m_blockPos.
   std::vector<std::vector<int>> m_G, m_Gt;

@@ -314,7 +314,7 @@ void System::kinematics(const State& s, std::vector<BodyKinematics>& kin) const 
   }
 }
 
-MarkerKinematics System::markerKinematics(const std::vector<BodyKinematics>& kin, const MarkerRef& m) const {
+MarkerKinematics System::markerKinematics(const std::vector<BodyKinematics>& kin, const MarkerRef& m, bool withAxes) const {
   MarkerKinematics k;
   k.body = &kin[m.body + 1];
   const BodyKinematics& B = *k.body;
@@ -322,7 +322,7 @@ MarkerKinematics System::markerKinematics(const std::vector<BodyKinematics>& kin
   k.p = B.r + k.sg;
   k.pdot = B.rdot + B.omega.cross(k.sg);
   k.pddot_bias = B.omega.cross(B.omega.cross(k.sg));
-  k.axes = B.A * m.R;
+  if (withAxes) k.axes = B.A * m.R;
   k.Jp.leftCols<3>().setIdentity();
   k.Jp.rightCols<3>() = -B.A * skew(m.s);
   return k;

@@ -78,7 +78,8 @@ class System {
   /// Kinematics of every block; index 0 is ground, block b is at b + 1.
   void kinematics(const State& s, std::vector<BodyKinematics>& kin) const;
   BodyKinematics bodyKinematics(const VecX& q, const VecX& v, int b) const;
-  MarkerKinematics markerKinematics(const std::vector<BodyKinematics>& kin, const MarkerRef& m) const;
+  /// withAxes = false leaves `axes` unset (point-only users).
+  MarkerKinematics markerKinematics(const std::vector<BodyKinematics>& kin, const MarkerRef& m, bool withAxes = true) const;
 
   /// Generalized forces of the formulations and the force elements (size nv).
   void forces(const std::vector<BodyKinematics>& kin, double t, VecX& f) const;
