@@ -3,6 +3,7 @@
 #include <klu.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace flexim {
@@ -171,12 +172,14 @@ void KktMatrix::addBodyBlock(int b1, int b2, const Eigen::Ref<const MatX>& block
   for (int j = 0; j < block.cols(); ++j)
     for (int i = 0; i < block.rows(); ++i) {
       const int pos = m_blockPos[off + rows * j + i];
-      if (pos >= 0) m_Ax[pos] += block(i, j);  // structural zeros are left out
+      assert(pos >= 0 || block(i, j) == 0.0);  // a declared structural zero that is not one
+      if (pos >= 0) m_Ax[pos] += block(i, j);
     }
 }
 
 void KktMatrix::setConstraints(const std::vector<ConstraintRows>& rows) {
-  auto put = [&](int off, const MatX& G, bool transpose) {
+  // row0: the element's first constraint row
+  auto put = [&](int off, const MatX& G, bool transpose, int row0) {
     if (off < 0) return;
     const int r = static_cast<int>(G.rows()), c = static_cast<int>(G.cols());
     for (int i = 0; i < r; ++i)
@@ -184,12 +187,14 @@ void KktMatrix::setConstraints(const std::vector<ConstraintRows>& rows) {
         // block is column-major: (row i, col j) of G, or (row j, col i) of G^T
         const int pos = m_blockPos[transpose ? off + i * c + j : off + j * r + i];
         if (pos >= 0) m_Ax[pos] = G(i, j);
+        else assert(!m_active[row0 + i] || G(i, j) == 0.0);  // inactive row, or a true structural zero
       }
   };
   for (size_t c = 0; c < rows.size(); ++c)
     for (size_t k = 0; k < rows[c].G.size(); ++k) {
-      put(m_G[c][k], rows[c].G[k], false);
-      put(m_Gt[c][k], rows[c].G[k], true);
+      const int row0 = m_sys.constraintOffsets()[c];
+      put(m_G[c][k], rows[c].G[k], false, row0);
+      put(m_Gt[c][k], rows[c].G[k], true, row0);
     }
   for (size_t i = 0; i < m_active.size(); ++i) m_Ax[m_blockPos[m_multiplierDiag[i]]] = m_active[i] ? 0.0 : 1.0;
 }
