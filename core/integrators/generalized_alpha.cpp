@@ -140,8 +140,8 @@ class GeneralizedAlpha final : public Integrator {
     return s.str();
   }
 
-  /// Newton iterations for one step of size h from m_cur. Reuses the factorised iteration
-  /// matrix while it converges; refreshes it once before giving up.
+  /// Newton iterations for one step of size h from m_cur. Factorises the iteration matrix at
+  /// the predictor; refreshes it once at a later iterate before giving up.
   bool attempt(double h, Point& out, std::string& why) {
     const double betap = h * h * m_beta * (1 - m_af) / (1 - m_am);
     const double gammap = h * m_gamma * (1 - m_af) / (1 - m_am);

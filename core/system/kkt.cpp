@@ -23,8 +23,6 @@ KktMatrix::KktMatrix(const System& sys, bool couple_forces, bool couple_constrai
   m_active.assign(sys.nc(), 1);
   m_klu = std::make_unique<Klu>();
   klu_defaults(&m_klu->common);
-  // no row scaling: KLU recomputes it at every refactorisation (7 % of a chain step) and the
-  // pivot order, fixed at the full factorisation, is checked by the rcond test below
   // rows are scaled here, once per full factorisation: KLU would recompute its scaling at every
   // refactorisation (7 % of a chain step)
   m_klu->common.scale = -1;
