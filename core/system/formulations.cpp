@@ -51,8 +51,9 @@ void Formulation::retract(Eigen::Ref<VecX> q, const Eigen::Ref<const VecX>& dx) 
   const int f = frameSize();
   if (f == 6) {
     q.head<3>() += dx.head<3>();
-    const Quat r = (quaternionAt(q) * expMap(dx.segment<3>(3))).normalized();
-    q.segment<4>(3) << r.w(), r.x(), r.y(), r.z();
+    const Quat r = quaternionAt(q) * expMap(dx.segment<3>(3));
+    const double unit = 1.0 / r.norm();  // one division instead of four
+    q.segment<4>(3) << unit * r.w(), unit * r.x(), unit * r.y(), unit * r.z();
   }
   const int n = nv() - f;
   q.tail(n) += dx.tail(n);

@@ -65,9 +65,15 @@ class GeometricJoint final : public ConstraintElement {
   /// axis a' fixed in the body, and dp/d[dr, dtheta] = Jp.
   void addGeometricStiffness(const System& sys, std::vector<BodyKinematics>& kin, double, const Eigen::Ref<const VecX>& lambda,
                              double scale, ElementTangent& out) const override {
-    const MarkerKinematics k1 = sys.markerKinematics(kin, m_m1, !m_pointOnly), k2 = sys.markerKinematics(kin, m_m2, !m_pointOnly);
-    const Mat3 &A1 = k1.body->A, &A2 = k2.body->A;
-    const Vec3 d = k2.p - k1.p;
+    const Mat3 &A1 = kin[m_m1.body + 1].A, &A2 = kin[m_m2.body + 1].A;
+    // point rows need the body rotations only
+    MarkerKinematics k1, k2;
+    Vec3 d = Vec3::Zero();
+    if (!m_pointOnly) {
+      k1 = sys.markerKinematics(kin, m_m1);
+      k2 = sys.markerKinematics(kin, m_m2);
+      d = k2.p - k1.p;
+    }
     // K(r, c): touched block r (0: body 1, 1: body 2), 6 x 6 over [dr, dtheta]
     Mat6 K[2][2];
     for (auto& row : K)
@@ -116,7 +122,8 @@ class GeometricJoint final : public ConstraintElement {
       }
     }
     for (int i = 0; i < 2; ++i)
-      for (int j = 0; j < 2; ++j) out.at(i, j).topLeftCorner<6, 6>() += scale * K[i][j];
+      for (int j = 0; j < 2; ++j)
+        if (i == j || !m_pointOnly) out.at(i, j).topLeftCorner<6, 6>() += scale * K[i][j];
   }
 
   void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double, ConstraintRows& out) const override {

@@ -422,7 +422,7 @@ void constraintVelocity(const System& sys, int c, const ConstraintRows& rows, co
   for (size_t k = 0; k < e.blocks.size(); ++k)
     if (e.blocks[k] >= 0) {
       const Block& B = sys.block(e.blocks[k]);
-      out.noalias() += rows.G[k] * v.segment(B.v0, B.nv());
+      out.noalias() += rows.G[k].lazyProduct(v.segment(B.v0, B.nv()));  // small: no gemv kernel call
     }
 }
 
@@ -433,7 +433,7 @@ void addConstraintForces(const System& sys, const std::vector<ConstraintRows>& r
     for (size_t k = 0; k < e.blocks.size(); ++k)
       if (e.blocks[k] >= 0) {
         const Block& B = sys.block(e.blocks[k]);
-        out.segment(B.v0, B.nv()) += rows[c].G[k].transpose() * lam;
+        out.segment(B.v0, B.nv()).noalias() += rows[c].G[k].transpose().lazyProduct(lam);  // small: no gemv kernel call
       }
   }
 }
