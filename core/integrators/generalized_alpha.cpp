@@ -6,8 +6,10 @@
 // onto G v + Phi_t = 0 after each step. Parameters from the spectral radius rho_inf (Chung-Hulbert):
 //   alpha_m = (2 rho - 1)/(rho + 1), alpha_f = rho/(rho + 1),
 //   gamma = 1/2 + alpha_f - alpha_m, beta = (gamma + 1/2)^2 / 4.
-// Newton uses an iteration matrix [M + gamma' C_t + beta' K_t, G^T; G, 0] whose KLU symbolic
-// analysis is done once; the numeric factorisation is reused while Newton converges fast.
+// Newton uses an iteration matrix [M + gamma' C_t + beta' K_t, G^T; G, 0] (K_t with the
+// constraint forces' geometric stiffness) whose KLU symbolic analysis is done once; it is
+// factorised once per step at the predictor, which extrapolates the accelerations and
+// multipliers of the last two steps, and serves the velocity projection too.
 #include "core/integrators/integrator.h"
 #include "core/base/rotation.h"
 #include "core/system/kkt.h"
@@ -25,11 +27,16 @@ namespace {
 constexpr double kPenetrationTolerance = 1e-9;
 /// Active-set changes tried within one step before its result is taken as it is.
 constexpr int kMaxSwitchesPerStep = 4;
+/// Iterative-refinement steps of the velocity projection before it factorises afresh.
+constexpr int kMaxProjectionRefinements = 6;
+/// Velocity error left by the projection, relative to the velocity error Newton's tolerance
+/// allows (gamma'/beta' newton_tol).
+constexpr double kProjectionTolerance = 1e-2;
 
 class GeneralizedAlpha final : public Integrator {
  public:
   GeneralizedAlpha(const System& sys, const SolverSpec& spec)
-      : m_sys(sys), m_spec(spec), m_S(sys, true), m_hNominal(spec.step), m_h(spec.step) {
+      : m_sys(sys), m_spec(spec), m_S(sys, true, true), m_hNominal(spec.step), m_h(spec.step) {
     const double rho = std::clamp(spec.rho_inf, 0.0, 1.0);
     m_am = (2 * rho - 1) / (rho + 1);
     m_af = rho / (rho + 1);
@@ -48,6 +55,7 @@ class GeneralizedAlpha final : public Integrator {
   bool initialize(const State& s0, const VecX& vdot0, const VecX& lambda0, std::string&) override {
     m_cur = {s0, vdot0, vdot0, lambda0};
     m_prev = m_cur;
+    m_extrapolate = false;
     if (m_sys.hasUnilateralRows()) {
       m_sys.kinematics(s0, m_kin);
       m_sys.constraints(m_kin, s0.t, m_rows);
@@ -79,6 +87,7 @@ class GeneralizedAlpha final : public Integrator {
         }
         m_prev = m_cur;
         m_cur = next;
+        m_extrapolate = switches == 0;  // not across the impulse of a contact change
         ++m_stats.steps;
         // return to the nominal step after a run of good steps
         if (m_h < m_hNominal && ++m_goodSteps >= 4) {
@@ -131,17 +140,25 @@ class GeneralizedAlpha final : public Integrator {
     return s.str();
   }
 
-  /// Newton iterations for one step of size h from m_cur. Reuses the factorised iteration
-  /// matrix while it converges; refreshes it once before giving up.
+  /// Newton iterations for one step of size h from m_cur. Factorises the iteration matrix at
+  /// the predictor; refreshes it once at a later iterate before giving up.
   bool attempt(double h, Point& out, std::string& why) {
     const double betap = h * h * m_beta * (1 - m_af) / (1 - m_am);
     const double gammap = h * m_gamma * (1 - m_af) / (1 - m_am);
     const int nv = m_sys.nv(), nc = m_sys.nc();
-    if (h != m_factorH) m_matrixValid = false;
+    // a matrix at this step's predictor: one from the last step is an O(h) worse model and
+    // costs more iterations than its factorisation
+    m_matrixValid = false;
     Point p;
     p.s.t = m_cur.s.t + h;
     p.vdot = m_cur.vdot;
     p.lambda = m_cur.lambda;
+    if (m_extrapolate && m_prev.s.t < m_cur.s.t) {
+      // linear in time: the first Newton increment drops by an order of magnitude on smooth motion
+      const double ratio = h / (m_cur.s.t - m_prev.s.t);
+      p.vdot += ratio * (m_cur.vdot - m_prev.vdot);
+      p.lambda += ratio * (m_cur.lambda - m_prev.lambda);
+    }
     const auto& active = m_S.activeRows();
     for (int i = 0; i < nc; ++i)
       if (!active[i]) p.lambda(i) = 0;  // an open row carries no force
@@ -149,24 +166,27 @@ class GeneralizedAlpha final : public Integrator {
       p.a = (m_af * m_cur.vdot + (1 - m_af) * p.vdot - m_am * m_cur.a) / (1 - m_am);
       p.s.v = m_cur.s.v + h * (1 - m_gamma) * m_cur.a + h * m_gamma * p.a;
       p.s.q = m_cur.s.q;
-      m_sys.retract(p.s.q, h * m_cur.s.v + h * h * (0.5 - m_beta) * m_cur.a + h * h * m_beta * p.a);
+      m_dx = h * m_cur.s.v + h * h * (0.5 - m_beta) * m_cur.a + h * h * m_beta * p.a;
+      m_sys.retract(p.s.q, m_dx);
     };
     update();
-    VecX f, rhs(nv + nc);
+    // scratch kept between steps: no allocation in an iteration
+    VecX &f = m_f, &rhs = m_rhs, &phi = m_phi, &Gtl = m_Gtl;
+    rhs.resize(nv + nc);
+    phi.resize(nc);
     double prevNorm = 0;
-    bool refreshed = false;
+    int assemblies = 0;
     for (int k = 0; k < m_spec.max_newton; ++k) {
       m_sys.kinematics(p.s, m_kin);
       m_sys.forces(m_kin, p.s.t, f);
       m_sys.constraints(m_kin, p.s.t, m_rows);
       // residual: M vdot - f + G^T lambda ; Phi / beta' (velocity-level rows: (G v + Phi_t) / gamma')
-      VecX phi(nc);
+      rhs.head(nv) = f;
       for (int b = 0; b < m_sys.nblocks(); ++b) {
         const Block& B = m_sys.block(b);
-        m_sys.massMatrix(m_kin, b, m_M);
-        rhs.segment(B.v0, B.nv()) = f.segment(B.v0, B.nv()) - m_M * p.vdot.segment(B.v0, B.nv());
+        B.formulation->subtractMassTimes(m_kin[b + 1], p.vdot.segment(B.v0, B.nv()), rhs.segment(B.v0, B.nv()));
       }
-      VecX Gtl = VecX::Zero(nv);
+      Gtl.setZero(nv);
       addConstraintForces(m_sys, m_rows, p.lambda, Gtl);
       rhs.head(nv) -= Gtl;
       const auto& kinds = m_sys.rowKinds();
@@ -174,9 +194,10 @@ class GeneralizedAlpha final : public Integrator {
         const int off = m_sys.constraintOffsets()[ci], r = m_sys.constraints()[ci]->rows();
         phi.segment(off, r) = m_rows[ci].phi;
         if (!m_allEquality) {
-          const VecX vel = constraintVelocity(m_sys, static_cast<int>(ci), m_rows[ci], p.s.v);
+          if (m_vel.size() < r) m_vel.resize(r);
+          constraintVelocity(m_sys, static_cast<int>(ci), m_rows[ci], p.s.v, m_vel.head(r));
           for (int i = 0; i < r; ++i)
-            if (kinds[off + i] == RowKind::VelocityLevel) phi(off + i) = betap / gammap * vel(i);
+            if (kinds[off + i] == RowKind::VelocityLevel) phi(off + i) = betap / gammap * m_vel(i);
         }
       }
       rhs.tail(nc) = -phi / betap;
@@ -191,11 +212,11 @@ class GeneralizedAlpha final : public Integrator {
         return false;
       }
       if (!m_matrixValid) {
-        if (!assemble(h)) {
+        if (!assemble(h, p.s.t, p.lambda)) {
           why = "singular iteration matrix (redundant or inconsistent constraints?)";
           return false;
         }
-        refreshed = true;
+        ++assemblies;
       }
       if (!m_S.solve(rhs)) {
         why = "linear solve failed";
@@ -207,17 +228,18 @@ class GeneralizedAlpha final : public Integrator {
       update();
       const double incr = betap * rhs.head(nv).lpNorm<Eigen::Infinity>();
       const double phiNorm = nc ? phi.lpNorm<Eigen::Infinity>() : 0.0;
-      if (incr <= m_spec.newton_tol && phiNorm <= 10 * m_spec.newton_tol) {
-        if (!projectVelocities(p, h)) {
+      if (remainingError(incr, k > 0 ? prevNorm : 0.0) <= m_spec.newton_tol && phiNorm <= 10 * m_spec.newton_tol) {
+        if (!projectVelocities(p, h, gammap / betap * m_spec.newton_tol * kProjectionTolerance)) {
           why = "velocity projection failed (singular constraint Jacobian)";
           return false;
         }
         out = p;
         return true;
       }
-      // a stale matrix that stops contracting is refreshed once before the step is rejected
+      // a matrix that stops contracting is refreshed once at the current iterate before the
+      // step is rejected
       if (k > 0 && incr > 0.5 * prevNorm) {
-        if (refreshed) {
+        if (assemblies > 1) {
           why = "Newton iterations do not converge; largest constraint residual in " + worstConstraint(m_sys, phi);
           m_matrixValid = false;
           return false;
@@ -231,11 +253,19 @@ class GeneralizedAlpha final : public Integrator {
     return false;
   }
 
-  /// Iteration matrix for step h at the current iterate (m_kin, m_rows hold it).
-  bool assemble(double h) {
+  /// Error left after an iteration's increment `step` (the previous one `previous`, 0 for
+  /// none): with contraction rate theta = step / previous, theta / (1 - theta) step; without a
+  /// rate, or while it does not contract, the increment itself.
+  static double remainingError(double step, double previous) {
+    const double theta = previous > 0 ? step / previous : 1.0;
+    return theta < 0.5 ? theta / (1 - theta) * step : step;
+  }
+
+  /// Iteration matrix for step h at the current iterate (m_kin, m_rows hold it; lambda its
+  /// multipliers).
+  bool assemble(double h, double t, const VecX& lambda) {
     const double c = (1 - m_af) / (1 - m_am);
     const double betap = h * h * m_beta * c, gammap = h * m_gamma * c;
-    m_factorH = h;
     m_S.setZero();
     for (int b = 0; b < m_sys.nblocks(); ++b) {
       const Formulation& F = *m_sys.block(b).formulation;
@@ -244,6 +274,7 @@ class GeneralizedAlpha final : public Integrator {
       m_S.addBodyBlock(b, b, m_M);
     }
     addForceTangents(betap, gammap);
+    addGeometricStiffness(t, lambda, betap);
     m_S.setConstraints(m_rows);
     m_matrixValid = m_S.factor();
     return m_matrixValid;
@@ -266,14 +297,8 @@ class GeneralizedAlpha final : public Integrator {
         for (int i = 0; i < n; ++i) {
           for (int kind = 0; kind < 2; ++kind) {
             // perturb along the tangent: [dr global, dtheta body axes, dw] or the velocity [r_dot, omega', w_dot]
-            BodyKinematics& k = m_kin[b + 1];
-            k = saved;
             const bool velocity = kind == 1;
-            if (i >= frame) (velocity ? k.wdot : k.w)(i - frame) += eps;
-            else if (i < 3) (velocity ? k.rdot : k.r)(i) += eps;
-            else if (velocity) k.omega_body(i - 3) += eps;
-            else k.A = saved.A * expMap(eps * Vec3::Unit(i - 3)).toRotationMatrix();
-            k.omega = k.A * k.omega_body;
+            perturbKinematics(saved, frame, i, eps, velocity, m_kin[b + 1]);
             m_sys.force(static_cast<int>(e), m_kin, 0.0, m_f1);
             const double scale = velocity ? gammap : betap;
             for (size_t r = 0; r < blocks.size(); ++r) m_T[r].col(i) -= scale * (m_f1.f[r] - m_f0.f[r]) / eps;
@@ -284,6 +309,27 @@ class GeneralizedAlpha final : public Integrator {
           if (blocks[r] >= 0 && std::find(blocks.begin(), blocks.begin() + r, blocks[r]) == blocks.begin() + r)
             m_S.addBodyBlock(blocks[r], b, m_T[r]);
       }
+    }
+  }
+
+  /// beta' d(G^T lambda)/dq of every constraint element: without it Newton converges only
+  /// linearly once the joint forces are large.
+  void addGeometricStiffness(double t, const VecX& lambda, double betap) {
+    const auto& cons = m_sys.constraints();
+    for (size_t c = 0; c < cons.size(); ++c) {
+      const ConstraintElement& e = *cons[c];
+      const auto lam = lambda.segment(m_sys.constraintOffsets()[c], e.rows());
+      if (lam.isZero(0.0)) continue;  // open or unloaded rows
+      m_sizes.clear();
+      for (int b : e.blocks) m_sizes.push_back(m_sys.blockNv(b));
+      m_K.resize(m_sizes);
+      e.addGeometricStiffness(m_sys, m_kin, t, lam, betap, m_K);
+      const int n = static_cast<int>(e.blocks.size());
+      for (int r = 0; r < n; ++r)
+        for (int k = 0; k < n; ++k) {
+          const int b1 = e.blocks[r], b2 = e.blocks[k];
+          if (b1 >= 0 && b2 >= 0 && (b1 == b2 || e.geometricStiffnessCouplesBlocks())) m_S.addBodyBlock(b1, b2, m_K.at(r, k));
+        }
     }
   }
 
@@ -342,21 +388,49 @@ class GeneralizedAlpha final : public Integrator {
     return true;
   }
 
-  /// Projects velocities onto G v + Phi_t = 0 with the iteration matrix as metric. The matrix
-  /// is refactorised at the converged state: projecting along a stale Jacobian would leak
-  /// velocity into the free directions. The fresh matrix then serves the next step's Newton.
-  bool projectVelocities(Point& p, double h) {
+  /// Projects velocities onto G v + Phi_t = 0 with the iteration matrix as metric and the
+  /// Jacobian at the converged state (a stale Jacobian would leak velocity into the free
+  /// directions): [H G^T; G 0] [dv; mu] = [0; -(G v + Phi_t)] solved by iterative refinement
+  /// preconditioned with this step's factorisation, whose G is that of an earlier iterate.
+  /// Falls back to a fresh factorisation when the refinement does not converge. tol: on the
+  /// velocities left to correct.
+  bool projectVelocities(Point& p, double h, double tol) {
     const int nv = m_sys.nv(), nc = m_sys.nc();
     if (nc == 0) return true;
     m_sys.kinematics(p.s, m_kin);
     m_sys.constraints(m_kin, p.s.t, m_rows);
-    if (!assemble(h)) return false;
-    VecX rhs = VecX::Zero(nv + nc);
+    m_b.setZero(nv + nc);
     for (size_t ci = 0; ci < m_rows.size(); ++ci)
-      rhs.segment(m_sys.constraintOffsets()[ci] + nv, m_sys.constraints()[ci]->rows()) =
-          -constraintVelocity(m_sys, static_cast<int>(ci), m_rows[ci], p.s.v);
-    if (!m_S.solve(rhs)) return false;
-    p.s.v += rhs.head(nv);
+      constraintVelocity(m_sys, static_cast<int>(ci), m_rows[ci], p.s.v,
+                         m_b.segment(m_sys.constraintOffsets()[ci] + nv, m_sys.constraints()[ci]->rows()));
+    const auto& active = m_S.activeRows();
+    for (int i = 0; i < nc; ++i) m_b(nv + i) = active[i] ? -m_b(nv + i) : 0.0;
+    bool converged = false;
+    if (m_matrixValid) {
+      m_S.setConstraints(m_rows);  // the matrix to solve with; the factorisation stays
+      m_x.setZero(nv + nc);
+      m_r = m_b;
+      double previous = 0;
+      for (int it = 0; it < kMaxProjectionRefinements; ++it) {
+        if (!m_S.solve(m_r)) break;
+        m_x += m_r;
+        const double step = m_r.head(nv).lpNorm<Eigen::Infinity>();
+        if (step == 0 || (it > 0 && remainingError(step, previous) <= tol)) {
+          converged = true;
+          break;
+        }
+        previous = step;
+        m_S.multiply(m_x, m_r);
+        m_r = m_b - m_r;
+      }
+      m_matrixValid = false;  // the matrix no longer matches its factorisation
+    }
+    if (!converged) {
+      if (!assemble(h, p.s.t, p.lambda)) return false;
+      m_x = m_b;
+      if (!m_S.solve(m_x)) return false;
+    }
+    p.s.v += m_x.head(nv);
     return true;
   }
 
@@ -365,16 +439,21 @@ class GeneralizedAlpha final : public Integrator {
   KktMatrix m_S;
   double m_am = 0, m_af = 0, m_gamma = 0.5, m_beta = 0.25;
   double m_hNominal, m_h;
-  double m_factorH = -1;
   bool m_matrixValid = false;
+  bool m_extrapolate = false;  ///< predictor from the last two points (not after a restart)
   int m_goodSteps = 0;
   Point m_cur, m_prev;
   IntegratorStats m_stats;
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rows;
   MatX m_M;  ///< scratch: one block's mass matrix
+  VecX m_b, m_x, m_r;  ///< scratch: projection right-hand side, solution, residual
+  VecX m_vel;          ///< scratch: one element's constraint velocity
+  VecX m_f, m_rhs, m_phi, m_Gtl, m_dx;  ///< scratch: Newton residual and position increment
   ForceRows m_f0, m_f1;                 ///< scratch: force tangents
   std::vector<MatX> m_T{8};             ///< scratch: force tangent blocks
+  ElementTangent m_K;                   ///< scratch: one constraint element's geometric stiffness
+  std::vector<int> m_sizes;             ///< scratch: its blocks' sizes
   bool m_allEquality = std::all_of(m_sys.rowKinds().begin(), m_sys.rowKinds().end(),
                                    [](RowKind k) { return k == RowKind::Equality; });
 };

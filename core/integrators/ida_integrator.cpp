@@ -186,7 +186,7 @@ class Ida final : public Integrator {
       const auto& R = m_rowsEval[c];
       for (int i = 0; i < r; ++i)
         F(m_nq + m_nv + off + i) = kinds[off + i] == RowKind::VelocityLevel ? mu(off + i) : R.phi(i);
-      F.segment(m_nq + m_nv + m_nc + off, r) = constraintVelocity(m_sys, static_cast<int>(c), R, s.v);
+      constraintVelocity(m_sys, static_cast<int>(c), R, s.v, F.segment(m_nq + m_nv + m_nc + off, r));
     }
     // F_q = q_dot - B(q) (v + G^T mu)
     m_vbar = s.v + m_GtMu;

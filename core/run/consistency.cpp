@@ -53,7 +53,7 @@ VecX stack(const System& sys, const std::vector<ConstraintRows>& rows, const Vec
   for (size_t c = 0; c < rows.size(); ++c) {
     const auto& con = *sys.constraints()[c];
     const int off = sys.constraintOffsets()[c];
-    if (v) out.segment(off, con.rows()) = constraintVelocity(sys, static_cast<int>(c), rows[c], *v);
+    if (v) constraintVelocity(sys, static_cast<int>(c), rows[c], *v, out.segment(off, con.rows()));
     else out.segment(off, con.rows()) = rows[c].phi;
   }
   for (int i = 0; i < sys.nc(); ++i)

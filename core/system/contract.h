@@ -54,6 +54,12 @@ struct BodyKinematics {
   VecX velocity() const;
 };
 
+/// `base` moved by eps along tangent coordinate i of its block (frameSize: see Formulation):
+/// a position [dr global, dtheta body axes, dw] or, with `velocity`, a rate [r_dot, omega', w_dot].
+/// For numerical tangents of elements.
+void perturbKinematics(const BodyKinematics& base, int frameSize, int i, double eps, bool velocity,
+                       BodyKinematics& out);
+
 /// One coordinate block's formulation. Plug-in interface.
 class Formulation {
  public:
@@ -87,10 +93,15 @@ class Formulation {
 
   /// Mass matrix (nv x nv).
   virtual void massMatrix(const BodyKinematics& k, MatX& M) const = 0;
+  /// out -= M a (the residual's inertia term; the default builds M).
+  virtual void subtractMassTimes(const BodyKinematics& k, const Eigen::Ref<const VecX>& a, Eigen::Ref<VecX> out) const;
   /// Velocity-dependent, gravity and internal (elastic, damping) generalized forces (size nv, set).
   virtual void forces(const BodyKinematics& k, const Vec3& gravity, Eigen::Ref<VecX> f) const = 0;
   /// Adds betap * K + gammap * C, the (approximate) tangent of -forces(), to an iteration matrix.
   virtual void addForceTangent(const BodyKinematics& k, double betap, double gammap, MatX& S) const {}
+  /// False when entry (i, j) of the mass matrix and of the force tangent is zero at every state:
+  /// the KKT pattern leaves it out unless an element puts something there.
+  virtual bool iterationMatrixEntry(int i, int j) const { return true; }
   virtual double kineticEnergy(const BodyKinematics& k) const { return 0.0; }
   /// Gravity potential and strain energy.
   virtual double potentialEnergy(const BodyKinematics& k, const Vec3& gravity) const { return 0.0; }
@@ -133,6 +144,16 @@ struct ConstraintRows {
   void resize(int rows, const std::vector<int>& cols);
 };
 
+/// Square array of matrix blocks over an element's touched blocks: block (r, c) is
+/// nv of touched block r x nv of touched block c (ground: 6).
+struct ElementTangent {
+  std::vector<MatX> K;  ///< K[r * n + c]
+  int n = 0;
+  void resize(const std::vector<int>& sizes);  ///< sizes and zeroes
+  MatX& at(int r, int c) { return K[r * n + c]; }
+  const MatX& at(int r, int c) const { return K[r * n + c]; }
+};
+
 /// A block of constraint rows (a joint, a driver, a coupling, a reference condition, a contact).
 class ConstraintElement {
  public:
@@ -144,6 +165,22 @@ class ConstraintElement {
   /// Fills phi, phit, gamma and G[k] for every touched block k at time t.
   virtual void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double t,
                         ConstraintRows& out) const = 0;
+  /// Adds scale * d(G^T lambda)/dx to out (sized for the touched blocks): the geometric stiffness
+  /// of the constraint forces, with lambda this element's multipliers held fixed and dx the
+  /// tangent coordinates of the touched blocks. Newton converges slowly without it when the
+  /// multipliers are large. The default differentiates evaluate() numerically; kin is perturbed
+  /// in place and restored.
+  virtual void addGeometricStiffness(const System& sys, std::vector<BodyKinematics>& kin, double t,
+                                     const Eigen::Ref<const VecX>& lambda, double scale, ElementTangent& out) const;
+  /// False when the geometric stiffness has no blocks between different touched blocks (the
+  /// iteration matrix then needs no pattern for them).
+  virtual bool geometricStiffnessCouplesBlocks() const { return true; }
+  /// False when entry (row, col) of G[k] is zero at every state: the KKT pattern leaves it out
+  /// (a smaller sparse factorisation). Values written there are ignored.
+  virtual bool jacobianEntry(int k, int row, int col) const { return true; }
+  /// False when entry (i, j) of the geometric stiffness of touched block k on itself is zero at
+  /// every state.
+  virtual bool geometricStiffnessEntry(int k, int i, int j) const { return true; }
   std::vector<int> blocks;  ///< touched blocks (-1 = ground)
   std::string label;        ///< "joint 'crank_pin'" or "driver 'motor'"
   int joint_index = -1;     ///< the model joint this belongs to (drivers: the driven joint)

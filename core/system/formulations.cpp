@@ -16,6 +16,23 @@ VecX BodyKinematics::velocity() const {
   return v;
 }
 
+void perturbKinematics(const BodyKinematics& base, int frameSize, int i, double eps, bool velocity,
+                       BodyKinematics& out) {
+  out = base;
+  if (i >= frameSize) (velocity ? out.wdot : out.w)(i - frameSize) += eps;
+  else if (i < 3) (velocity ? out.rdot : out.r)(i) += eps;
+  else if (velocity) out.omega_body(i - 3) += eps;
+  else out.A = base.A * expMap(eps * Vec3::Unit(i - 3)).toRotationMatrix();
+  out.omega = out.A * out.omega_body;
+}
+
+void Formulation::subtractMassTimes(const BodyKinematics& k, const Eigen::Ref<const VecX>& a,
+                                    Eigen::Ref<VecX> out) const {
+  thread_local MatX M;
+  massMatrix(k, M);
+  out.noalias() -= M * a;
+}
+
 void Formulation::kinematics(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v, BodyKinematics& k) const {
   const int f = frameSize();
   if (f == 6) {
@@ -34,8 +51,9 @@ void Formulation::retract(Eigen::Ref<VecX> q, const Eigen::Ref<const VecX>& dx) 
   const int f = frameSize();
   if (f == 6) {
     q.head<3>() += dx.head<3>();
-    const Quat r = (quaternionAt(q) * expMap(dx.segment<3>(3))).normalized();
-    q.segment<4>(3) << r.w(), r.x(), r.y(), r.z();
+    const Quat r = quaternionAt(q) * expMap(dx.segment<3>(3));
+    const double unit = 1.0 / r.norm();  // one division instead of four
+    q.segment<4>(3) << unit * r.w(), unit * r.x(), unit * r.y(), unit * r.z();
   }
   const int n = nv() - f;
   q.tail(n) += dx.tail(n);
@@ -89,6 +107,12 @@ void RigidBodyFormulation::massMatrix(const BodyKinematics&, MatX& M) const {
   M.setZero(6, 6);
   M.topLeftCorner<3, 3>().diagonal().setConstant(m_mass);
   M.bottomRightCorner<3, 3>() = m_J;
+}
+
+void RigidBodyFormulation::subtractMassTimes(const BodyKinematics&, const Eigen::Ref<const VecX>& a,
+                                             Eigen::Ref<VecX> out) const {
+  out.head<3>() -= m_mass * a.head<3>();
+  out.tail<3>().noalias() -= m_J * a.tail<3>();
 }
 
 void RigidBodyFormulation::forces(const BodyKinematics& k, const Vec3& gravity, Eigen::Ref<VecX> f) const {

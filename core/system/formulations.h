@@ -19,8 +19,11 @@ class RigidBodyFormulation final : public Formulation {
   int nq() const override { return 7; }
   int nv() const override { return 6; }
   void massMatrix(const BodyKinematics& k, MatX& M) const override;
+  void subtractMassTimes(const BodyKinematics& k, const Eigen::Ref<const VecX>& a, Eigen::Ref<VecX> out) const override;
   void forces(const BodyKinematics& k, const Vec3& gravity, Eigen::Ref<VecX> f) const override;
   void addForceTangent(const BodyKinematics& k, double betap, double gammap, MatX& S) const override;
+  // m I (translation), J and the gyroscopic tangent (rotation): no coupling
+  bool iterationMatrixEntry(int i, int j) const override { return i < 3 && j < 3 ? i == j : i >= 3 && j >= 3; }
   double kineticEnergy(const BodyKinematics& k) const override;
   double potentialEnergy(const BodyKinematics& k, const Vec3& gravity) const override;
 

@@ -38,12 +38,96 @@ class GeometricJoint final : public ConstraintElement {
   GeometricJoint(std::vector<PrimRow> prims, const MarkerRef& m1, const MarkerRef& m2)
       : m_prims(std::move(prims)), m_m1(m1), m_m2(m2) {
     blocks = {m1.body, m2.body};
-    for (const auto& p : m_prims) m_rows += primRows(p);
+    for (const auto& p : m_prims) {
+      m_rows += primRows(p);
+      m_pointOnly = m_pointOnly && p.kind == Prim::Point;
+    }
   }
   int rows() const override { return m_rows; }
+  // a point row's force on a body depends on that body's rotation alone
+  bool geometricStiffnessCouplesBlocks() const override { return !m_pointOnly; }
+  // a point row's geometric stiffness acts between rotations only
+  bool geometricStiffnessEntry(int, int i, int j) const override { return !m_pointOnly || (i >= 3 && j >= 3); }
+  // translation columns: a point row is +-I, a dot-1 row has none
+  bool jacobianEntry(int, int row, int col) const override {
+    if (col >= 3) return true;
+    int r0 = 0;
+    for (const auto& p : m_prims) {
+      if (row < r0 + primRows(p))
+        return p.kind == Prim::Dot2 || (p.kind == Prim::Point && col == row - r0);
+      r0 += primRows(p);
+    }
+    return true;
+  }
+
+  /// Tangent coordinates per body: [dr (global), dtheta (body axes)], A -> A exp(dtheta~), so
+  /// that d(A^T x)/dtheta = (A^T x)~ for a fixed global x, d(A a')/dtheta = -(A a')~ A for an
+  /// axis a' fixed in the body, and dp/d[dr, dtheta] = Jp.
+  void addGeometricStiffness(const System& sys, std::vector<BodyKinematics>& kin, double, const Eigen::Ref<const VecX>& lambda,
+                             double scale, ElementTangent& out) const override {
+    const Mat3 &A1 = kin[m_m1.body + 1].A, &A2 = kin[m_m2.body + 1].A;
+    // point rows need the body rotations only
+    MarkerKinematics k1, k2;
+    Vec3 d = Vec3::Zero();
+    if (!m_pointOnly) {
+      k1 = sys.markerKinematics(kin, m_m1);
+      k2 = sys.markerKinematics(kin, m_m2);
+      d = k2.p - k1.p;
+    }
+    // K(r, c): touched block r (0: body 1, 1: body 2), 6 x 6 over [dr, dtheta]
+    Mat6 K[2][2];
+    for (auto& row : K)
+      for (auto& k : row) k.setZero();
+    int r = 0;
+    for (const auto& p : m_prims) {
+      switch (p.kind) {
+        case Prim::Point: {
+          // forces [-l; -s1~ A1^T l] and [l; s2~ A2^T l]
+          const Vec3 l = lambda.segment<3>(r);
+          K[0][0].bottomRightCorner<3, 3>() -= skew(m_m1.s) * skew(A1.transpose() * l);
+          K[1][1].bottomRightCorner<3, 3>() += skew(m_m2.s) * skew(A2.transpose() * l);
+          r += 3;
+          break;
+        }
+        case Prim::Dot1: {
+          // torques l A1^T u and -l A2^T u, u = a1 x a2
+          const double l = lambda(r);
+          const Vec3 a1 = k1.axes.col(p.axis1), a2 = k2.axes.col(p.axis2), u = a1.cross(a2);
+          const Mat3 a1x = skew(a1), a2x = skew(a2);
+          K[0][0].bottomRightCorner<3, 3>() += l * (skew(A1.transpose() * u) + A1.transpose() * a2x * a1x * A1);
+          K[0][1].bottomRightCorner<3, 3>() -= l * A1.transpose() * a1x * a2x * A2;
+          K[1][1].bottomRightCorner<3, 3>() -= l * (skew(A2.transpose() * u) - A2.transpose() * a1x * a2x * A2);
+          K[1][0].bottomRightCorner<3, 3>() -= l * A2.transpose() * a2x * a1x * A1;
+          r += 1;
+          break;
+        }
+        case Prim::Dot2: {
+          // body 1: [-l a1; l (A1^T (a1 x d) - s1~ a1')], body 2: [l a1; l s2~ A2^T a1]
+          const double l = lambda(r);
+          const Vec3 a1 = k1.axes.col(p.axis1);
+          const Mat3 a1x = skew(a1), A1ta1x = A1.transpose() * a1x;
+          const Mat3 s1x = skew(m_m1.s), s2x = skew(m_m2.s);
+          K[0][0].topRightCorner<3, 3>() += l * a1x * A1;
+          K[1][0].topRightCorner<3, 3>() -= l * a1x * A1;
+          K[0][0].bottomLeftCorner<3, 3>() -= l * A1ta1x;
+          K[0][1].bottomLeftCorner<3, 3>() += l * A1ta1x;
+          K[0][0].bottomRightCorner<3, 3>() +=
+              l * (skew(A1.transpose() * a1.cross(d)) + A1.transpose() * skew(d) * a1x * A1 + A1ta1x * A1 * s1x);
+          K[0][1].bottomRightCorner<3, 3>() -= l * A1ta1x * A2 * s2x;
+          K[1][1].bottomRightCorner<3, 3>() += l * s2x * skew(A2.transpose() * a1);
+          K[1][0].bottomRightCorner<3, 3>() -= l * s2x * A2.transpose() * a1x * A1;
+          r += 1;
+          break;
+        }
+      }
+    }
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j)
+        if (i == j || !m_pointOnly) out.at(i, j).topLeftCorner<6, 6>() += scale * K[i][j];
+  }
 
   void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double, ConstraintRows& out) const override {
-    const MarkerKinematics k1 = sys.markerKinematics(kin, m_m1), k2 = sys.markerKinematics(kin, m_m2);
+    const MarkerKinematics k1 = sys.markerKinematics(kin, m_m1, !m_pointOnly), k2 = sys.markerKinematics(kin, m_m2, !m_pointOnly);
     const Vec3 d = k2.p - k1.p, ddot = k2.pdot - k1.pdot, dbias = k2.pddot_bias - k1.pddot_bias;
     out.phit.setZero();
     int r = 0;
@@ -83,6 +167,7 @@ class GeometricJoint final : public ConstraintElement {
   std::vector<PrimRow> m_prims;
   MarkerRef m_m1, m_m2;
   int m_rows = 0;
+  bool m_pointOnly = true;
 };
 
 class Driver final : public ConstraintElement {

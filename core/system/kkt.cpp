@@ -3,6 +3,8 @@
 #include <klu.h>
 
 #include <algorithm>
+#include <cassert>
+#include <cmath>
 
 namespace flexim {
 
@@ -14,12 +16,16 @@ struct KktMatrix::Klu {
   double rcondFull = 0.0;  ///< rcond of the last full factorisation (pivot-order reference)
 };
 
-KktMatrix::KktMatrix(const System& sys, bool couple_forces) : m_sys(sys), m_coupleForces(couple_forces) {
+KktMatrix::KktMatrix(const System& sys, bool couple_forces, bool couple_constraints)
+    : m_sys(sys), m_coupleForces(couple_forces), m_coupleConstraints(couple_constraints) {
   m_nv = sys.nv();
   m_n = m_nv + sys.nc();
   m_active.assign(sys.nc(), 1);
   m_klu = std::make_unique<Klu>();
   klu_defaults(&m_klu->common);
+  // rows are scaled here, once per full factorisation: KLU would recompute its scaling at every
+  // refactorisation (7 % of a chain step)
+  m_klu->common.scale = -1;
   buildPattern();
 }
 
@@ -47,34 +53,78 @@ void KktMatrix::buildPattern() {
   m_blockPos.clear();
   // register blocks first; positions resolved after the pattern exists. rowMask/colMask: rows
   // (columns) of the block that are constraint rows, skipped when inactive.
+  // keep: entries that can be non-zero (column major; empty = all), the structural zeros
+  // declared by formulations and elements being left out of the factorisation
   struct Pending {
     int row0, col0, rows, cols, offset;
     bool maskRows, maskCols;
+    std::vector<char> keep;
   };
   std::vector<Pending> pending;
-  auto reg = [&](int row0, int col0, int rows, int cols, bool maskRows = false, bool maskCols = false) {
+  auto reg = [&](int row0, int col0, int rows, int cols, bool maskRows = false, bool maskCols = false,
+                 std::vector<char> keep = {}) {
     const int offset = static_cast<int>(m_blockPos.size());
     m_blockPos.resize(m_blockPos.size() + rows * cols, -1);
-    pending.push_back({row0, col0, rows, cols, offset, maskRows, maskCols});
+    pending.push_back({row0, col0, rows, cols, offset, maskRows, maskCols, std::move(keep)});
     return offset;
   };
-  auto regBlocks = [&](int b1, int b2) {
+  auto regBlocks = [&](int b1, int b2, std::vector<char> keep = {}) {
     if (b1 < 0 || b2 < 0 || m_bodyBlocks.count({b1, b2})) return;
-    m_bodyBlocks[{b1, b2}] = reg(sys.block(b1).v0, sys.block(b2).v0, sys.block(b1).nv(), sys.block(b2).nv());
+    m_bodyBlocks[{b1, b2}] =
+        reg(sys.block(b1).v0, sys.block(b2).v0, sys.block(b1).nv(), sys.block(b2).nv(), false, false, std::move(keep));
   };
-  for (int b = 0; b < sys.nblocks(); ++b) regBlocks(b, b);
+  // diagonal blocks: the formulation's entries, all of them where a force element's numerical
+  // tangent lands, and the geometric stiffness entries of the constraint elements on the block
+  std::vector<std::vector<char>> diagonal(sys.nblocks());
+  for (int b = 0; b < sys.nblocks(); ++b) {
+    const int n = sys.block(b).nv();
+    diagonal[b].resize(n * n);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) diagonal[b][j * n + i] = sys.block(b).formulation->iterationMatrixEntry(i, j);
+  }
+  for (const auto& f : sys.forces())
+    for (int b : f->blocks)
+      if (b >= 0) std::fill(diagonal[b].begin(), diagonal[b].end(), 1);
+  if (m_coupleConstraints)
+    for (const auto& c : sys.constraints())
+      for (size_t k = 0; k < c->blocks.size(); ++k) {
+        const int b = c->blocks[k];
+        if (b < 0) continue;
+        const int n = sys.block(b).nv();
+        for (int j = 0; j < n; ++j)
+          for (int i = 0; i < n; ++i)
+            diagonal[b][j * n + i] |= c->geometricStiffnessEntry(static_cast<int>(k), i, j);
+      }
+  for (int b = 0; b < sys.nblocks(); ++b) regBlocks(b, b, std::move(diagonal[b]));
+  m_diagonalBlocks.clear();
+  for (int b = 0; b < sys.nblocks(); ++b) m_diagonalBlocks.push_back(m_bodyBlocks.at({b, b}));
   if (m_coupleForces)
     for (const auto& f : sys.forces())
       for (int b1 : f->blocks)
         for (int b2 : f->blocks) regBlocks(b1, b2);
+  if (m_coupleConstraints)
+    for (const auto& c : sys.constraints())
+      if (c->geometricStiffnessCouplesBlocks())
+        for (int b1 : c->blocks)
+          for (int b2 : c->blocks) regBlocks(b1, b2);
   const auto& cons = sys.constraints();
   for (size_t c = 0; c < cons.size(); ++c) {
     const int r0 = m_nv + sys.constraintOffsets()[c], rows = cons[c]->rows();
     std::vector<int> g, gt;
-    for (int b : cons[c]->blocks) {
-      const bool ground = b < 0;
-      g.push_back(ground ? -1 : reg(r0, sys.block(b).v0, rows, sys.block(b).nv(), true, false));
-      gt.push_back(ground ? -1 : reg(sys.block(b).v0, r0, sys.block(b).nv(), rows, false, true));
+    for (size_t k = 0; k < cons[c]->blocks.size(); ++k) {
+      const int b = cons[c]->blocks[k];
+      if (b < 0) {
+        g.push_back(-1);
+        gt.push_back(-1);
+        continue;
+      }
+      const int n = sys.block(b).nv();
+      std::vector<char> keep(rows * n), keepT(rows * n);
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < rows; ++i)
+          keep[j * rows + i] = keepT[i * n + j] = cons[c]->jacobianEntry(static_cast<int>(k), i, j);
+      g.push_back(reg(r0, sys.block(b).v0, rows, n, true, false, std::move(keep)));
+      gt.push_back(reg(sys.block(b).v0, r0, n, rows, false, true, std::move(keepT)));
     }
     m_G.push_back(std::move(g));
     m_Gt.push_back(std::move(gt));
@@ -83,6 +133,7 @@ void KktMatrix::buildPattern() {
 
   // compressed-column pattern from all registered entries of active rows
   auto inPattern = [&](const Pending& p, int i, int j) {
+    if (!p.keep.empty() && !p.keep[j * p.rows + i]) return false;
     return !(p.maskRows && !m_active[p.row0 + i - m_nv]) && !(p.maskCols && !m_active[p.col0 + j - m_nv]);
   };
   std::vector<std::vector<int>> cols(m_n);
@@ -114,14 +165,19 @@ void KktMatrix::buildPattern() {
 void KktMatrix::setZero() { std::fill(m_Ax.begin(), m_Ax.end(), 0.0); }
 
 void KktMatrix::addBodyBlock(int b1, int b2, const Eigen::Ref<const MatX>& block) {
-  const int off = m_bodyBlocks.at({b1, b2});
+  const int off = b1 == b2 ? m_diagonalBlocks[b1] : m_bodyBlocks.at({b1, b2});
   const int rows = m_sys.block(b1).nv();
   for (int j = 0; j < block.cols(); ++j)
-    for (int i = 0; i < block.rows(); ++i) m_Ax[m_blockPos[off + rows * j + i]] += block(i, j);
+    for (int i = 0; i < block.rows(); ++i) {
+      const int pos = m_blockPos[off + rows * j + i];
+      assert(pos >= 0 || block(i, j) == 0.0);  // a declared structural zero that is not one
+      if (pos >= 0) m_Ax[pos] += block(i, j);
+    }
 }
 
 void KktMatrix::setConstraints(const std::vector<ConstraintRows>& rows) {
-  auto put = [&](int off, const MatX& G, bool transpose) {
+  // row0: the element's first constraint row
+  auto put = [&](int off, const MatX& G, bool transpose, int row0) {
     if (off < 0) return;
     const int r = static_cast<int>(G.rows()), c = static_cast<int>(G.cols());
     for (int i = 0; i < r; ++i)
@@ -129,12 +185,14 @@ void KktMatrix::setConstraints(const std::vector<ConstraintRows>& rows) {
         // block is column-major: (row i, col j) of G, or (row j, col i) of G^T
         const int pos = m_blockPos[transpose ? off + i * c + j : off + j * r + i];
         if (pos >= 0) m_Ax[pos] = G(i, j);
+        else assert(!m_active[row0 + i] || G(i, j) == 0.0);  // inactive row, or a true structural zero
       }
   };
   for (size_t c = 0; c < rows.size(); ++c)
     for (size_t k = 0; k < rows[c].G.size(); ++k) {
-      put(m_G[c][k], rows[c].G[k], false);
-      put(m_Gt[c][k], rows[c].G[k], true);
+      const int row0 = m_sys.constraintOffsets()[c];
+      put(m_G[c][k], rows[c].G[k], false, row0);
+      put(m_Gt[c][k], rows[c].G[k], true, row0);
     }
   for (size_t i = 0; i < m_active.size(); ++i) m_Ax[m_blockPos[m_multiplierDiag[i]]] = m_active[i] ? 0.0 : 1.0;
 }
@@ -146,15 +204,22 @@ bool KktMatrix::factor() {
     if (!m_klu->symbolic) return false;
     ++m_analyses;
   }
-  // refactor reuses the pivot order; fall back to a fresh factorisation when it degrades
+  // refactor reuses the pivot order and the row scaling; fall back to a fresh factorisation
+  // when it degrades
   if (m_klu->numeric && !m_klu->needFullFactor) {
-    if (klu_refactor(m_Ap.data(), m_Ai.data(), m_Ax.data(), m_klu->symbolic, m_klu->numeric, &m_klu->common) &&
+    scaleRows();
+    if (klu_refactor(m_Ap.data(), m_Ai.data(), m_Sx.data(), m_klu->symbolic, m_klu->numeric, &m_klu->common) &&
         klu_rcond(m_klu->symbolic, m_klu->numeric, &m_klu->common) &&
         m_klu->common.rcond > 1e-4 * m_klu->rcondFull)
       return true;
   }
   if (m_klu->numeric) klu_free_numeric(&m_klu->numeric, &m_klu->common);
-  m_klu->numeric = klu_factor(m_Ap.data(), m_Ai.data(), m_Ax.data(), m_klu->symbolic, &m_klu->common);
+  // each row divided by its largest entry (KLU's own choice), so pivots compare across units
+  m_rowScale.assign(m_n, 0.0);
+  for (size_t p = 0; p < m_Ax.size(); ++p) m_rowScale[m_Ai[p]] = std::max(m_rowScale[m_Ai[p]], std::abs(m_Ax[p]));
+  for (double& s : m_rowScale) s = s > 0 ? 1.0 / s : 1.0;
+  scaleRows();
+  m_klu->numeric = klu_factor(m_Ap.data(), m_Ai.data(), m_Sx.data(), m_klu->symbolic, &m_klu->common);
   if (!m_klu->numeric || m_klu->common.status != KLU_OK) {
     m_klu->needFullFactor = true;
     return false;
@@ -166,10 +231,22 @@ bool KktMatrix::factor() {
   return !m_klu->needFullFactor;
 }
 
+void KktMatrix::scaleRows() {
+  m_Sx.resize(m_Ax.size());
+  for (size_t p = 0; p < m_Ax.size(); ++p) m_Sx[p] = m_Ax[p] * m_rowScale[m_Ai[p]];
+}
+
 bool KktMatrix::solve(VecX& rhs) const {
   if (m_n == 0) return true;
   if (!m_klu->numeric || rhs.size() != m_n) return false;
+  for (int i = 0; i < m_n; ++i) rhs(i) *= m_rowScale[i];
   return klu_solve(m_klu->symbolic, m_klu->numeric, m_n, 1, rhs.data(), &m_klu->common) && rhs.allFinite();
+}
+
+void KktMatrix::multiply(const VecX& x, VecX& y) const {
+  y.setZero(m_n);
+  for (int j = 0; j < m_n; ++j)
+    for (int p = m_Ap[j]; p < m_Ap[j + 1]; ++p) y(m_Ai[p]) += m_Ax[p] * x(j);
 }
 
 double KktMatrix::rcond() const { return m_klu->common.rcond; }

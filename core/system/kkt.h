@@ -18,8 +18,9 @@ namespace flexim {
 
 class KktMatrix {
  public:
-  /// All rows active. couple_forces: blocks of block pairs joined by a force element.
-  KktMatrix(const System& sys, bool couple_forces);
+  /// All rows active. couple_forces: blocks of block pairs joined by a force element;
+  /// couple_constraints: of pairs whose constraint element's geometric stiffness couples them.
+  KktMatrix(const System& sys, bool couple_forces, bool couple_constraints = false);
   ~KktMatrix();
   KktMatrix(const KktMatrix&) = delete;
   KktMatrix& operator=(const KktMatrix&) = delete;
@@ -34,7 +35,7 @@ class KktMatrix {
 
   void setZero();
   /// Adds a block at block rows b1, block columns b2 (nv_b1 x nv_b2, or its top-left part;
-  /// must be in the pattern: the diagonal, or a pair joined by a force element).
+  /// must be in the pattern: the diagonal, or a pair coupled as asked at construction).
   void addBodyBlock(int b1, int b2, const Eigen::Ref<const MatX>& block);
   /// Writes G (and G^T) of the active rows from evaluated constraint rows; inactive rows get a
   /// unit multiplier diagonal.
@@ -43,20 +44,25 @@ class KktMatrix {
   bool factor();
   /// Solves in place with the last factorisation.
   bool solve(VecX& rhs) const;
+  /// y = A x with the matrix as it is now (which may differ from the one factorised).
+  void multiply(const VecX& x, VecX& y) const;
   /// Reciprocal condition estimate of the last factorisation (cheap).
   double rcond() const;
 
  private:
   void buildPattern();
+  void scaleRows();  ///< m_Sx = the values with the rows scaled by m_rowScale
   void freeFactors();
   const System& m_sys;
-  bool m_coupleForces;
+  bool m_coupleForces, m_coupleConstraints;
   int m_n = 0, m_nv = 0;
   std::vector<char> m_active;
   long m_analyses = 0;
   std::vector<int> m_Ap, m_Ai;
   std::vector<double> m_Ax;
+  std::vector<double> m_rowScale, m_Sx;  ///< row scaling of the last full factorisation, scaled values
   std::map<std::pair<int, int>, int> m_bodyBlocks;  ///< (b1,b2) -> offset into m_blockPos (nv_b1 x nv_b2)
+  std::vector<int> m_diagonalBlocks;                ///< b -> m_bodyBlocks[(b, b)], without a search
   /// Per constraint element, per touched block: offsets into m_blockPos of G (rows x nv, column
   /// major) and G^T (nv x rows), -1 for ground; entries of inactive rows are -1 in m_blockPos.
   std::vector<std::vector<int>> m_G, m_Gt;

@@ -8,6 +8,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -19,6 +20,42 @@ void ConstraintRows::resize(int rows, const std::vector<int>& cols) {
   gamma.setZero(rows);
   G.resize(cols.size());
   for (size_t k = 0; k < cols.size(); ++k) G[k].setZero(rows, cols[k]);
+}
+
+void ElementTangent::resize(const std::vector<int>& sizes) {
+  n = static_cast<int>(sizes.size());
+  K.resize(n * n);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) at(r, c).setZero(sizes[r], sizes[c]);
+}
+
+void ConstraintElement::addGeometricStiffness(const System& sys, std::vector<BodyKinematics>& kin, double t,
+                                              const Eigen::Ref<const VecX>& lambda, double scale,
+                                              ElementTangent& out) const {
+  // one-sided differences of G^T lambda over each touched block's position tangent
+  const double eps = 1e-7;
+  thread_local ConstraintRows rows0, rows1;
+  thread_local std::vector<int> sizes;
+  sizes.clear();
+  for (int b : blocks) sizes.push_back(sys.blockNv(b));
+  rows0.resize(rows(), sizes);
+  evaluate(sys, kin, t, rows0);
+  for (size_t side = 0; side < blocks.size(); ++side) {
+    const int b = blocks[side];
+    // a block touched twice is perturbed once (both slots see it)
+    if (b < 0 || std::find(blocks.begin(), blocks.begin() + side, b) != blocks.begin() + side) continue;
+    const BodyKinematics saved = kin[b + 1];
+    const int frame = sys.block(b).formulation->frameSize();
+    for (int i = 0; i < sys.block(b).nv(); ++i) {
+      perturbKinematics(saved, frame, i, eps, false, kin[b + 1]);
+      rows1.resize(rows(), sizes);
+      evaluate(sys, kin, t, rows1);
+      for (size_t r = 0; r < blocks.size(); ++r)
+        out.at(static_cast<int>(r), static_cast<int>(side)).col(i) +=
+            (scale / eps) * (rows1.G[r] - rows0.G[r]).transpose() * lambda;
+    }
+    kin[b + 1] = saved;
+  }
 }
 
 void ForceRows::resize(const std::vector<int>& sizes) {
@@ -318,7 +355,7 @@ void System::kinematics(const State& s, std::vector<BodyKinematics>& kin) const 
   }
 }
 
-MarkerKinematics System::markerKinematics(const std::vector<BodyKinematics>& kin, const MarkerRef& m) const {
+MarkerKinematics System::markerKinematics(const std::vector<BodyKinematics>& kin, const MarkerRef& m, bool withAxes) const {
   MarkerKinematics k;
   k.body = &kin[m.body + 1];
   const BodyKinematics& B = *k.body;
@@ -326,7 +363,7 @@ MarkerKinematics System::markerKinematics(const std::vector<BodyKinematics>& kin
   k.p = B.r + k.sg;
   k.pdot = B.rdot + B.omega.cross(k.sg);
   k.pddot_bias = B.omega.cross(B.omega.cross(k.sg));
-  k.axes = B.A * m.R;
+  if (withAxes) k.axes = B.A * m.R;
   k.Jp.leftCols<3>().setIdentity();
   k.Jp.rightCols<3>() = -B.A * skew(m.s);
   return k;
@@ -336,8 +373,10 @@ void System::massMatrix(const std::vector<BodyKinematics>& kin, int b, MatX& M) 
   m_blocks[b].formulation->massMatrix(kin[b + 1], M);
 }
 
-std::vector<int> System::blockSizes(const std::vector<int>& blocks) const {
-  std::vector<int> sizes;
+const std::vector<int>& System::blockSizes(const std::vector<int>& blocks) const {
+  // per-thread scratch: elements are evaluated in every Newton iteration
+  thread_local std::vector<int> sizes;
+  sizes.clear();
   for (int b : blocks) sizes.push_back(blockNv(b));
   return sizes;
 }
@@ -418,15 +457,14 @@ void System::bodyPose(const VecX& q, int b, Vec3& position, Quat& orientation) c
   B.formulation->userPose(q.segment(B.q0, B.nq()), position, orientation);
 }
 
-VecX constraintVelocity(const System& sys, int c, const ConstraintRows& rows, const VecX& v) {
+void constraintVelocity(const System& sys, int c, const ConstraintRows& rows, const VecX& v, Eigen::Ref<VecX> out) {
   const ConstraintElement& e = *sys.constraints()[c];
-  VecX r = rows.phit;
+  out = rows.phit;
   for (size_t k = 0; k < e.blocks.size(); ++k)
     if (e.blocks[k] >= 0) {
       const Block& B = sys.block(e.blocks[k]);
-      r += rows.G[k] * v.segment(B.v0, B.nv());
+      out.noalias() += rows.G[k].lazyProduct(v.segment(B.v0, B.nv()));  // small: no gemv kernel call
     }
-  return r;
 }
 
 void addConstraintForces(const System& sys, const std::vector<ConstraintRows>& rows, const VecX& lambda, VecX& out) {
@@ -436,7 +474,7 @@ void addConstraintForces(const System& sys, const std::vector<ConstraintRows>& r
     for (size_t k = 0; k < e.blocks.size(); ++k)
       if (e.blocks[k] >= 0) {
         const Block& B = sys.block(e.blocks[k]);
-        out.segment(B.v0, B.nv()) += rows[c].G[k].transpose() * lam;
+        out.segment(B.v0, B.nv()).noalias() += rows[c].G[k].transpose().lazyProduct(lam);  // small: no gemv kernel call
       }
   }
 }

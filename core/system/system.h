@@ -85,7 +85,8 @@ class System {
   /// Kinematics of every block; index 0 is ground, block b is at b + 1.
   void kinematics(const State& s, std::vector<BodyKinematics>& kin) const;
   BodyKinematics bodyKinematics(const VecX& q, const VecX& v, int b) const;
-  MarkerKinematics markerKinematics(const std::vector<BodyKinematics>& kin, const MarkerRef& m) const;
+  /// withAxes = false leaves `axes` unset (point-only users).
+  MarkerKinematics markerKinematics(const std::vector<BodyKinematics>& kin, const MarkerRef& m, bool withAxes = true) const;
 
   /// Generalized forces of the formulations and the force elements (size nv).
   void forces(const std::vector<BodyKinematics>& kin, double t, VecX& f) const;
@@ -123,8 +124,8 @@ class System {
   State m_initial;
   /// Flexible and virtual bodies, their reference conditions and rf joints (flexible_compile.cpp).
   void compileFlexible(const ModelSpec& model, Diagnostics& diag);
-  /// Sizes the per-block force storage of element e.
-  std::vector<int> blockSizes(const std::vector<int>& blocks) const;
+  /// Velocity sizes of the touched blocks (valid until the next call on this thread).
+  const std::vector<int>& blockSizes(const std::vector<int>& blocks) const;
   std::vector<std::vector<MarkerRef>> m_markers;  ///< [body+1][marker], index 0 = ground
   std::unordered_map<std::string, int> m_bodyIndex;                 ///< name -> block index
   std::vector<std::unordered_map<std::string, int>> m_markerIndex;  ///< [body+1]: name -> marker
@@ -136,8 +137,8 @@ class System {
   Vec3 m_gravity = Vec3::Zero();
 };
 
-/// G v + Phi_t of constraint element c (rows evaluated by System::constraints).
-VecX constraintVelocity(const System& sys, int c, const ConstraintRows& rows, const VecX& v);
+/// out = G v + Phi_t of constraint element c (rows evaluated by System::constraints).
+void constraintVelocity(const System& sys, int c, const ConstraintRows& rows, const VecX& v, Eigen::Ref<VecX> out);
 /// out (size nv) += G^T lambda over all constraint elements.
 void addConstraintForces(const System& sys, const std::vector<ConstraintRows>& rows, const VecX& lambda, VecX& out);
 

@@ -7,6 +7,8 @@
 #include "core/system/joints.h"
 #include "core/system/system.h"
 
+#include "random_helpers.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -293,6 +295,74 @@ class ContractTest : public QObject {
     QVERIFY2(all.find("couplings[1] 'belt'.joint2: error: unknown joint 'pulley'") != std::string::npos, all.c_str());
     QVERIFY2(all.find("couplings[2] 'idle'.joint2: error: couples joint 'pinion' to itself") != std::string::npos,
              all.c_str());
+  }
+
+  /// Geometric stiffness d(G^T lambda)/dx of every joint type (analytic) and of the generic
+  /// numerical default, against central differences of G^T lambda with the System's own
+  /// retraction of q (so the tangent convention is the integrator's), for joints between two
+  /// bodies and to ground.
+  void geometricStiffnessOfJoints() {
+    std::mt19937 rng(7);
+    ModelSpec model;
+    for (int b = 0; b < 2; ++b) {
+      RigidBodySpec body{b ? "b" : "a", 1.0, Mat3::Identity(), test::randomVec(3, rng, 1.0)};
+      body.orientation = Quat(test::randomRotation(rng));
+      model.bodies.push_back(body);
+    }
+    Diagnostics diag;
+    auto sys = System::compile(model, diag);
+    QVERIFY(sys);
+    const State s = sys->initialState();
+    auto forcesAt = [&](const ConstraintElement& e, const VecX& q, const VecX& lambda, std::vector<VecX>& F) {
+      std::vector<BodyKinematics> kin;
+      sys->kinematics({0.0, q, s.v}, kin);
+      ConstraintRows rows;
+      rows.resize(e.rows(), {6, 6});
+      e.evaluate(*sys, kin, 0.0, rows);
+      F = {rows.G[0].transpose() * lambda, rows.G[1].transpose() * lambda};
+    };
+    const JointType types[] = {JointType::Spherical, JointType::Revolute,  JointType::Universal, JointType::Fixed,
+                               JointType::Cylindrical, JointType::Prismatic, JointType::Planar};
+    for (const bool toGround : {false, true})
+      for (const JointType type : types) {
+        MarkerRef m1{toGround ? -1 : 0, test::randomVec(3, rng, 0.5), test::randomRotation(rng)};
+        MarkerRef m2{1, test::randomVec(3, rng, 0.5), test::randomRotation(rng)};
+        const auto e = makeJoint(type, m1, m2);
+        const VecX lambda = test::randomVec(e->rows(), rng, 10.0);
+        std::vector<BodyKinematics> kin;
+        sys->kinematics(s, kin);
+        ElementTangent analytic, numeric;
+        analytic.resize({6, 6});
+        numeric.resize({6, 6});
+        e->addGeometricStiffness(*sys, kin, 0.0, lambda, 1.0, analytic);
+        e->ConstraintElement::addGeometricStiffness(*sys, kin, 0.0, lambda, 1.0, numeric);
+        const double eps = 1e-6;
+        for (int side = 0; side < 2; ++side) {
+          const int b = e->blocks[side];
+          if (b < 0) continue;
+          for (int i = 0; i < 6; ++i) {
+            VecX dx = VecX::Zero(sys->nv()), qp = s.q, qm = s.q;
+            dx(sys->block(b).v0 + i) = eps;
+            sys->retract(qp, dx);
+            sys->retract(qm, -dx);
+            std::vector<VecX> Fp, Fm;
+            forcesAt(*e, qp, lambda, Fp);
+            forcesAt(*e, qm, lambda, Fm);
+            for (int r = 0; r < 2; ++r) {
+              if (e->blocks[r] < 0) continue;
+              const VecX ref = (Fp[r] - Fm[r]) / (2 * eps);
+              const std::string what = std::string(toString(type)) + (toGround ? " to ground" : "") + ", force on slot " +
+                                       std::to_string(r) + ", tangent " + std::to_string(i) + " of slot " +
+                                       std::to_string(side);
+              const double scale = 1 + ref.norm();
+              QVERIFY2((analytic.at(r, side).col(i) - ref).norm() < 1e-6 * scale, ("analytic: " + what).c_str());
+              QVERIFY2((numeric.at(r, side).col(i) - ref).norm() < 1e-4 * scale, ("numerical default: " + what).c_str());
+              if (!e->geometricStiffnessCouplesBlocks() && r != side)
+                QVERIFY2(ref.norm() < 1e-6, ("declared uncoupled: " + what).c_str());
+            }
+          }
+        }
+      }
   }
 
   /// IDA refuses unilateral rows with a message naming the element.
