@@ -147,6 +147,8 @@ struct JointKindDescription {
   bool rotation = false;     ///< a driver may drive its rotation coordinate [rad]
   bool translation = false;  ///< a driver may drive its translation coordinate [m]
   std::vector<FieldDescription> parameters;  ///< make them with jointParameter()
+  /// The coordinate a coupling acts on: "rotation", "translation", or "" (not coupleable).
+  std::string coupled;
 };
 
 /// A number kept in JointSpec::parameters under key.

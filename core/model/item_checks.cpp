@@ -142,13 +142,13 @@ void checkCoupling(ItemCheck& c) {
   // a coupling needs a joint with a single coordinate
   std::vector<std::string> single;
   for (const auto& kind : jointKinds())
-    if (kind.rotation != kind.translation) single.push_back(kind.key);
+    if (!kind.coupled.empty()) single.push_back(kind.key);
   const std::string* names[2] = {&k.joint1, &k.joint2};
   for (int side = 0; side < 2; ++side) {
     const auto it = c.index().joints.find(*names[side]);
     if (it == c.index().joints.end()) continue;  // reported by the reference
     const JointKindDescription* kind = findJointKind(it->second->type.key());
-    if (kind && kind->rotation == kind->translation)
+    if (kind && kind->coupled.empty())
       c.error(side ? "joint2" : "joint1", "a " + kind->key + " joint has no single coordinate to couple (couple a " +
                                               alternatives(single) + " joint)");
   }

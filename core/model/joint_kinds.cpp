@@ -10,11 +10,11 @@ std::vector<JointKindDescription> registeredJointKinds() {
       {"revolute",
        "origins coincide, z axes stay parallel; rotation about the common z axis, coordinate = angle of marker2 x "
        "about marker1 z, from marker1 x [rad]",
-       5, true, false, {}},
+       5, true, false, {}, "rotation"},
       {"prismatic",
        "marker2 origin stays on marker1's z axis, orientations locked; translation along marker1 z, coordinate = "
        "(p₂ − p₁)·z₁ [m]",
-       5, false, true, {}},
+       5, false, true, {}, "translation"},
       {"cylindrical",
        "marker2 origin on marker1's z axis, z axes parallel; rotation about and translation along marker1 z: both "
        "coordinates",
@@ -24,6 +24,11 @@ std::vector<JointKindDescription> registeredJointKinds() {
        4, false, false, {}},
       {"planar", "marker2 origin stays in marker1's xy plane, z axes stay parallel; x, y translation and rotation about z",
        3, false, false, {}},
+      {"screw",
+       "marker2 origin on marker1's z axis, z axes parallel; rotation about marker1 z with the translation along it "
+       "tied to it: translation = pitch x angle / 2 pi. Its angle is a coordinate of its own, counting full turns",
+       5, true, true,
+       {jointParameter("pitch", "m", "advance per turn (positive: right-handed thread)", 0.001)}, "rotation"},
   };
 }
 

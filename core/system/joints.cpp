@@ -1,8 +1,11 @@
 #include "core/system/joints.h"
 
 #include "core/base/rotation.h"
+#include "core/model/description.h"
+#include "core/system/joint_coordinates.h"
 
 #include <cmath>
+#include <map>
 #include <numbers>
 
 namespace flexim {
@@ -223,12 +226,53 @@ JointCoordinate jointTranslation(const MarkerKinematics& k1, const MarkerKinemat
   return c;
 }
 
-bool buildJoint(System& sys, const JointSpec& spec, int index, const MarkerRef& m1, const MarkerRef& m2,
-                const std::string& where, Diagnostics& diag) {
+namespace {
+
+/// A joint kind's parameter (JointSpec::parameters), with the default its description gives.
+double parameter(const JointSpec& spec, const std::string& key) {
+  if (const JointKindDescription* kind = findJointKind(spec.type.key()))
+    for (const FieldDescription& f : kind->parameters)
+      if (f.key == key) return std::get<double>(f.get(&spec));
+  throw FleximError("joint kind '" + spec.type.key() + "' has no parameter '" + key + "'");
+}
+
+void addGeometricJoint(System& sys, const JointSpec& spec, int index, const MarkerRef& m1, const MarkerRef& m2) {
   auto c = makeJoint(spec.type, m1, m2);
   c->label = "joint '" + spec.name + "'";
   c->joint_index = index;
   sys.addConstraint(std::move(c));
+}
+
+using JointBuilder = void (*)(System&, const JointSpec&, int, const MarkerRef&, const MarkerRef&);
+
+/// How each registered joint kind (core/model/joint_kinds.cpp) becomes elements of the System.
+const std::map<std::string, JointBuilder>& jointBuilders() {
+  static const std::map<std::string, JointBuilder> builders{
+      {"fixed", addGeometricJoint},
+      {"revolute", addGeometricJoint},
+      {"prismatic", addGeometricJoint},
+      {"cylindrical", addGeometricJoint},
+      {"spherical", addGeometricJoint},
+      {"universal", addGeometricJoint},
+      {"planar", addGeometricJoint},
+      {"screw",
+       [](System& sys, const JointSpec& spec, int index, const MarkerRef& m1, const MarkerRef& m2) {
+         addScrewJoint(sys, index, spec.name, m1, m2, parameter(spec, "pitch"));
+       }},
+  };
+  return builders;
+}
+
+}  // namespace
+
+bool buildJoint(System& sys, const JointSpec& spec, int index, const MarkerRef& m1, const MarkerRef& m2,
+                const std::string& where, Diagnostics& diag) {
+  const auto it = jointBuilders().find(spec.type.key());
+  if (it == jointBuilders().end()) {
+    diag.error(where + ".type", "joint kind '" + spec.type.key() + "' has no constraint element in this build");
+    return false;
+  }
+  it->second(sys, spec, index, m1, m2);
   return true;
 }
 

@@ -1,5 +1,7 @@
 #include "core/system/system.h"
 
+#include "core/model/description.h"
+
 #include "core/base/rotation.h"
 #include "core/system/flexible_elements.h"
 #include "core/system/force_elements.h"
@@ -226,13 +228,12 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
       blocks[side] = sys->jointCoordinate(j);
       if (blocks[side] >= 0) continue;
       const auto& js = model.joints[j];
-      const JointType jt = js.type;
-      if (jt != JointType::Revolute && jt != JointType::Prismatic) {
-        diag.error(field, std::string("a ") + toString(jt) +
-                              " joint has no single coordinate to couple (couple a revolute, prismatic or screw joint)");
+      const JointKindDescription* kind = findJointKind(js.type.key());
+      if (!kind || kind->coupled.empty()) {
+        diag.error(field, "a " + js.type.key() + " joint has no single coordinate to couple");
         continue;
       }
-      const auto measure = jt == JointType::Revolute ? CoordinateMeasure::Rotation : CoordinateMeasure::Translation;
+      const auto measure = kind->coupled == "rotation" ? CoordinateMeasure::Rotation : CoordinateMeasure::Translation;
       blocks[side] = addJointCoordinate(*sys, j, js.name, *sys->marker(js.body1, js.marker1),
                                         *sys->marker(js.body2, js.marker2), {{measure, 1.0}});
     }
