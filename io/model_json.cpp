@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 
 namespace flexim::io {
@@ -489,7 +490,9 @@ bool loadModelString(const std::string& text, ModelSpec& out, Diagnostics& diag,
     if (!local.hasErrors()) out = std::move(model);
     // lines are found only when there is something to say
     if (!local.items().empty() && root.is_object()) {
-      const std::map<std::string, int> lines = jsonPathLines(text);
+      std::set<std::string> wanted;
+      for (const Diagnostic& d : local.items()) withParents(d.where, wanted);
+      const std::map<std::string, int> lines = jsonPathLines(text, wanted);
       for (Diagnostic& d : local.items())
         if (d.location.file == source && d.location.line == 0) d.location.line = lineOf(lines, d.where);
     }
