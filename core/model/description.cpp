@@ -290,8 +290,8 @@ struct Registry {
     describeSensor();
     describeSimulation();
     describeModel();
-    all = {&model,  &marker,   &body,  &flexible, &damping,    &virtualBody, &joint, &driver,
-           &function, &coupling, &force, &sensor,   &simulation, &ground};
+    all = {&model,  &ground, &marker,   &body,     &flexible, &damping, &virtualBody,
+           &joint,  &driver, &function, &coupling, &force,    &sensor,  &simulation};
   }
 
   void describeMarker() {
