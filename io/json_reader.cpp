@@ -196,7 +196,7 @@ bool parseJson(const std::string& text, const std::string& source, Json& out, Di
   return false;
 }
 
-std::map<std::string, int> jsonPathLines(const std::string& text) {
+std::map<std::string, int> jsonPathLines(const std::string& text, const std::set<std::string>& wanted) {
   struct Open {
     bool array = false;
     std::size_t index = 0;
@@ -204,6 +204,9 @@ std::map<std::string, int> jsonPathLines(const std::string& text) {
     bool expectKey = false;
   };
   std::map<std::string, int> lines;
+  const auto record = [&](const std::string& path, int at) {
+    if (wanted.count(path)) lines.emplace(path, at);
+  };
   std::vector<Open> stack;
   std::vector<std::string> paths{""};  // the path of each open container
   int line = 1;
@@ -220,7 +223,7 @@ std::map<std::string, int> jsonPathLines(const std::string& text) {
       ++line;
     } else if (c == '{' || c == '[') {
       const std::string path = valuePath();
-      lines.emplace(path, line);
+      record(path, line);
       stack.push_back({c == '[', 0, {}, c == '{'});
       paths.push_back(path);
     } else if (c == '}' || c == ']') {
@@ -239,22 +242,33 @@ std::map<std::string, int> jsonPathLines(const std::string& text) {
         stack.back().key = std::move(s);
         stack.back().expectKey = false;
       } else {
-        lines.emplace(valuePath(), line);
+        record(valuePath(), line);
       }
     } else if (c != ' ' && c != '\t' && c != '\r' && c != ':') {
-      lines.emplace(valuePath(), line);  // a number or a literal
+      record(valuePath(), line);  // a number or a literal
       while (i + 1 < text.size() && std::string_view(",]} \t\r\n").find(text[i + 1]) == std::string_view::npos) ++i;
     }
   }
   return lines;
 }
 
+namespace {
+/// "a.b[2]" -> "a.b" -> "a" -> ""
+std::string parentPath(const std::string& path) {
+  const auto cut = path.find_last_of(".[");
+  return cut == std::string::npos ? std::string() : path.substr(0, cut);
+}
+}  // namespace
+
+void withParents(std::string path, std::set<std::string>& out) {
+  while (out.insert(path).second && !path.empty()) path = parentPath(path);
+}
+
 int lineOf(const std::map<std::string, int>& lines, std::string path) {
   while (true) {
     if (const auto it = lines.find(path); it != lines.end()) return it->second;
     if (path.empty()) return 0;
-    const auto cut = path.find_last_of(".[");
-    path = cut == std::string::npos ? std::string() : path.substr(0, cut);
+    path = parentPath(path);
   }
 }
 

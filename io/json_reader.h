@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,12 @@ bool parseJson(const std::string& text, const std::string& source, Json& out, Di
 void lineColumn(const std::string& text, std::size_t offset, std::size_t& line, std::size_t& column);
 
 /// The line (1-based) each value of a document starts on, by JSON path ("bodies[2].inertia"),
-/// from a light scan of text that has parsed; nlohmann keeps no positions. The first value of a
-/// repeated key counts.
-std::map<std::string, int> jsonPathLines(const std::string& text);
+/// from a light scan of text that has parsed (nlohmann keeps no positions); only the paths in
+/// wanted are kept. The first value of a repeated key counts.
+std::map<std::string, int> jsonPathLines(const std::string& text, const std::set<std::string>& wanted);
+
+/// The paths a line is wanted for to place path: itself and every enclosing value.
+void withParents(std::string path, std::set<std::string>& out);
 
 /// The line of path, or of its nearest enclosing value listed in lines (0 when none is).
 int lineOf(const std::map<std::string, int>& lines, std::string path);

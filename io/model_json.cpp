@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 
 namespace flexim::io {
@@ -489,9 +491,15 @@ bool loadModelString(const std::string& text, ModelSpec& out, Diagnostics& diag,
     if (!local.hasErrors()) out = std::move(model);
     // lines are found only when there is something to say
     if (!local.items().empty() && root.is_object()) {
-      const std::map<std::string, int> lines = jsonPathLines(text);
+      std::set<std::string> wanted;
+      for (const Diagnostic& d : local.items()) withParents(d.where, wanted);
+      const std::map<std::string, int> lines = jsonPathLines(text, wanted);
       for (Diagnostic& d : local.items())
         if (d.location.file == source && d.location.line == 0) d.location.line = lineOf(lines, d.where);
+      // in document order, whether the reader or validate() found them
+      const auto key = [](const Diagnostic& d) { return d.location.line > 0 ? d.location.line : INT_MAX; };
+      std::stable_sort(local.items().begin(), local.items().end(),
+                       [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
     }
   } catch (const std::exception& e) {
     local.error(source, std::string("cannot read the model: ") + e.what());

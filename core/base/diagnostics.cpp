@@ -13,6 +13,9 @@ static const char* severityName(Severity s) {
 
 std::string Diagnostic::str() const {
   std::string out;
+  // "model.json:14: bodies[2].inertia: ...", so editors jump to the line (syntax errors say it already)
+  if (!location.file.empty() && location.line > 0 && where.rfind(location.file, 0) != 0)
+    out += location.file + ":" + std::to_string(location.line) + ": ";
   if (!where.empty()) out += where + ": ";
   out += severityName(severity);
   out += ": ";

@@ -23,7 +23,7 @@ struct Diagnostic {
   std::string where;    ///< e.g. "bodies[2].inertia", "joint 'crank_pin'", "part.inp:12"
   std::string message;  ///< what is wrong, and a hint where one helps
   Location location;    ///< the same place, structured (where it is known)
-  std::string str() const;  ///< "where: severity: message"
+  std::string str() const;  ///< "[file:line: ]where: severity: message"
 };
 
 class Diagnostics {

@@ -182,6 +182,13 @@ class Fields {
     return value(std::move(key), axesForm ? FieldType::Orientation : FieldType::Quaternion, m, "", std::move(help))
         .byDefault("[1, 0, 0, 0]");
   }
+  /// An orientation that may also be given by its z axis (and a direction for x), in frame.
+  void orientationOrAxes(Quat T::*m, std::string help, const std::string& frame) {
+    orientation("orientation", m, true, std::move(help));
+    inputForm("z_axis", FieldType::Vec3, "", "*instead of* `orientation`: the z axis in " + frame);
+    inputForm("x_axis", FieldType::Vec3, "", "with `z_axis`: a direction for the x axis");
+  }
+
   /// A field read only as an input form of another one (z_axis, x_axis of an orientation).
   FieldDescription& inputForm(std::string key, FieldType type, std::string unit, std::string help) {
     FieldDescription& f = custom(std::move(key), type, std::move(unit), std::move(help));
@@ -283,8 +290,8 @@ struct Registry {
     describeSensor();
     describeSimulation();
     describeModel();
-    all = {&model,  &marker,   &body,  &flexible, &damping,    &virtualBody, &joint, &driver,
-           &function, &coupling, &force, &sensor,   &simulation, &ground};
+    all = {&model,  &ground, &marker,   &body,     &flexible, &damping, &virtualBody,
+           &joint,  &driver, &function, &coupling, &force,    &sensor,  &simulation};
   }
 
   void describeMarker() {
@@ -293,9 +300,7 @@ struct Registry {
     Fields<MarkerSpec> f(marker);
     f.name("unique within the body");
     f.vec3("position", &MarkerSpec::position, "m", "origin, in body axes (ground: global)");
-    f.orientation("orientation", &MarkerSpec::orientation, true, "marker axes → body axes");
-    f.inputForm("z_axis", FieldType::Vec3, "", "*instead of* `orientation`: the marker z axis in body axes");
-    f.inputForm("x_axis", FieldType::Vec3, "", "with `z_axis`: a direction for the marker x axis");
+    f.orientationOrAxes(&MarkerSpec::orientation, "marker axes → body axes", "body axes");
   }
 
   void describeBody() {
@@ -379,9 +384,7 @@ struct Registry {
              "*instead of* `point`: sit at the reference point of this interface of the file")
         .notEmpty()
         .inUse = Fields<VirtualBodySpec>::when([](const VirtualBodySpec& v) { return !v.interface.empty(); });
-    f.orientation("orientation", &VirtualBodySpec::orientation, true, "virtual-body axes → FE axes");
-    f.inputForm("z_axis", FieldType::Vec3, "", "*instead of* `orientation`: the z axis in FE axes");
-    f.inputForm("x_axis", FieldType::Vec3, "", "with `z_axis`: a direction for the x axis");
+    f.orientationOrAxes(&VirtualBodySpec::orientation, "virtual-body axes → FE axes", "FE axes");
     f.list("markers", &VirtualBodySpec::markers, marker, "positions in the virtual body's axes, from its origin");
     f.check(checkVirtualBody);
   }

@@ -21,12 +21,9 @@ std::string joined(const std::vector<std::string>& items) {
 
 const fe::ReducedBody* dataOf(const FlexibleBodySpec* body) { return body ? body->data.get() : nullptr; }
 
-bool hasNode(const fe::ReducedBody& data, int id) {
-  return std::find(data.node_ids.begin(), data.node_ids.end(), id) != data.node_ids.end();
-}
-
 void checkNode(const ItemCheck& c, const std::string& field, int id, const std::string& body, const fe::ReducedBody* data) {
-  if (data && !hasNode(*data, id)) c.error(field, "flexible body " + inQuotes(body) + " has no node " + std::to_string(id));
+  if (data && !c.index().hasNode(*data, id))
+    c.error(field, "flexible body " + inQuotes(body) + " has no node " + std::to_string(id));
 }
 
 /// Checks an interface name against the loaded file of a flexible body (no check without one).

@@ -1,5 +1,6 @@
 #include "core/model/validate.h"
 
+#include "core/fe/reduced_body.h"
 #include "core/model/description.h"
 
 #include <Eigen/Cholesky>
@@ -24,15 +25,28 @@ std::string fileNameProblem(const std::string& file) {
 
 ModelIndex::ModelIndex(const ModelSpec& m) : model(m) {
   // the first of equal names counts (the others are reported as duplicates)
-  markerBodies.emplace(kGroundName, &m.ground_markers);
-  for (const auto& b : m.bodies)
-    if (!b.name.empty()) markerBodies.emplace(b.name, &b.markers);
+  const auto addMarkers = [&](const std::string& body, const std::vector<MarkerSpec>& markers) {
+    if (body.empty() || markerBodies.count(body)) return;
+    auto& names = markerBodies[body];
+    for (const auto& marker : markers) names.insert(marker.name);
+  };
+  addMarkers(kGroundName, m.ground_markers);
+  for (const auto& b : m.bodies) addMarkers(b.name, b.markers);
   for (const auto& f : m.flexible_bodies)
     if (!f.name.empty() && !markerBodies.count(f.name)) flexibleBodies.emplace(f.name, &f);
   for (const auto& v : m.virtual_bodies)
-    if (!v.name.empty() && !flexibleBodies.count(v.name)) markerBodies.emplace(v.name, &v.markers);
+    if (!flexibleBodies.count(v.name)) addMarkers(v.name, v.markers);
   for (const auto& j : m.joints)
     if (!j.name.empty()) joints.emplace(j.name, &j);
+}
+
+bool ModelIndex::hasNode(const fe::ReducedBody& body, int id) const {
+  auto [it, added] = m_sortedNodes.try_emplace(&body);
+  if (added) {
+    it->second = body.node_ids;
+    std::sort(it->second.begin(), it->second.end());
+  }
+  return std::binary_search(it->second.begin(), it->second.end(), id);
 }
 
 namespace {
@@ -205,8 +219,7 @@ class Walker {
       const std::string body = std::get<std::string>(bodyField->get(p));
       const std::string bodyPath = joinPath(path, f.bodyKey);
       if (const auto it = m_index.markerBodies.find(body); it != m_index.markerBodies.end()) {
-        const auto& markers = *it->second;
-        if (std::none_of(markers.begin(), markers.end(), [&](const MarkerSpec& m) { return m.name == name; }))
+        if (!it->second.count(name))
           error(where, itemPath, label, "body " + inQuotes(body) + " has no marker " + inQuotes(name));
       } else if (m_index.flexibleBodies.count(body)) {
         error(bodyPath, itemPath, label, inQuotes(body) + " is a flexible body; connect it through a virtual body");

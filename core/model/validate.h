@@ -11,10 +11,15 @@
 #include "core/model/model.h"
 
 #include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace flexim {
 
+namespace fe {
+struct ReducedBody;
+}
 struct ItemDescription;
 
 /// All problems of m (errors, and warnings such as a non-physical inertia).
@@ -32,9 +37,16 @@ std::string fileNameProblem(const std::string& file);
 struct ModelIndex {
   explicit ModelIndex(const ModelSpec& m);
   const ModelSpec& model;
-  std::map<std::string, const std::vector<MarkerSpec>*> markerBodies;  ///< ground, rigid and virtual bodies
+  /// ground, rigid and virtual bodies -> the names of their markers
+  std::map<std::string, std::set<std::string>> markerBodies;
   std::map<std::string, const FlexibleBodySpec*> flexibleBodies;
   std::map<std::string, const JointSpec*> joints;
+
+  /// Whether a reduced body has an FE node with this id (its ids sorted once, on first ask).
+  bool hasNode(const fe::ReducedBody& body, int id) const;
+
+ private:
+  mutable std::map<const fe::ReducedBody*, std::vector<int>> m_sortedNodes;
 };
 
 /// What an item's own check (ItemDescription::check) sees and reports through.

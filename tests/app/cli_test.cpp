@@ -204,6 +204,32 @@ class CliTest : public QObject {
              qPrintable(r.out));
   }
 
+  void docsTablesUpdateTheModelFormat() {
+    Result r = cli({"docs", "model-format-tables"});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.contains("<!-- generated:body -->\n| key | type | default | meaning |"));
+    // a copy of the doc with one table emptied gets it back
+    QFile doc(QString(FLEXIM_SOURCE_DIR) + "/docs/model-format.md");
+    QVERIFY(doc.open(QIODevice::ReadOnly));
+    const QByteArray text = doc.readAll();
+    const QByteArray begin = "<!-- generated:simulation -->\n";
+    const int from = text.indexOf(begin) + begin.size(), to = text.indexOf("<!-- end generated -->", from);
+    QVERIFY(from >= begin.size() && to > from);
+    QByteArray emptied = text;
+    emptied.remove(from, to - from);
+    const QString copy = m_dir.filePath("model-format.md");
+    QFile out(copy);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(emptied);
+    out.close();
+    r = cli({"docs", "model-format-tables", "--update", copy});
+    QCOMPARE(r.code, 0);
+    QVERIFY(out.open(QIODevice::ReadOnly));
+    QCOMPARE(out.readAll(), text);
+    r = cli({"docs", "model-format-tables", "--update", copy});
+    QVERIFY2(r.code == 0 && r.out.contains("is up to date"), qPrintable(r.out));
+  }
+
   void badInputGivesOneClearLine() {
     const QString bad = m_dir.filePath("bad.json");
     QFile f(bad);

@@ -183,11 +183,13 @@ class ModelValidateTest : public QObject {
       QCOMPARE(d.location.file, std::string("two.json"));
       QCOMPARE(d.location.item, std::string("bodies[1] 'b'"));
     }
-    QCOMPARE(diag.items()[0].where, std::string("bodies[1].colour"));  // the reader's warning
-    QCOMPARE(diag.items()[0].location.line, 7);
-    QCOMPARE(diag.items()[1].where, std::string("bodies[1].mass"));  // validate()'s error
-    QCOMPARE(diag.items()[1].location.field, std::string("mass"));
-    QCOMPARE(diag.items()[1].location.line, 6);
+    // in document order, though the reader found the second and validate() the first
+    QCOMPARE(diag.items()[0].where, std::string("bodies[1].mass"));
+    QCOMPARE(diag.items()[0].location.field, std::string("mass"));
+    QCOMPARE(diag.items()[0].location.line, 6);
+    QCOMPARE(diag.items()[0].str(), std::string("two.json:6: bodies[1].mass: error: must be positive"));
+    QCOMPARE(diag.items()[1].where, std::string("bodies[1].colour"));
+    QCOMPARE(diag.items()[1].location.line, 7);
 
     Diagnostics syntax;
     QVERIFY(!io::loadModelString("{\n  \"schema_version\": 1,\n  x\n}", m, syntax, "bad.json"));
