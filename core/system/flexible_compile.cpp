@@ -80,18 +80,11 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     const FlexibleBodySpec& spec = model.flexible_bodies[i];
     const std::string where = "flexible_bodies[" + std::to_string(i) + "]";
     const std::string who = "flexible body " + quoted(spec.name);
-    if (!spec.data) {
-      diag.error(where + ".file", "reduced-body file " + quoted(spec.file) + " is not loaded");
-      continue;
-    }
+    // validate() has checked the file is loaded and the counts of modes, coordinates, damping
+    // ratios and interfaces against it
     const fe::ReducedBody& src = *spec.data;
     const int M = static_cast<int>(src.modes.cols());
     const int m = spec.mode_count > 0 ? spec.mode_count : M;
-    if (m > M || spec.mode_count < 0) {
-      diag.error(where + ".modes", "the file has " + std::to_string(M) + " modes, " + std::to_string(spec.mode_count) +
-                                       " requested");
-      continue;
-    }
     int rigid = 0;
     for (int j = 0; j < m; ++j) rigid += src.kinds[j] == fe::ModeKind::Rigid;
     if (spec.reference != ReferenceFrame::Interface && rigid < 6) {
@@ -101,15 +94,6 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
                      " (Craig-Bampton bodies: use \"reference\": \"interface\")");
       continue;
     }
-    if (!spec.modal_coordinates.empty() && static_cast<int>(spec.modal_coordinates.size()) != m) {
-      diag.error(where + ".modal_coordinates", "expected " + std::to_string(m) + " values (one per mode)");
-      continue;
-    }
-    if (!(spec.stiffness_scale > 0) || !std::isfinite(spec.stiffness_scale)) {
-      diag.error(where + ".stiffness_scale", "must be positive");
-      continue;
-    }
-
     // effective reduced body in the internal frame
     auto eff = std::make_shared<fe::ReducedBody>();
     eff->name = src.name;
@@ -151,25 +135,16 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     // ratios: one for all modes, or one per elastic mode (rigid-body modes have no stiffness to damp)
     const int elastic = static_cast<int>(std::count(eff->kinds.begin(), eff->kinds.end(), fe::ModeKind::Elastic));
     if (spec.damping.ratio.size() == 1) damping.zeta = VecX::Constant(m, spec.damping.ratio[0]);
-    else if (!spec.damping.ratio.empty() && static_cast<int>(spec.damping.ratio.size()) == elastic) {
+    else if (static_cast<int>(spec.damping.ratio.size()) == elastic && elastic > 0) {
       damping.zeta = VecX::Zero(m);
       for (int j = 0, e = 0; j < m; ++j)
         if (eff->kinds[j] == fe::ModeKind::Elastic) damping.zeta(j) = spec.damping.ratio[e++];
-    } else if (!spec.damping.ratio.empty()) {
-      diag.error(where + ".damping.ratio", "expected one value or " + std::to_string(elastic) + " (one per elastic mode)");
-      continue;
     }
 
-    // every check that can fail comes before the body is added
     const fe::Interface* frameFace = nullptr;
-    if (spec.reference == ReferenceFrame::Interface) {
+    if (spec.reference == ReferenceFrame::Interface)
       for (const auto& f : eff->interfaces)
         if (f.name == spec.reference_interface) frameFace = &f;
-      if (!frameFace) {
-        diag.error(where + ".reference_interface", "the reduced body has no interface " + quoted(spec.reference_interface));
-        continue;
-      }
-    }
 
     // initial state: the FE frame's pose and velocity moved to the internal frame
     const Mat3 Afe = spec.orientation.normalized().toRotationMatrix();
@@ -213,11 +188,7 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     int fi = -1;
     for (size_t i = 0; i < model.flexible_bodies.size(); ++i)
       if (model.flexible_bodies[i].name == spec.flexible_body) fi = static_cast<int>(i);
-    if (fi < 0) {
-      diag.error(where + ".flexible_body", "unknown flexible body " + quoted(spec.flexible_body));
-      continue;
-    }
-    if (flexBodyOf[fi] < 0) continue;  // its flexible body failed (already reported)
+    if (fi < 0 || flexBodyOf[fi] < 0) continue;  // its flexible body failed (already reported)
     const int fb = flexBodyOf[fi];
     const FlexibleBody& F = *flexibleBody(fb);
     const fe::ReducedBody& data = *F.data;
@@ -231,10 +202,6 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
       const fe::Interface* face = nullptr;
       for (const auto& f : data.interfaces)
         if (f.name == spec.interface) face = &f;
-      if (!face) {
-        diag.error(where + ".interface", "the reduced body has no interface " + quoted(spec.interface));
-        continue;
-      }
       const MatX psi = interfaceMotion(data, *face);
       // three pseudo-nodes that move rigidly with the reference point, placed away from the
       // singular configurations relative to the virtual-body axes: cosines (64)-(67) 0, 0.41,
@@ -249,16 +216,7 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     } else {
       int nodes[3] = {-1, -1, -1};
       if (!spec.nodes.empty()) {
-        bool ok = spec.nodes.size() == 3;
-        for (int a = 0; ok && a < 3; ++a) {
-          const auto it = F.nodeIndex.find(spec.nodes[a]);
-          ok = it != F.nodeIndex.end();
-          if (ok) nodes[a] = it->second;
-        }
-        if (!ok || nodes[0] == nodes[1] || nodes[0] == nodes[2] || nodes[1] == nodes[2]) {
-          diag.error(where + ".nodes", "expected three distinct node ids of " + quoted(spec.flexible_body));
-          continue;
-        }
+        for (int a = 0; a < 3; ++a) nodes[a] = F.nodeIndex.at(spec.nodes[a]);
       } else {
         const RfNodeSelection sel = selectRfNodes(data.coords, P, Rv);
         if (!sel.ok) {

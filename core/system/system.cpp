@@ -1,6 +1,7 @@
 #include "core/system/system.h"
 
 #include "core/model/description.h"
+#include "core/model/validate.h"
 
 #include "core/base/rotation.h"
 #include "core/system/flexible_elements.h"
@@ -76,30 +77,39 @@ Vec3 MarkerKinematics::axisBias(int k) const { return body->omega.cross(body->om
 
 namespace {
 
-bool finite(const Vec3& v) { return v.allFinite(); }
-
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+int jointNamed(const ModelSpec& model, const std::string& name) {
+  for (size_t i = 0; i < model.joints.size(); ++i)
+    if (model.joints[i].name == name) return static_cast<int>(i);
+  return -1;
+}
 
 }  // namespace
 
 std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& diag) {
+  // The one validation of a model (core/model/validate.h): a model that passes it has its names,
+  // references, limits and the sizes of its flexible-body data right, so compiling below only
+  // reports what needs the compiled data (rigid-body modes of a reference frame, node triangles).
+  // Its warnings were shown when the model was loaded; only its errors are repeated here.
+  bool valid = true;
+  const Diagnostics checked = validate(model);
+  for (const Diagnostic& d : checked.items())
+    if (d.severity == Severity::Error) {
+      diag.add(d);
+      valid = false;
+    }
+  if (!valid) return nullptr;
+
   auto sys = std::unique_ptr<System>(new System());
   sys->m_model = model;
   sys->m_gravity = model.gravity;
 
   // bodies and markers
-  std::set<std::string> names{kGroundName};
   sys->m_markers.resize(model.bodies.size() + 1);
   sys->m_markerIndex.resize(model.bodies.size() + 1);
-  auto addMarkers = [&](int body, const std::string& bodyName, const std::vector<MarkerSpec>& markers,
-                        const std::string& path) {
-    std::set<std::string> seen;
-    for (size_t i = 0; i < markers.size(); ++i) {
-      const auto& m = markers[i];
-      const std::string where = path + ".markers[" + std::to_string(i) + "]";
-      if (!seen.insert(m.name).second) diag.error(where, "duplicate marker name " + quoted(m.name));
-      if (!finite(m.position) || !m.orientation.coeffs().allFinite() || m.orientation.norm() < 1e-12)
-        diag.error(where, "position/orientation must be finite with a non-zero quaternion");
+  auto addMarkers = [&](int body, const std::string& bodyName, const std::vector<MarkerSpec>& markers) {
+    for (const MarkerSpec& m : markers) {
       MarkerRef ref;
       ref.body = body;
       ref.s = m.position;
@@ -109,140 +119,64 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
       sys->m_markers[body + 1].push_back(ref);
     }
   };
-  addMarkers(-1, kGroundName, model.ground_markers, "ground");
-  for (size_t b = 0; b < model.bodies.size(); ++b) {
-    const auto& spec = model.bodies[b];
-    const std::string where = "bodies[" + std::to_string(b) + "]";
-    if (!names.insert(spec.name).second) diag.error(where + ".name", "duplicate name " + quoted(spec.name));
-    if (!(spec.mass > 0) || !std::isfinite(spec.mass)) diag.error(where + ".mass", "expected a positive mass");
-    const Mat3 J = 0.5 * (spec.inertia + spec.inertia.transpose());
-    Eigen::SelfAdjointEigenSolver<Mat3> eig(J);
-    if (!spec.inertia.allFinite() || (spec.inertia - spec.inertia.transpose()).norm() > 1e-9 * (1 + J.norm()) ||
-        eig.eigenvalues().minCoeff() <= 0)
-      diag.error(where + ".inertia", "expected 3x3 symmetric positive-definite matrix");
-    if (!finite(spec.position) || !finite(spec.velocity) || !finite(spec.angular_velocity) ||
-        !spec.orientation.coeffs().allFinite() || spec.orientation.norm() < 1e-12)
-      diag.error(where, "initial position, orientation and velocities must be finite");
+  addMarkers(-1, kGroundName, model.ground_markers);
+  for (const RigidBodySpec& spec : model.bodies) {
     const Quat p = spec.orientation.normalized();
     VecX q0(7), v0(6);
     q0 << spec.position, p.w(), p.x(), p.y(), p.z();
     v0 << spec.velocity, p.toRotationMatrix().transpose() * spec.angular_velocity;
-    if (!q0.allFinite()) q0 << 0, 0, 0, 1, 0, 0, 0;
-    sys->addBlock(spec.name, std::make_unique<RigidBodyFormulation>(spec.mass, J), q0, v0);
-    addMarkers(static_cast<int>(b), spec.name, spec.markers, where);
+    const Mat3 J = 0.5 * (spec.inertia + spec.inertia.transpose());
+    addMarkers(sys->addBlock(spec.name, std::make_unique<RigidBodyFormulation>(spec.mass, J), q0, v0), spec.name,
+               spec.markers);
   }
   // flexible bodies, virtual bodies (with their markers), reference conditions and rf joints
-  for (const auto& f : model.flexible_bodies)
-    if (!names.insert(f.name).second) diag.error("flexible_bodies '" + f.name + "'", "duplicate name " + quoted(f.name));
-  for (const auto& v : model.virtual_bodies)
-    if (!names.insert(v.name).second) diag.error("virtual_bodies '" + v.name + "'", "duplicate name " + quoted(v.name));
   sys->m_markers.resize(model.bodies.size() + model.flexible_bodies.size() + model.virtual_bodies.size() + 1);
   sys->m_markerIndex.resize(sys->m_markers.size());
   sys->compileFlexible(model, diag);
-  for (size_t v = 0; v < model.virtual_bodies.size(); ++v) {
-    const int b = sys->bodyIndex(model.virtual_bodies[v].name);
-    if (b >= 0 && sys->m_blocks[b].formulation->massless())
-      addMarkers(b, model.virtual_bodies[v].name, model.virtual_bodies[v].markers,
-                 "virtual_bodies[" + std::to_string(v) + "]");
+  for (const VirtualBodySpec& v : model.virtual_bodies) {
+    const int b = sys->bodyIndex(v.name);
+    if (b >= 0) addMarkers(b, v.name, v.markers);
   }
+  if (diag.hasErrors()) return nullptr;
 
-  auto resolve = [&](const std::string& body, const std::string& marker, const std::string& where) -> const MarkerRef* {
-    if (sys->bodyIndex(body) == -2) {
-      diag.error(where, "unknown body " + quoted(body));
-      return nullptr;
-    }
-    const int b = sys->bodyIndex(body);
-    if (sys->flexibleBody(b)) {
-      diag.error(where, quoted(body) + " is a flexible body; connect it through a virtual body");
-      return nullptr;
-    }
-    const MarkerRef* m = sys->marker(body, marker);
-    if (!m) diag.error(where, "body " + quoted(body) + " has no marker " + quoted(marker));
-    return m;
+  // validated: every marker named below exists
+  auto marker = [&](const std::string& body, const std::string& name) -> const MarkerRef& {
+    const MarkerRef* m = sys->marker(body, name);
+    if (!m) throw FleximError("internal: marker '" + body + "." + name + "' of a validated model not found");
+    return *m;
   };
 
-  // joints
-  std::vector<int> jointConstraint(model.joints.size(), -1);
+  // joints, each through its kind's builder
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const auto& spec = model.joints[j];
-    const std::string where = "joints[" + std::to_string(j) + "] " + quoted(spec.name);
-    const MarkerRef* m1 = resolve(spec.body1, spec.marker1, where + ".marker1");
-    const MarkerRef* m2 = resolve(spec.body2, spec.marker2, where + ".marker2");
-    if (!m1 || !m2) continue;
-    if (m1->body == m2->body) {
-      diag.error(where, "connects body " + quoted(spec.body1) + " to itself");
-      continue;
-    }
-    jointConstraint[j] = static_cast<int>(sys->m_constraints.size());
-    if (!buildJoint(*sys, spec, static_cast<int>(j), *m1, *m2, where, diag)) jointConstraint[j] = -1;
+    const std::string where = "joints[" + std::to_string(j) + "]";
+    buildJoint(*sys, spec, static_cast<int>(j), marker(spec.body1, spec.marker1), marker(spec.body2, spec.marker2),
+               where, diag);
   }
 
   // drivers act between the markers of the joint they drive
-  for (size_t d = 0; d < model.drivers.size(); ++d) {
-    const auto& spec = model.drivers[d];
-    const std::string where = "drivers[" + std::to_string(d) + "] " + quoted(spec.name);
-    int j = -1;
-    for (size_t k = 0; k < model.joints.size(); ++k)
-      if (model.joints[k].name == spec.joint) j = static_cast<int>(k);
-    if (j < 0 || jointConstraint[j] < 0) {
-      diag.error(where + ".joint", "unknown joint " + quoted(spec.joint));
-      continue;
-    }
-    const JointType jt = model.joints[j].type;
-    const bool rot = spec.coordinate == DriverSpec::Coordinate::Rotation;
-    const bool ok = rot ? (jt == JointType::Revolute || jt == JointType::Cylindrical)
-                        : (jt == JointType::Prismatic || jt == JointType::Cylindrical);
-    if (!ok) {
-      diag.error(where + ".coordinate", std::string("a ") + toString(jt) + " joint has no " +
-                                            (rot ? "rotation" : "translation") + " coordinate to drive");
-      continue;
-    }
-    const std::string fnError = TimeFunction::check(spec.function);
-    if (!fnError.empty()) {
-      diag.error(where + ".function", fnError);
-      continue;
-    }
+  for (const DriverSpec& spec : model.drivers) {
+    const int j = jointNamed(model, spec.joint);
     const auto& js = model.joints[j];
-    auto c = makeDriver(spec.coordinate, *sys->marker(js.body1, js.marker1), *sys->marker(js.body2, js.marker2),
-                        spec.function);
+    auto c = makeDriver(spec.coordinate, marker(js.body1, js.marker1), marker(js.body2, js.marker2), spec.function);
     c->label = "driver " + quoted(spec.name);
     c->joint_index = j;
     sys->addConstraint(std::move(c));
   }
 
   // couplings act on the joints' coordinates (created here for joints that have none of their own)
-  for (size_t k = 0; k < model.couplings.size(); ++k) {
-    const auto& spec = model.couplings[k];
-    const std::string where = "couplings[" + std::to_string(k) + "] " + quoted(spec.name);
+  for (const CouplingSpec& spec : model.couplings) {
     int blocks[2] = {-1, -1};
     const std::string* names[2] = {&spec.joint1, &spec.joint2};
     for (int side = 0; side < 2; ++side) {
-      const std::string field = where + (side ? ".joint2" : ".joint1");
-      int j = -1;
-      for (size_t i = 0; i < model.joints.size(); ++i)
-        if (model.joints[i].name == *names[side]) j = static_cast<int>(i);
-      if (j < 0 || jointConstraint[j] < 0) {
-        diag.error(field, "unknown joint " + quoted(*names[side]));
-        continue;
-      }
+      const int j = jointNamed(model, *names[side]);
       blocks[side] = sys->jointCoordinate(j);
       if (blocks[side] >= 0) continue;
       const auto& js = model.joints[j];
       const JointKindDescription* kind = findJointKind(js.type.key());
-      if (!kind || kind->coupled.empty()) {
-        diag.error(field, "a " + js.type.key() + " joint has no single coordinate to couple");
-        continue;
-      }
       const auto measure = kind->coupled == "rotation" ? CoordinateMeasure::Rotation : CoordinateMeasure::Translation;
-      blocks[side] = addJointCoordinate(*sys, j, js.name, *sys->marker(js.body1, js.marker1),
-                                        *sys->marker(js.body2, js.marker2), {{measure, 1.0}});
-    }
-    const bool ratioOk = std::isfinite(spec.ratio) && spec.ratio != 0;
-    if (!ratioOk) diag.error(where + ".ratio", "must be finite and non-zero");
-    if (blocks[0] < 0 || blocks[1] < 0 || !ratioOk) continue;
-    if (blocks[0] == blocks[1]) {
-      diag.error(where + ".joint2", "couples joint " + quoted(spec.joint1) + " to itself");
-      continue;
+      blocks[side] = addJointCoordinate(*sys, j, js.name, marker(js.body1, js.marker1), marker(js.body2, js.marker2),
+                                        {{measure, 1.0}});
     }
     auto c = makeCoordinateCoupling(*sys, blocks[0], blocks[1], spec.ratio);
     c->label = "coupling " + quoted(spec.name);
@@ -250,38 +184,19 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
   }
 
   // forces
-  for (size_t f = 0; f < model.forces.size(); ++f) {
-    const auto& spec = model.forces[f];
-    const std::string where = "forces[" + std::to_string(f) + "] " + quoted(spec.name);
-    const bool twoEnds = spec.type == ForceSpec::Type::SpringDamper || spec.type == ForceSpec::Type::Bushing;
-    const int loaded = sys->bodyIndex(spec.body1);
-    if (const FlexibleBody* flex = sys->flexibleBody(loaded)) {
+  for (const ForceSpec& spec : model.forces) {
+    if (const FlexibleBody* flex = sys->flexibleBody(sys->bodyIndex(spec.body1))) {
       // a point force on an FE node of a flexible body
       const FlexibleBody& F = *flex;
-      const auto it = F.nodeIndex.find(spec.node);
-      const std::string fnError = TimeFunction::check(spec.function);
-      if (spec.type != ForceSpec::Type::PointForce)
-        diag.error(where + ".type", "only point forces act on a flexible body directly (use a virtual body for the rest)");
-      else if (it == F.nodeIndex.end())
-        diag.error(where + ".node", quoted(spec.body1) + " has no node " + std::to_string(spec.node));
-      else if (!fnError.empty())
-        diag.error(where + ".function", fnError);
-      else if (!spec.vector.allFinite())
-        diag.error(where + ".vector", "must be finite");
-      else {
-        auto e = makeNodePointForce(F, it->second, F.R.transpose() * spec.vector, spec.frame == ForceSpec::Frame::Marker,
-                                    spec.function);
-        e->label = "force " + quoted(spec.name);
-        sys->m_forces.push_back(std::move(e));
-      }
+      auto e = makeNodePointForce(F, F.nodeIndex.at(spec.node), F.R.transpose() * spec.vector,
+                                  spec.frame == ForceSpec::Frame::Marker, spec.function);
+      e->label = "force " + quoted(spec.name);
+      sys->m_forces.push_back(std::move(e));
       continue;
     }
-    const MarkerRef* m1 = resolve(spec.body1, spec.marker1, where + (twoEnds ? ".marker1" : ".marker"));
-    const MarkerRef* m2 = twoEnds ? resolve(spec.body2, spec.marker2, where + ".marker2") : m1;
-    const std::string fnError = TimeFunction::check(spec.function);
-    if (!fnError.empty()) diag.error(where + ".function", fnError);
-    if (!m1 || !m2 || !fnError.empty()) continue;
-    auto e = makeForceElement(spec, *m1, *m2);
+    const bool twoEnds = spec.type == ForceSpec::Type::SpringDamper || spec.type == ForceSpec::Type::Bushing;
+    const MarkerRef& m1 = marker(spec.body1, spec.marker1);
+    auto e = makeForceElement(spec, m1, twoEnds ? marker(spec.body2, spec.marker2) : m1);
     e->label = "force " + quoted(spec.name);
     sys->m_forces.push_back(std::move(e));
   }

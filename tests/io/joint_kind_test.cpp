@@ -95,7 +95,7 @@ class JointKindTest : public QObject {
     const Loaded r = load(j);
     QVERIFY(!r.ok);
     QVERIFY2(has(r.diag, "drivers[0].coordinate: a test_screw joint cannot be driven in translation (drivers need a "
-                         "revolute, prismatic, cylindrical or test_screw joint)"),
+                         "revolute, prismatic, cylindrical, screw or test_screw joint)"),
              r.diag.str().c_str());
   }
 

@@ -532,9 +532,10 @@ class ModelJsonTest : public QObject {
     row("mass underflow", "/bodies/0/mass", "1e-999", "bodies[0].mass: must be positive");
     row("joint type", "/joints/1/type", "\"hinge\"",
         "joints[1].type: expected one of fixed, revolute, prismatic, cylindrical, spherical, universal, planar, "
-        "got 'hinge'");
+        "screw, got 'hinge'");
     row("joint type number", "/joints/1/type", "3",
-        "joints[1].type: expected one of fixed, revolute, prismatic, cylindrical, spherical, universal, planar");
+        "joints[1].type: expected one of fixed, revolute, prismatic, cylindrical, spherical, universal, planar, "
+        "screw");
     row("duplicate body", "/bodies/1/name", "\"link\"", "bodies[1].name: duplicate name 'link'");
     row("empty name", "/bodies/1/name", "\"\"", "bodies[1].name: must not be empty");
     row("ground name", "/bodies/1/name", "\"ground\"", "bodies[1].name: 'ground' is reserved for the fixed ground body");
@@ -554,7 +555,7 @@ class ModelJsonTest : public QObject {
     row("unknown driver joint", "/drivers/0/joint", "\"nope\"", "drivers[0].joint: no joint named 'nope'");
     row("driver coordinate", "/drivers/0/coordinate", "\"translation\"",
         "drivers[0].coordinate: a revolute joint cannot be driven in translation (drivers need a revolute, "
-        "prismatic or cylindrical joint)");
+        "prismatic, cylindrical or screw joint)");
     row("driver function missing", "/drivers/0/function", "REMOVE", "drivers[0].function: required");
     row("function parameter missing", "/drivers/0/function", "{\"type\": \"constant_speed\"}",
         "drivers[0].function.speed: required");
