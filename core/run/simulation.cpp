@@ -70,14 +70,9 @@ double modelScale(const ModelSpec& m) {
 
 std::unique_ptr<Simulation> Simulation::create(const ModelSpec& model, Diagnostics& diag) {
   std::unique_ptr<Simulation> sim(new Simulation(model));
-  sim->m_system = System::compile(model, diag);
+  sim->m_system = System::compile(model, diag);  // validates the model (solver settings included)
   if (!sim->m_system) return nullptr;
-  sim->m_channels = SensorSet(*sim->m_system, diag).channels();  // also validates sensor references
-  const auto& s = model.solver;
-  if (!(s.t_end > 0)) diag.error("simulation.t_end", "must be positive");
-  if (!(s.step > 0) && s.integrator == IntegratorType::GeneralizedAlpha)
-    diag.error("simulation.step", "generalized-alpha needs a positive step");
-  if (!(s.output_interval > 0)) diag.error("simulation.output_interval", "must be positive");
+  sim->m_channels = SensorSet(*sim->m_system, diag).channels();
   if (diag.hasErrors()) return nullptr;
   return sim;
 }
