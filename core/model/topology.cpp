@@ -143,6 +143,15 @@ Topology buildTopology(const ModelSpec& model) {
     if (f >= 0 && t.vertices()[f].kind == VertexKind::Flexible)
       t.addEdge(EdgeKind::Attachment, "attachment of '" + v.name + "'", {v.flexible_body, v.name});
   }
+  // a gear or rack-and-pinion pair closes a kinematic loop between the members it couples
+  for (const auto& c : model.couplings) {
+    const JointSpec* joints[2] = {nullptr, nullptr};
+    for (const auto& j : model.joints) {
+      if (j.name == c.joint1) joints[0] = &j;
+      if (j.name == c.joint2) joints[1] = &j;
+    }
+    if (joints[0] && joints[1]) t.addEdge(EdgeKind::Coupling, c.name, {joints[0]->body2, joints[1]->body2});
+  }
   t.analyse();
   return t;
 }
@@ -161,6 +170,7 @@ const char* toString(EdgeKind kind) {
   switch (kind) {
     case EdgeKind::Joint: return "joint";
     case EdgeKind::Attachment: return "attachment";
+    case EdgeKind::Coupling: return "coupling";
   }
   return "?";
 }
@@ -180,7 +190,9 @@ std::string count(int n, const std::string& singular, const std::string& plural)
 }
 
 std::string edgeLabel(const Topology::Edge& e) {
-  return e.kind == EdgeKind::Joint ? "joint '" + e.name + "'" : e.name;
+  if (e.kind == EdgeKind::Joint) return "joint '" + e.name + "'";
+  if (e.kind == EdgeKind::Coupling) return "coupling '" + e.name + "'";
+  return e.name;
 }
 
 /// "a - b - c - a", the middle left out on long loops.
@@ -258,6 +270,7 @@ std::string describe(const Topology& t) {
   if (!parts.empty()) s << " (" << parts << ")";
   s << " + ground, " << count(t.elementCount(EdgeKind::Joint), "joint", "joints");
   if (const int a = t.elementCount(EdgeKind::Attachment)) s << ", " << count(a, "attachment", "attachments");
+  if (const int c = t.elementCount(EdgeKind::Coupling)) s << ", " << count(c, "coupling", "couplings");
 
   // components
   const auto& C = t.components();

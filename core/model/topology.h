@@ -17,7 +17,8 @@ enum class VertexKind { Ground, Rigid, Flexible, Virtual };
 /// addEdge() call in buildTopology().
 enum class EdgeKind {
   Joint,      ///< a joint between body1 and body2
-  Attachment  ///< the rigid-flexible joint of a virtual body to its flexible body
+  Attachment,  ///< the rigid-flexible joint of a virtual body to its flexible body
+  Coupling     ///< a coupling of two joints' coordinates: an edge between their second bodies
 };
 
 class Topology {

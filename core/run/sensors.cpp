@@ -1,5 +1,7 @@
 #include "core/run/sensors.h"
 
+#include "core/model/description.h"
+
 #include "core/system/joints.h"
 
 #include <cmath>
@@ -126,8 +128,10 @@ SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
       const auto& js = model.joints[base.joint];
       base.m1 = sys.marker(js.body1, js.marker1);
       base.m2 = sys.marker(js.body2, js.marker2);
-      base.rotation = js.type == JointType::Revolute || js.type == JointType::Cylindrical;
-      base.translation = js.type == JointType::Prismatic || js.type == JointType::Cylindrical;
+      // the coordinates a driver could drive are the ones a sensor reads
+      const JointKindDescription* kind = findJointKind(js.type.key());
+      base.rotation = kind && kind->rotation;
+      base.translation = kind && kind->translation;
     }
     for (const auto& qname : spec.quantities) {
       const QuantityInfo* info = nullptr;

@@ -6,7 +6,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <numbers>
+
 
 namespace {
 
@@ -86,7 +89,7 @@ class CliTest : public QObject {
     QTest::addColumn<QString>("file");
     for (const char* f : {"slider_crank_rigid.json", "double_pendulum.json", "spatial_mechanism.json",
                           "slider_crank_flexible.json", "slider_crank_flexible_rect_mac.json",
-                          "slider_crank_flexible_rect_pac.json", "flexible_pendulum.json"})
+                          "slider_crank_flexible_rect_pac.json", "flexible_pendulum.json", "screw_lift.json"})
       QTest::newRow(f) << QString(f);
   }
   void allExamplesValidateAndRun() {
@@ -98,6 +101,31 @@ class CliTest : public QObject {
     if (file.contains("flexible")) args << "--t-end" << "0.01";  // the full runs are in the physics tests
     const Result r = cli(args);
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+  }
+
+  /// The screw lift (screw joint turned through a gear): the table rises by pitch x ratio x motor
+  /// angle / 2 pi, its screw angle counts turns, and the potential energy is m g z.
+  void screwLiftFollowsTheGearAndThread() {
+    const QString out = m_dir.filePath("screw_lift.csv");
+    const Result r = cli({"run", example("screw_lift.json"), "--out", out});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    flexim::io::CsvTable t;
+    QVERIFY(flexim::io::readCsv(out.toStdString(), t));
+    const int z = t.find("table.position.z"), angle = t.find("lead_screw.coordinate.rotation"),
+              lift = t.find("lead_screw.coordinate.translation"), potential = t.find("energy.potential.value");
+    QVERIFY(z > 0 && angle > 0 && lift > 0 && potential > 0);
+    const double pitch = -0.01, ratio = -0.25, omega = 4 * std::numbers::pi, mass = 50, g = 9.81;
+    double worst = 0;
+    for (size_t i = 0; i < t.rows(); ++i) {
+      const double time = t.columns[0][i], screwAngle = ratio * omega * time;
+      const double expected = pitch * screwAngle / (2 * std::numbers::pi);
+      worst = std::max({worst, std::abs(t.columns[z][i] - expected), std::abs(t.columns[lift][i] - expected),
+                        std::abs(t.columns[angle][i] - screwAngle) * std::abs(pitch)});
+      QVERIFY(std::abs(t.columns[potential][i] - mass * g * t.columns[z][i]) < 1e-9);
+    }
+    QVERIFY2(worst < 1e-10, qPrintable(QString::number(worst)));
+    QCOMPARE(t.columns[0].back(), 2.0);  // a full turn of the table: the angle counted past -pi
+    QVERIFY(t.columns[angle].back() < -6.28);
   }
 
   /// The flexible example writes the slider and rod_mid channels.

@@ -106,6 +106,9 @@ class TopologyTest : public QObject {
     // force, no edge): V 4, E 4 -> 1 loop, depth 2
     QTest::newRow("spatial_mechanism") << "spatial_mechanism.json" << 3 << 0 << 0 << 4 << 0 << 1 << 1 << 2
                                        << "coupler,crank,ground,rocker";
+    // table (lead_screw) and pinion (motor_bearing) on ground, the gear couples pinion and table:
+    // V 3, E 2 joints + 1 coupling, C 1 -> 1 loop ground-pinion-table, depth 1
+    QTest::newRow("screw_lift") << "screw_lift.json" << 2 << 0 << 0 << 2 << 0 << 1 << 1 << 1 << "ground,pinion,table";
   }
 
   void examples() {
@@ -129,6 +132,7 @@ class TopologyTest : public QObject {
     QCOMPARE(countKind(t, VertexKind::Virtual), virtuals);
     QCOMPARE(t.elementCount(EdgeKind::Joint), joints);
     QCOMPARE(t.elementCount(EdgeKind::Attachment), attachments);
+    QCOMPARE(t.elementCount(EdgeKind::Coupling), int(m.couplings.size()));
     QCOMPARE(int(t.components().size()), components);
     QCOMPARE(t.independentLoops(), loops);
     QCOMPARE(int(t.loopClosingEdges().size()), loops);
@@ -152,7 +156,7 @@ class TopologyTest : public QObject {
   void everyExampleIsCounted() {
     QStringList rows{"double_pendulum.json", "flexible_pendulum.json", "slider_crank_flexible.json",
                      "slider_crank_flexible_rect_mac.json", "slider_crank_flexible_rect_pac.json",
-                     "slider_crank_rigid.json", "spatial_mechanism.json"};
+                     "slider_crank_rigid.json", "spatial_mechanism.json", "screw_lift.json"};
     QStringList files;
     for (const auto& entry : std::filesystem::directory_iterator(examplePath("")))
       if (entry.path().extension() == ".json") files << QString::fromStdString(entry.path().filename().string());
