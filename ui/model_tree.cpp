@@ -1,12 +1,16 @@
 #include "ui/model_tree.h"
 
+#include "core/model/description.h"
+
 #include <QHeaderView>
+
+#include <map>
 
 namespace flexim::ui {
 namespace {
 
-QTreeWidgetItem* addGroup(QTreeWidget* tree, const QString& title, std::size_t count) {
-  auto* group = new QTreeWidgetItem(tree, {title, QString::number(count)});
+QTreeWidgetItem* addGroup(QTreeWidget* tree, const QString& title) {
+  auto* group = new QTreeWidgetItem(tree, {title, QString()});
   QFont bold = group->font(0);
   bold.setBold(true);
   group->setFont(0, bold);
@@ -14,14 +18,42 @@ QTreeWidgetItem* addGroup(QTreeWidget* tree, const QString& title, std::size_t c
   return group;
 }
 
-void addItem(QTreeWidgetItem* group, const std::string& name, const QString& type,
-             const QString& detail = {}) {
-  auto* item = new QTreeWidgetItem(group, {QString::fromStdString(name), type});
-  if (!detail.isEmpty()) item->setToolTip(0, detail);
+/// "body" -> "Bodies", "joint" -> "Joints".
+QString groupTitle(const std::string& scope) {
+  QString s = QString::fromStdString(scope);
+  if (s.isEmpty()) return s;
+  s[0] = s[0].toUpper();
+  return s.endsWith('y') ? s.chopped(1) + "ies" : s + "s";
 }
 
-QString between(const std::string& body1, const std::string& body2) {
-  return QString::fromStdString(body1 + " - " + body2);
+std::string text(const FieldValue& v) {
+  if (const auto* s = std::get_if<std::string>(&v)) return *s;
+  if (const auto* d = std::get_if<double>(&v)) return QString::number(*d).toStdString();
+  if (const auto* i = std::get_if<int>(&v)) return std::to_string(*i);
+  return {};
+}
+
+/// The type column: the item's "type" field, else (groups of several kinds, such as bodies) the
+/// first word of its kind's label, else its first choice field ("rotation"), else its label.
+QString typeOf(const ItemDescription& d, const void* item, bool severalKinds) {
+  if (const FieldDescription* f = d.field("type"); f && f->get) return QString::fromStdString(text(f->get(item)));
+  if (severalKinds) return QString::fromStdString(d.label.substr(0, d.label.find(' '))).toLower();
+  for (const FieldDescription& f : d.fields)
+    if (f.type == FieldType::Enum && f.get && d.applies(f, item)) return QString::fromStdString(text(f.get(item)));
+  return QString::fromStdString(d.label).toLower();
+}
+
+/// The tooltip: what the item refers to ("ground - crank") and its kind's help.
+QString detailOf(const ItemDescription& d, const void* item) {
+  QStringList refs;
+  for (const FieldDescription& f : d.fields)
+    if (f.type == FieldType::Reference && f.bodyKey.empty() && f.get && d.applies(f, item)) {
+      const std::string value = text(f.get(item));
+      if (!value.empty()) refs << QString::fromStdString(value);
+    }
+  QString detail = refs.join(" - ");
+  if (!d.help.empty()) detail += (detail.isEmpty() ? "" : "\n") + QString::fromStdString(d.help);
+  return detail;
 }
 
 }  // namespace
@@ -37,42 +69,30 @@ ModelTree::ModelTree(QWidget* parent) : QTreeWidget(parent) {
 
 void ModelTree::showModel(const ModelSpec& model) {
   clear();
-  auto* bodies = addGroup(this, tr("Bodies"),
-                         model.bodies.size() + model.flexible_bodies.size() + model.virtual_bodies.size());
-  for (const RigidBodySpec& body : model.bodies)
-    addItem(bodies, body.name, tr("rigid"),
-            tr("mass %1 kg, %2 markers").arg(body.mass).arg(body.markers.size()));
-  for (const FlexibleBodySpec& body : model.flexible_bodies)
-    addItem(bodies, body.name, tr("flexible"),
-            tr("%1, %2 modes").arg(QString::fromStdString(body.file))
-                .arg(body.mode_count > 0 ? QString::number(body.mode_count) : tr("all")));
-  for (const VirtualBodySpec& body : model.virtual_bodies)
-    addItem(bodies, body.name, tr("virtual"),
-            tr("on '%1', %2 markers").arg(QString::fromStdString(body.flexible_body)).arg(body.markers.size()));
-
-  auto* joints = addGroup(this, tr("Joints"), model.joints.size());
-  for (const JointSpec& joint : model.joints)
-    addItem(joints, joint.name, QString::fromLatin1(toString(joint.type)),
-            between(joint.body1, joint.body2));
-
-  auto* drivers = addGroup(this, tr("Drivers"), model.drivers.size());
-  for (const DriverSpec& driver : model.drivers) {
-    const QString coordinate =
-        driver.coordinate == DriverSpec::Coordinate::Rotation ? tr("rotation") : tr("translation");
-    addItem(drivers, driver.name,
-            coordinate + " (" + QString::fromLatin1(toString(driver.function.type)) + ")",
-            tr("drives joint '%1'").arg(QString::fromStdString(driver.joint)));
+  // one group per name scope of the model's item lists, in document order, from the item
+  // descriptions: a kind registered later (couplings, contacts, beams) appears by itself
+  const ItemDescription& top = modelDescription();
+  std::map<std::string, int> kindsInScope;
+  for (const FieldDescription& list : top.fields)
+    if (list.type == FieldType::List && list.item && !list.item->nameScope.empty()) ++kindsInScope[list.item->nameScope];
+  std::map<std::string, QTreeWidgetItem*> groups;
+  std::map<std::string, int> counts;
+  for (const FieldDescription& list : top.fields) {
+    if (list.type != FieldType::List || !list.item || list.item->nameScope.empty()) continue;
+    const ItemDescription& d = *list.item;
+    QTreeWidgetItem*& group = groups[d.nameScope];
+    if (!group) group = addGroup(this, groupTitle(d.nameScope));
+    const FieldDescription* name = d.field("name");
+    auto* doc = const_cast<ModelSpec*>(&model);  // the accessors take the document untyped
+    for (std::size_t i = 0; i < list.count(&model); ++i) {
+      const void* item = list.element(doc, i);
+      auto* row = new QTreeWidgetItem(group, {QString::fromStdString(name ? text(name->get(item)) : std::string()),
+                                              typeOf(d, item, kindsInScope[d.nameScope] > 1)});
+      row->setToolTip(0, detailOf(d, item));
+      ++counts[d.nameScope];
+    }
   }
-
-  auto* forces = addGroup(this, tr("Forces"), model.forces.size());
-  for (const ForceSpec& force : model.forces)
-    addItem(forces, force.name, QString::fromLatin1(toString(force.type)),
-            between(force.body1, force.body2));
-
-  auto* sensors = addGroup(this, tr("Sensors"), model.sensors.size());
-  for (const SensorSpec& sensor : model.sensors)
-    addItem(sensors, sensor.name, QString::fromLatin1(toString(sensor.type)));
-
+  for (const auto& [scope, group] : groups) group->setText(1, QString::number(counts[scope]));
   expandAll();
 }
 

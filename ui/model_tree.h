@@ -1,4 +1,5 @@
-// Read-only outline of a ModelSpec: bodies, joints, drivers, forces and sensors with their types.
+// Read-only outline of a ModelSpec, built from the item descriptions: one group per kind of item
+// (bodies, joints, drivers, couplings, forces, sensors) with each item's type.
 #pragma once
 
 #include "core/model/model.h"
