@@ -67,27 +67,37 @@ class GeneralizedAlpha final : public Integrator {
   const std::vector<char>* activeRows() const override { return &m_S.activeRows(); }
 
   bool step(double t_stop, std::string& error) override {
-    int switches = 0;
+    int switches = 0;       // active-set changes in this attempt's step size
+    bool switched = false;  // any in this call
     for (;;) {
       const double h = std::min(m_h, t_stop - m_cur.s.t);
       Point next;
       std::string why;
-      if (attempt(h, next, why)) {
-        // a contact that closed or pulls: redo the step with the new active set (bounded)
-        if (m_sys.hasUnilateralRows() && switches < kMaxSwitchesPerStep && updateActiveSet(next)) {
+      bool ok = attempt(h, next, why);
+      std::string culprit;
+      if (ok && m_sys.hasUnilateralRows() && updateActiveSet(next, switches < kMaxSwitchesPerStep, culprit)) {
+        // a contact that closed or pulls: redo the step with the new active set (bounded); one that
+        // does not settle is never accepted: the step is halved as after a Newton failure
+        if (switches < kMaxSwitchesPerStep) {
           ++switches;
+          switched = true;
           ++m_stats.active_set_changes;
           continue;
         }
+        ok = false;
+        switches = 0;
+        why = "the contact state of " + culprit + " does not settle within a step";
+      }
+      if (ok) {
         // after a switch the acceleration history holds the impulse: restart it from the
         // accelerations consistent with the new active set
-        if (switches > 0 && !restartAccelerations(next)) {
+        if (switched && !restartAccelerations(next)) {
           error = "generalized-alpha: singular KKT matrix after a contact change at t=" + fmt(next.s.t);
           return false;
         }
         m_prev = m_cur;
         m_cur = next;
-        m_extrapolate = switches == 0;  // not across the impulse of a contact change
+        m_extrapolate = !switched;  // not across the impulse of a contact change
         ++m_stats.steps;
         // return to the nominal step after a run of good steps
         if (m_h < m_hNominal && ++m_goodSteps >= 4) {
@@ -334,8 +344,9 @@ class GeneralizedAlpha final : public Integrator {
   }
 
   /// Unilateral rows at the end of a converged step (m_rows holds them): an open row that
-  /// penetrates closes, a closed row whose multiplier pulls (lambda > 0) opens. True on a change.
-  bool updateActiveSet(const Point& p) {
+  /// penetrates closes, a closed row whose multiplier pulls (lambda > 0) opens. True when the set
+  /// would change; `apply` makes the change, `culprit` names the first element concerned.
+  bool updateActiveSet(const Point& p, bool apply, std::string& culprit) {
     std::vector<char> active = m_S.activeRows();
     bool changed = false;
     const auto& kinds = m_sys.rowKinds();
@@ -347,12 +358,13 @@ class GeneralizedAlpha final : public Integrator {
         const bool close = !active[row] && m_rows[c].phi(i) < -kPenetrationTolerance;
         const bool open = active[row] && p.lambda(row) > 0;
         if (close || open) {
+          if (!changed) culprit = m_sys.constraints()[c]->label;
           active[row] = close;
           changed = true;
         }
       }
     }
-    if (changed) {
+    if (changed && apply) {
       m_S.setActiveRows(active);
       m_matrixValid = false;
     }
