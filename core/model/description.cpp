@@ -274,7 +274,7 @@ void describe(ItemDescription& d, std::string kind, std::string listKey, std::st
 /// Every description, built once; members so that the pointers between them stay valid.
 struct Registry {
   ItemDescription model, ground, marker, body, damping, flexible, virtualBody, joint, function, driver, coupling,
-      force, sensor, simulation;
+      limit, force, sensor, simulation;
   std::vector<const ItemDescription*> all;
 
   Registry() {
@@ -286,12 +286,13 @@ struct Registry {
     describeFunction();
     describeDriver();
     describeCoupling();
+    describeLimit();
     describeForce();
     describeSensor();
     describeSimulation();
     describeModel();
     all = {&model,  &ground, &marker,   &body,     &flexible, &damping, &virtualBody,
-           &joint,  &driver, &function, &coupling, &force,    &sensor,  &simulation};
+           &joint,  &driver, &function, &coupling, &limit,    &force,   &sensor,  &simulation};
   }
 
   void describeMarker() {
@@ -468,6 +469,21 @@ struct Registry {
     f.check(checkCoupling);
   }
 
+  void describeLimit() {
+    describe(limit, "limit", "limits", "Joint limit", "limit",
+             "Keeps a joint's coordinate within [lower, upper]: a stop at each end that closes on contact "
+             "(a perfectly plastic impact) and opens when the joint pulls away. Needs the generalized-alpha "
+             "integrator.");
+    Fields<JointLimitSpec> f(limit);
+    f.name("unique among limits");
+    f.reference("joint", &JointLimitSpec::joint, "joint",
+                "the limited joint (a kind with a single coordinate: its angle [rad] or translation [m])")
+        .require();
+    f.number("lower", &JointLimitSpec::lower, "rad or m", "lower end of the coordinate's range").require();
+    f.number("upper", &JointLimitSpec::upper, "rad or m", "upper end of the coordinate's range").require();
+    f.check(checkJointLimit);
+  }
+
   void describeForce() {
     describe(force, "force", "forces", "Force", "force",
              "A force element; gravity is the model's `gravity`.");
@@ -604,6 +620,8 @@ struct Registry {
     f.list("drivers", &ModelSpec::drivers, driver, "drivers");
     f.list("couplings", &ModelSpec::couplings, coupling, "couplings between joint coordinates")
         .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.couplings.empty(); });
+    f.list("limits", &ModelSpec::limits, limit, "limits of joint coordinates (stops)")
+        .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.limits.empty(); });
     f.list("forces", &ModelSpec::forces, force, "forces");
     f.list("sensors", &ModelSpec::sensors, sensor, "sensors");
     f.object("simulation", &ModelSpec::solver, simulation, "solver settings (all defaults when left out)");

@@ -153,6 +153,23 @@ void checkCoupling(ItemCheck& c) {
   if (!std::isfinite(k.ratio) || k.ratio == 0) c.error("ratio", "must be finite and non-zero");
 }
 
+void checkJointLimit(ItemCheck& c) {
+  const auto& l = c.item<JointLimitSpec>();
+  const auto it = c.index().joints.find(l.joint);
+  if (it != c.index().joints.end()) {
+    const JointKindDescription* kind = findJointKind(it->second->type.key());
+    if (kind && kind->coupled.empty()) {
+      std::vector<std::string> single;
+      for (const auto& k : jointKinds())
+        if (!k.coupled.empty()) single.push_back(k.key);
+      c.error("joint", "a " + kind->key + " joint has no single coordinate to limit (limit a " + alternatives(single) +
+                           " joint)");
+    }
+  }
+  if (std::isfinite(l.lower) && std::isfinite(l.upper) && !(l.lower < l.upper))
+    c.error("upper", "must be greater than lower");
+}
+
 void defaultDriverCoordinate(const ModelSpec& m, void* driver) {
   auto& d = *static_cast<DriverSpec*>(driver);
   for (const auto& j : m.joints)
@@ -207,6 +224,8 @@ void checkSimulation(ItemCheck& c) {
   const auto& s = c.item<SolverSpec>();
   if (s.step == 0 && s.integrator != IntegratorType::Ida)
     c.error("step", std::string("must be positive for ") + toString(s.integrator) + " (0 means no limit only for ida)");
+  if (!c.model().limits.empty() && s.integrator == IntegratorType::Ida)
+    c.error("integrator", "joint limits (unilateral stops) need \"gen-alpha\"; ida cannot switch contacts");
 }
 
 }  // namespace flexim

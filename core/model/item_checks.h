@@ -12,6 +12,7 @@ void checkJoint(ItemCheck& c);
 void checkTimeFunction(ItemCheck& c);
 void checkDriver(ItemCheck& c);
 void checkCoupling(ItemCheck& c);
+void checkJointLimit(ItemCheck& c);
 void checkForce(ItemCheck& c);
 void checkSensor(ItemCheck& c);
 void checkSimulation(ItemCheck& c);

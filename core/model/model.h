@@ -165,6 +165,16 @@ struct CouplingSpec {
   double ratio = 1.0;
 };
 
+/// Keeps a joint's coordinate (the one a coupling acts on: a revolute's or a screw's angle [rad], a
+/// prismatic's translation [m]) within [lower, upper]: a stop at each end, closed on contact,
+/// open when the joint pulls away (unilateral rows; the generalized-alpha integrator).
+struct JointLimitSpec {
+  std::string name;
+  std::string joint;
+  double lower = 0.0;
+  double upper = 0.0;
+};
+
 inline TimeFunctionSpec unitFunction() {
   TimeFunctionSpec f;
   f.value = 1.0;
@@ -245,6 +255,7 @@ struct ModelSpec {
   std::vector<JointSpec> joints;
   std::vector<DriverSpec> drivers;
   std::vector<CouplingSpec> couplings;
+  std::vector<JointLimitSpec> limits;
   std::vector<ForceSpec> forces;
   std::vector<SensorSpec> sensors;
   SolverSpec solver;

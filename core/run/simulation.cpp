@@ -86,6 +86,9 @@ ModelCheck Simulation::check() const {
 
   State s = sys.initialState();
   Consistency cons(sys);
+  // open unilateral rows (stops not in contact) are not constraints of the initial configuration
+  const std::vector<char> active = initialActiveRows(sys, s);
+  cons.setActiveRows(active);
   double vres = 0;
   cons.residuals(s, mc.initial_position_residual, vres);
   std::string err;
@@ -93,7 +96,15 @@ ModelCheck Simulation::check() const {
   cons.projectVelocities(s, vres, true);
   cons.residuals(s, mc.assembled_position_residual, mc.assembled_velocity_residual);
 
-  // rank of G (columns of G^T) by sparse QR; the dependent columns name redundant elements
+  // rank of G (columns of G^T, active rows only) by sparse QR; dependent columns name redundant elements
+  std::vector<int> column(sys.nc(), -1), rowOf;
+  for (int i = 0; i < sys.nc(); ++i)
+    if (active[i]) {
+      column[i] = static_cast<int>(rowOf.size());
+      rowOf.push_back(i);
+    }
+  const int nActive = static_cast<int>(rowOf.size());
+  mc.constraint_rows = nActive;
   std::vector<BodyKinematics> kin;
   std::vector<ConstraintRows> rows;
   sys.kinematics(s, kin);
@@ -108,24 +119,24 @@ ModelCheck Simulation::check() const {
       if (b < 0) continue;
       for (int i = 0; i < G.rows(); ++i)
         for (int j = 0; j < G.cols(); ++j)
-          if (G(i, j) != 0) trip.emplace_back(sys.block(b).v0 + j, off + i, G(i, j));
+          if (G(i, j) != 0 && column[off + i] >= 0) trip.emplace_back(sys.block(b).v0 + j, column[off + i], G(i, j));
     }
   }
-  if (sys.nc() > 0) {
-    Eigen::SparseMatrix<double> Gt(sys.nv(), sys.nc());
+  if (nActive > 0) {
+    Eigen::SparseMatrix<double> Gt(sys.nv(), nActive);
     Gt.setFromTriplets(trip.begin(), trip.end());
     Gt.makeCompressed();
     Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr;
     qr.setPivotThreshold(1e-9);
     qr.compute(Gt);
-    mc.rank = qr.info() == Eigen::Success ? static_cast<int>(qr.rank()) : sys.nc();
-    if (mc.rank < sys.nc()) {
+    mc.rank = qr.info() == Eigen::Success ? static_cast<int>(qr.rank()) : nActive;
+    if (mc.rank < nActive) {
       std::vector<int> rowOwner(sys.nc());
       for (size_t c = 0; c < elems.size(); ++c)
         for (int i = 0; i < elems[c]->rows(); ++i) rowOwner[sys.constraintOffsets()[c] + i] = static_cast<int>(c);
       std::vector<int> count(elems.size(), 0);
       const auto& perm = qr.colsPermutation().indices();
-      for (int k = mc.rank; k < sys.nc(); ++k) ++count[rowOwner[perm(k)]];
+      for (int k = mc.rank; k < nActive; ++k) ++count[rowOwner[rowOf[perm(k)]]];
       for (size_t c = 0; c < elems.size(); ++c)
         if (count[c]) mc.redundant.push_back(elems[c]->label + " (" + std::to_string(count[c]) + " dependent row(s))");
     }

@@ -1,5 +1,6 @@
 #include "core/system/joint_coordinates.h"
 
+#include "core/model/description.h"
 #include "core/system/joints.h"
 
 #include <cmath>
@@ -60,6 +61,21 @@ class CoordinateCoupling final : public ConstraintElement {
   double m_s1, m_s2, m_ratio;
 };
 
+class CoordinateLimit final : public ConstraintElement {
+ public:
+  CoordinateLimit(int block, double lower, double upper) : m_lower(lower), m_upper(upper) { blocks = {block}; }
+  int rows() const override { return 2; }
+  RowKind rowKind(int) const override { return RowKind::Unilateral; }
+  void evaluate(const System&, const std::vector<BodyKinematics>& kin, double, ConstraintRows& out) const override {
+    const double s = kin[blocks[0] + 1].w(0);
+    out.phi << s - m_lower, m_upper - s;
+    out.G[0] << 1.0, -1.0;  // gamma = 0: linear in s
+  }
+
+ private:
+  double m_lower, m_upper;
+};
+
 double initialValue(const System& sys, int block) { return sys.initialState().q(sys.block(block).q0); }
 
 }  // namespace
@@ -80,6 +96,21 @@ int addJointCoordinate(System& sys, int joint, const std::string& name, const Ma
   sys.addConstraint(std::move(link));
   sys.setJointCoordinate(joint, block);
   return block;
+}
+
+int ensureJointCoordinate(System& sys, int joint) {
+  if (const int block = sys.jointCoordinate(joint); block >= 0) return block;
+  const JointSpec& spec = sys.model().joints[joint];
+  const JointKindDescription* kind = findJointKind(spec.type.key());
+  const MarkerRef* m1 = sys.marker(spec.body1, spec.marker1);
+  const MarkerRef* m2 = sys.marker(spec.body2, spec.marker2);
+  if (!kind || kind->coupled.empty() || !m1 || !m2) return -1;
+  const auto measure = kind->coupled == "rotation" ? CoordinateMeasure::Rotation : CoordinateMeasure::Translation;
+  return addJointCoordinate(sys, joint, spec.name, *m1, *m2, {{measure, 1.0}});
+}
+
+std::unique_ptr<ConstraintElement> makeCoordinateLimit(int block, double lower, double upper) {
+  return std::make_unique<CoordinateLimit>(block, lower, upper);
 }
 
 std::unique_ptr<ConstraintElement> makeCoordinateCoupling(const System& sys, int block1, int block2, double ratio) {

@@ -25,6 +25,14 @@ struct CoordinateTerm {
 int addJointCoordinate(System& sys, int joint, const std::string& name, const MarkerRef& m1, const MarkerRef& m2,
                        const std::vector<CoordinateTerm>& terms);
 
+/// The coordinate block of model joint `joint`; one is added when it has none, measuring the
+/// coordinate its kind's description names for couplings and limits (an angle or a translation).
+/// -1 when the kind has no such coordinate.
+int ensureJointCoordinate(System& sys, int joint);
+
+/// Stops on a coordinate block: two unilateral rows, s - lower >= 0 and upper - s >= 0.
+std::unique_ptr<ConstraintElement> makeCoordinateLimit(int block, double lower, double upper);
+
 /// Coupling of two coordinate blocks: s2 - s2(0) = ratio (s1 - s1(0)), from their initial values.
 /// One row, linear: the gear ratio (rad/rad) or a pinion radius (m/rad).
 std::unique_ptr<ConstraintElement> makeCoordinateCoupling(const System& sys, int block1, int block2, double ratio);

@@ -164,22 +164,17 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
     sys->addConstraint(std::move(c));
   }
 
-  // couplings act on the joints' coordinates (created here for joints that have none of their own)
+  // couplings and limits act on the joints' coordinates (added here for joints that have none)
   for (const CouplingSpec& spec : model.couplings) {
-    int blocks[2] = {-1, -1};
-    const std::string* names[2] = {&spec.joint1, &spec.joint2};
-    for (int side = 0; side < 2; ++side) {
-      const int j = jointNamed(model, *names[side]);
-      blocks[side] = sys->jointCoordinate(j);
-      if (blocks[side] >= 0) continue;
-      const auto& js = model.joints[j];
-      const JointKindDescription* kind = findJointKind(js.type.key());
-      const auto measure = kind->coupled == "rotation" ? CoordinateMeasure::Rotation : CoordinateMeasure::Translation;
-      blocks[side] = addJointCoordinate(*sys, j, js.name, marker(js.body1, js.marker1), marker(js.body2, js.marker2),
-                                        {{measure, 1.0}});
-    }
-    auto c = makeCoordinateCoupling(*sys, blocks[0], blocks[1], spec.ratio);
+    const int c1 = ensureJointCoordinate(*sys, jointNamed(model, spec.joint1));
+    const int c2 = ensureJointCoordinate(*sys, jointNamed(model, spec.joint2));
+    auto c = makeCoordinateCoupling(*sys, c1, c2, spec.ratio);
     c->label = "coupling " + quoted(spec.name);
+    sys->addConstraint(std::move(c));
+  }
+  for (const JointLimitSpec& spec : model.limits) {
+    auto c = makeCoordinateLimit(ensureJointCoordinate(*sys, jointNamed(model, spec.joint)), spec.lower, spec.upper);
+    c->label = "limit " + quoted(spec.name);
     sys->addConstraint(std::move(c));
   }
 

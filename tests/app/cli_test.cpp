@@ -89,7 +89,8 @@ class CliTest : public QObject {
     QTest::addColumn<QString>("file");
     for (const char* f : {"slider_crank_rigid.json", "double_pendulum.json", "spatial_mechanism.json",
                           "slider_crank_flexible.json", "slider_crank_flexible_rect_mac.json",
-                          "slider_crank_flexible_rect_pac.json", "flexible_pendulum.json", "screw_lift.json"})
+                          "slider_crank_flexible_rect_pac.json", "flexible_pendulum.json", "screw_lift.json",
+                          "pendulum_stop.json"})
       QTest::newRow(f) << QString(f);
   }
   void allExamplesValidateAndRun() {
@@ -126,6 +127,38 @@ class CliTest : public QObject {
     QVERIFY2(worst < 1e-10, qPrintable(QString::number(worst)));
     QCOMPARE(t.columns[0].back(), 2.0);  // a full turn of the table: the angle counted past -pi
     QVERIFY(t.columns[angle].back() < -6.28);
+  }
+
+  /// A rod pendulum falls from the horizontal onto a joint limit at -45 degrees: the impact comes
+  /// when an independent integration of theta'' = -(3 g / 2 L) cos(theta) reaches the stop, the
+  /// rod never passes the stop, rests on it, and loses exactly its kinetic energy there (plastic).
+  void pendulumStopsAtItsLimit() {
+    const QString out = m_dir.filePath("pendulum_stop.csv");
+    const Result r = cli({"run", example("pendulum_stop.json"), "--out", out});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    flexim::io::CsvTable t;
+    QVERIFY(flexim::io::readCsv(out.toStdString(), t));
+    const int angle = t.find("hinge.coordinate.rotation"), rate = t.find("hinge.velocity.rotation"),
+              total = t.find("energy.total.value");
+    QVERIFY(angle > 0 && rate > 0 && total > 0);
+    const double lower = -std::numbers::pi / 4, g = 9.81, L = 1.0;
+    // reference: the free swing until the stop (semi-implicit Euler, 1e-6 s)
+    double th = 0, w = 0, tImpact = 0;
+    while (th > lower) {
+      w -= 1.5 * g / L * std::cos(th) * 1e-6;
+      th += w * 1e-6;
+      tImpact += 1e-6;
+    }
+    const double impactEnergy = 0.5 * (L * L / 3) * w * w;  // m = 1 kg, about the pivot
+    double closed = -1;
+    for (size_t i = 0; i < t.rows(); ++i) {
+      QVERIFY2(t.columns[angle][i] >= lower - 1e-9, qPrintable(QString::number(t.columns[angle][i])));
+      if (closed < 0 && t.columns[angle][i] <= lower + 1e-9) closed = t.columns[0][i];
+      if (closed >= 0) QVERIFY(std::abs(t.columns[rate][i]) < 1e-9);  // at rest on the stop
+    }
+    QVERIFY2(std::abs(closed - tImpact) <= 0.005 + 1e-9, qPrintable(QString::number(closed)));  // one sample
+    const double lost = t.columns[total].front() - t.columns[total].back();
+    QVERIFY2(std::abs(lost - impactEnergy) < 1e-3 * impactEnergy, qPrintable(QString::number(lost)));
   }
 
   /// The flexible example writes the slider and rod_mid channels.

@@ -2,6 +2,7 @@
 // a falling block) switching active and inactive, with the KKT pattern re-analysed on the
 // switches only.
 #include "core/integrators/integrator.h"
+#include "core/model/validate.h"
 #include "core/run/consistency.h"
 #include "core/system/joint_coordinates.h"
 #include "core/system/joints.h"
@@ -364,6 +365,27 @@ class ContractTest : public QObject {
           }
         }
       }
+  }
+
+  /// Joint limits say what is wrong by JSON path: a joint without a single coordinate, an empty
+  /// range, and the integrator that cannot switch contacts.
+  void jointLimitErrors() {
+    ModelSpec model;
+    addWheel(model, "pinion", 0.0, 0.01);
+    addWheel(model, "wheel", 0.3, 0.01);
+    model.joints[1].type = JointType::Spherical;
+    model.limits = {{"a", "pinion", 1.0, 0.5}, {"b", "wheel", -1.0, 1.0}};
+    model.solver.integrator = IntegratorType::Ida;
+    const std::string all = validate(model).str();
+    QVERIFY2(all.find("limits[0].upper: error: must be greater than lower") != std::string::npos, all.c_str());
+    QVERIFY2(all.find("limits[1].joint: error: a spherical joint has no single coordinate to limit") != std::string::npos,
+             all.c_str());
+    QVERIFY2(all.find("simulation.integrator: error: joint limits (unilateral stops) need \"gen-alpha\"") !=
+                 std::string::npos,
+             all.c_str());
+    Diagnostics diag;
+    QVERIFY(!System::compile(model, diag));
+    QCOMPARE(diag.str(), validate(model).str());  // the one validation, word for word
   }
 
   /// IDA refuses unilateral rows with a message naming the element.

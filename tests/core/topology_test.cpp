@@ -108,6 +108,8 @@ class TopologyTest : public QObject {
                                        << "coupler,crank,ground,rocker";
     // table (lead_screw) and pinion (motor_bearing) on ground, the gear couples pinion and table:
     // V 3, E 2 joints + 1 coupling, C 1 -> 1 loop ground-pinion-table, depth 1
+    // rod on a hinge to ground (the limit is a stop on the hinge, no edge): V 2, E 1 -> a tree, depth 1
+    QTest::newRow("pendulum_stop") << "pendulum_stop.json" << 1 << 0 << 0 << 1 << 0 << 1 << 0 << 1 << "";
     QTest::newRow("screw_lift") << "screw_lift.json" << 2 << 0 << 0 << 2 << 0 << 1 << 1 << 1 << "ground,pinion,table";
   }
 
@@ -156,7 +158,8 @@ class TopologyTest : public QObject {
   void everyExampleIsCounted() {
     QStringList rows{"double_pendulum.json", "flexible_pendulum.json", "slider_crank_flexible.json",
                      "slider_crank_flexible_rect_mac.json", "slider_crank_flexible_rect_pac.json",
-                     "slider_crank_rigid.json", "spatial_mechanism.json", "screw_lift.json"};
+                     "slider_crank_rigid.json", "spatial_mechanism.json", "screw_lift.json",
+                     "pendulum_stop.json"};
     QStringList files;
     for (const auto& entry : std::filesystem::directory_iterator(examplePath("")))
       if (entry.path().extension() == ".json") files << QString::fromStdString(entry.path().filename().string());
