@@ -463,7 +463,7 @@ class GeneralizedAlpha final : public Integrator {
   VecX m_vel;          ///< scratch: one element's constraint velocity
   VecX m_f, m_rhs, m_phi, m_Gtl, m_dx;  ///< scratch: Newton residual and position increment
   ForceRows m_f0, m_f1;                 ///< scratch: force tangents
-  std::vector<MatX> m_T{8};             ///< scratch: force tangent blocks
+  std::vector<MatX> m_T;                ///< scratch: force tangent blocks
   ElementTangent m_K;                   ///< scratch: one constraint element's geometric stiffness
   std::vector<int> m_sizes;             ///< scratch: its blocks' sizes
   bool m_allEquality = std::all_of(m_sys.rowKinds().begin(), m_sys.rowKinds().end(),

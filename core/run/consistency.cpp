@@ -40,9 +40,10 @@ bool Consistency::factorMetric(const State& s, Metric metric) {
 }
 
 void Consistency::setActiveRows(const std::vector<char>& active) {
+  if (active == m_mass.activeRows()) return;
   m_identity.setActiveRows(active);
   m_mass.setActiveRows(active);
-  m_massFactorT = -1;
+  m_massFactorT = -1;  // the cached factorisation was for another set
 }
 
 namespace {

@@ -64,7 +64,6 @@ void perturbKinematics(const BodyKinematics& base, int frameSize, int i, double 
 class Formulation {
  public:
   virtual ~Formulation() = default;
-  virtual const char* kind() const = 0;  ///< "rigid body", "flexible body", "joint coordinate", ...
   virtual int nq() const = 0;
   virtual int nv() const = 0;
   /// Leading velocity coordinates that form a frame [r_dot (3, global), omega' (3, body axes)]:

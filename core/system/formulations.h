@@ -15,7 +15,6 @@ namespace flexim {
 class RigidBodyFormulation final : public Formulation {
  public:
   RigidBodyFormulation(double mass, const Mat3& J) : m_mass(mass), m_J(J) {}
-  const char* kind() const override { return "rigid body"; }
   int nq() const override { return 7; }
   int nv() const override { return 6; }
   void massMatrix(const BodyKinematics& k, MatX& M) const override;
@@ -35,7 +34,6 @@ class RigidBodyFormulation final : public Formulation {
 /// Massless rigid frame (a virtual body on a flexible body): velocities fixed by its joint.
 class VirtualBodyFormulation final : public Formulation {
  public:
-  const char* kind() const override { return "virtual body"; }
   int nq() const override { return 7; }
   int nv() const override { return 6; }
   bool massless() const override { return true; }
@@ -64,7 +62,6 @@ struct FlexibleBody {
 class FlexibleBodyFormulation final : public Formulation {
  public:
   explicit FlexibleBodyFormulation(const FlexibleBody& body) : m_body(body) {}
-  const char* kind() const override { return "flexible body"; }
   int nq() const override { return 7 + m_body.dyn->modes(); }
   int nv() const override { return 6 + m_body.dyn->modes(); }
   int deformationCoordinates() const override { return m_body.dyn->modes(); }
@@ -86,7 +83,6 @@ class FlexibleBodyFormulation final : public Formulation {
 /// it is continuous over full turns (no wrap-around).
 class JointCoordinateFormulation final : public Formulation {
  public:
-  const char* kind() const override { return "joint coordinate"; }
   int nq() const override { return 1; }
   int nv() const override { return 1; }
   int frameSize() const override { return 0; }
