@@ -132,8 +132,6 @@ int runCommand(const std::vector<std::string>& args) {
   printDiagnostics(diag);
   if (!sim) return fail("model '" + modelPath + "' has errors");
 
-  const ModelCheck check = sim->check();
-  for (const auto& r : check.redundant) std::fprintf(stderr, "warning: redundant constraints: %s\n", r.c_str());
 
   std::error_code ec;
   const auto parent = std::filesystem::path(outPath).parent_path();
@@ -173,7 +171,6 @@ int validateCommand(const std::vector<std::string>& args) {
   if (!sim) return withTopology(fail("model '" + args[0] + "' has errors"));
   const ModelCheck check = sim->check();
   std::printf("%s\n", check.str().c_str());
-  if (!check.redundant.empty()) return withTopology(fail("the model has redundant constraints"));
   if (check.assembled_position_residual > 1e-6)
     return withTopology(fail("the initial configuration cannot be assembled onto the joints"));
   std::printf("model OK\n");

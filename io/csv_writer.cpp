@@ -86,6 +86,7 @@ void CsvResultWriter::begin(const std::vector<Channel>& channels, const RunSumma
   head += modelLine(m_modelPath);
   head += "# integrator: " + oneLine(info.integrator) + "\n";
   head += "# settings: " + oneLine(info.settings) + "\n";
+  for (const auto& n : info.notes) head += "# note: " + oneLine(n) + "\n";
   head += "# date: " + utcNow() + "\n";
   head += "time [s]";
   for (const Channel& c : channels) (head += ',') += csvField(c.header());

@@ -65,6 +65,7 @@ class GeneralizedAlpha final : public Integrator {
   }
 
   const std::vector<char>* activeRows() const override { return &m_S.activeRows(); }
+  void setRegularization(KktMatrix::Regularization r) override { m_S.setRegularization(r); }
 
   bool step(double t_stop, std::string& error) override {
     int switches = 0;       // active-set changes in this attempt's step size
@@ -228,7 +229,7 @@ class GeneralizedAlpha final : public Integrator {
         }
         ++assemblies;
       }
-      if (!m_S.solve(rhs)) {
+      if (!m_S.solve(rhs, false)) {
         why = "linear solve failed";
         return false;
       }

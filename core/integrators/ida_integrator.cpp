@@ -31,6 +31,10 @@ namespace flexim {
 
 namespace {
 
+/// Size of the iteration-matrix regularisation relative to the multiplier blocks it completes
+/// (see Ida::regularize).
+constexpr double kRegularization = 1e-9;
+
 class Ida final : public Integrator {
  public:
   Ida(const System& sys, const SolverSpec& spec) : m_sys(sys), m_spec(spec) {
@@ -219,9 +223,12 @@ class Ida final : public Integrator {
     for (size_t c = 0; c < cons.size(); ++c) {
       const int off = m_sys.constraintOffsets()[c], r = cons[c]->rows();
       const std::pair<int, int> L{m_nq + m_nv + off, r}, U{m_nq + m_nv + m_nc + off, r};
-      for (int i = 0; i < r; ++i)  // velocity-level rows: F_l = mu
-        if (m_sys.rowKinds()[off + i] == RowKind::VelocityLevel)
-          cols[m_nq + m_nv + m_nc + off + i].insert(m_nq + m_nv + off + i);
+      for (int i = 0; i < r; ++i) {
+        // (F_l, mu): velocity-level rows have F_l = mu; and with (F_m, lambda) the entries of
+        // the multiplier regularisation
+        cols[m_nq + m_nv + m_nc + off + i].insert(m_nq + m_nv + off + i);
+        cols[m_nq + m_nv + off + i].insert(m_nq + m_nv + m_nc + off + i);
+      }
       for (int b : cons[c]->blocks) {
         if (b < 0) continue;
         dep(Q(b), U);
@@ -314,7 +321,47 @@ class Ida final : public Integrator {
         for (int k = 0; k < B.nv(); ++k)
           if (m_M(i, k) != 0) add(m_nq + B.v0 + i, m_nq + B.v0 + k, cj * m_M(i, k));
     }
+    regularize(cj, s, add);
+  }
 
+  /// Keeps the iteration matrix invertible when the constraint Jacobian G loses rank
+  /// (redundant rows, or an instant of singularity): eliminating q and v leaves, per row,
+  /// d F_m / d lambda = -(G M^-1 G^T) / cj and d F_l / d mu = (G G^T) / cj; a fraction
+  /// kRegularization of their diagonals is added on those entries, so a dependent row no longer
+  /// makes the matrix singular. The residual is unchanged, so Newton still converges to the
+  /// exact solution, and the multiplier corrections stay in the range of G (the multipliers of
+  /// redundant rows keep the minimum-norm split they start with).
+  template <class Add>
+  void regularize(double cj, const State& s, Add&& add) {
+    m_sys.constraints(m_kin, s.t, m_rowsEval);
+    m_massDiagonal.resize(m_nv);
+    for (int b = 0; b < m_nb; ++b) {
+      const Block& B = m_sys.block(b);
+      m_sys.massMatrix(m_kin, b, m_M);
+      m_massDiagonal.segment(B.v0, B.nv()) = m_M.diagonal().cwiseAbs();
+    }
+    const double meanMass = m_nv ? std::max(m_massDiagonal.mean(), 1e-300) : 1.0;
+    const auto& cons = m_sys.constraints();
+    for (size_t c = 0; c < cons.size(); ++c) {
+      const int off = m_sys.constraintOffsets()[c];
+      for (int i = 0; i < cons[c]->rows(); ++i) {
+        double mobility = 0, length = 0;  // (G M^-1 G^T)_ii and (G G^T)_ii
+        for (size_t k = 0; k < cons[c]->blocks.size(); ++k) {
+          const int b = cons[c]->blocks[k];
+          if (b < 0) continue;
+          const auto g = m_rowsEval[c].G[k].row(i);
+          const int v0 = m_sys.block(b).v0;
+          for (int j = 0; j < g.size(); ++j) {
+            const double m = m_massDiagonal(v0 + j);
+            mobility += g(j) * g(j) / (m > 0 ? m : meanMass);
+            length += g(j) * g(j);
+          }
+        }
+        const int l = m_nq + m_nv + off + i, mu = l + m_nc;
+        add(mu, l, -kRegularization * mobility / cj);                                     // (F_m, lambda)
+        if (m_sys.rowKinds()[off + i] != RowKind::VelocityLevel) add(l, mu, kRegularization * length / cj);  // (F_l, mu)
+      }
+    }
   }
 
   static int residualFn(double t, N_Vector y, N_Vector yp, N_Vector F, void* user) {
@@ -345,7 +392,7 @@ class Ida final : public Integrator {
   std::string m_lastError;
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rowsEval;
-  VecX m_f, m_GtLambda, m_GtMu, m_vbar;
+  VecX m_f, m_GtLambda, m_GtMu, m_vbar, m_massDiagonal;
   MatX m_M;
 };
 

@@ -46,6 +46,12 @@ void Consistency::setActiveRows(const std::vector<char>& active) {
   m_massFactorT = -1;  // the cached factorisation was for another set
 }
 
+void Consistency::setRegularization(KktMatrix::Regularization r) {
+  m_identity.setRegularization(r);
+  m_mass.setRegularization(r);
+  m_massFactorT = -1;
+}
+
 namespace {
 /// Stacks per-element rows (phi of the position-level rows, or G v + phi_t when v is given) of
 /// the active rows into one vector (zero for the rest).
@@ -83,8 +89,9 @@ bool Consistency::assemblePositions(State& s, double tol, int max_iter, double& 
     if (residual <= tol) return true;
     if (it == max_iter) break;
     if (!factorMetric(s, Metric::Identity)) {
-      error = "constraint Jacobian is singular during assembly (redundant constraints?); largest residual in " +
-              worstConstraint(m_sys, phi);
+      error = "positions could not be assembled onto the constraints: the constraint Jacobian is singular where "
+              "the assembly stopped (a loop whose geometry does not close, or drivers that contradict each other?); "
+              "largest residual in " + worstConstraint(m_sys, phi);
       return false;
     }
     VecX rhs = VecX::Zero(nv + nc);
@@ -94,7 +101,8 @@ bool Consistency::assemblePositions(State& s, double tol, int max_iter, double& 
   }
   m_sys.kinematics(s, m_kin);
   m_sys.constraints(m_kin, s.t, m_rows);
-  error = "positions could not be assembled onto the constraints; largest residual in " +
+  error = "positions could not be assembled onto the constraints (a loop whose geometry does not close, or drivers "
+          "that contradict each other?); largest residual in " +
           worstConstraint(m_sys, stack(m_sys, m_rows, nullptr, m_mass.activeRows()));
   return false;
 }

@@ -24,6 +24,9 @@ class Consistency {
   bool accelerations(const State& s, VecX& vdot, VecX& lambda);
   /// Rows taken into account (open unilateral rows are left out); all rows by default.
   void setActiveRows(const std::vector<char>& active);
+  const std::vector<char>& activeRows() const { return m_mass.activeRows(); }
+  /// Regularisation of both KKT matrices (KktMatrix::Regularization; Always for dependent rows).
+  void setRegularization(KktMatrix::Regularization r);
   /// max |Phi| and max |G v + Phi_t| of a state.
   void residuals(const State& s, double& position, double& velocity);
 

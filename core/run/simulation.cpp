@@ -20,6 +20,7 @@ std::string RunSummary::str() const {
   std::ostringstream s;
   s << (ok ? "finished" : cancelled ? "cancelled" : "FAILED") << " at t = " << t_reached << " s";
   if (!ok && !message.empty()) s << ": " << message;
+  for (const auto& n : notes) s << "\n  note: " << n;
   s << "\n  integrator: " << integrator << " (" << settings << ")"
     << "\n  steps: " << steps << ", Newton iterations: " << newton_iterations << ", rejected steps: " << failures
     << "\n  samples: " << samples << ", max constraint residual at samples: " << max_constraint_residual
@@ -34,7 +35,7 @@ std::string ModelCheck::str() const {
   s << "bodies: " << bodies << ", coordinates: " << coordinates << ", constraint equations: " << constraint_rows
     << ", independent: " << rank << "\n"
     << "degrees of freedom: " << dof << "\n";
-  for (const auto& r : redundant) s << "redundant constraints: " << r << "\n";
+  if (!redundant.empty()) s << "note: " << redundancyNote(redundant) << "\n";
   for (const auto& u : unconstrained) s << "not connected to ground by any joint (free-floating): body '" << u << "'\n";
   s << "initial constraint residual: " << initial_position_residual
     << ", after assembly: " << assembled_position_residual << " (velocity: " << assembled_velocity_residual << ")";
@@ -77,6 +78,72 @@ std::unique_ptr<Simulation> Simulation::create(const ModelSpec& model, Diagnosti
   return sim;
 }
 
+namespace {
+struct ConstraintRank {
+  int rows = 0;                        ///< active rows
+  int rank = 0;
+  std::vector<std::string> dependent;  ///< "joint 'x' (n dependent row(s))" per element
+};
+
+/// Rank of G (columns of G^T, active rows only) at a state, by sparse QR; the dependent columns
+/// name the elements with redundant rows.
+ConstraintRank constraintRank(const System& sys, const State& s, const std::vector<char>& active) {
+  ConstraintRank out;
+  std::vector<int> column(sys.nc(), -1), rowOf;
+  for (int i = 0; i < sys.nc(); ++i)
+    if (active[i]) {
+      column[i] = static_cast<int>(rowOf.size());
+      rowOf.push_back(i);
+    }
+  const int nActive = static_cast<int>(rowOf.size());
+  out.rows = out.rank = nActive;
+  if (nActive == 0) return out;
+  std::vector<BodyKinematics> kin;
+  std::vector<ConstraintRows> rows;
+  sys.kinematics(s, kin);
+  sys.constraints(kin, s.t, rows);
+  std::vector<Eigen::Triplet<double>> trip;
+  const auto& elems = sys.constraints();
+  for (size_t c = 0; c < elems.size(); ++c) {
+    const int off = sys.constraintOffsets()[c];
+    for (size_t k = 0; k < elems[c]->blocks.size(); ++k) {
+      const int b = elems[c]->blocks[k];
+      const MatX& G = rows[c].G[k];
+      if (b < 0) continue;
+      for (int i = 0; i < G.rows(); ++i)
+        for (int j = 0; j < G.cols(); ++j)
+          if (G(i, j) != 0 && column[off + i] >= 0) trip.emplace_back(sys.block(b).v0 + j, column[off + i], G(i, j));
+    }
+  }
+  Eigen::SparseMatrix<double> Gt(sys.nv(), nActive);
+  Gt.setFromTriplets(trip.begin(), trip.end());
+  Gt.makeCompressed();
+  Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr;
+  qr.setPivotThreshold(1e-9);
+  qr.compute(Gt);
+  out.rank = qr.info() == Eigen::Success ? static_cast<int>(qr.rank()) : nActive;
+  if (out.rank < nActive) {
+    std::vector<int> rowOwner(sys.nc());
+    for (size_t c = 0; c < elems.size(); ++c)
+      for (int i = 0; i < elems[c]->rows(); ++i) rowOwner[sys.constraintOffsets()[c] + i] = static_cast<int>(c);
+    std::vector<int> count(elems.size(), 0);
+    const auto& perm = qr.colsPermutation().indices();
+    for (int k = out.rank; k < nActive; ++k) ++count[rowOwner[rowOf[perm(k)]]];
+    for (size_t c = 0; c < elems.size(); ++c)
+      if (count[c]) out.dependent.push_back(elems[c]->label + " (" + std::to_string(count[c]) + " dependent row(s))");
+  }
+  return out;
+}
+}  // namespace
+
+std::string redundancyNote(const std::vector<std::string>& dependent) {
+  if (dependent.empty()) return {};
+  std::string s = "redundant constraints, solved as they are: ";
+  for (size_t i = 0; i < dependent.size(); ++i) s += (i ? ", " : "") + dependent[i];
+  return s + ". Their reactions are not unique: the reported ones are the split of least weighted norm "
+             "(docs/theory/redundant-constraints.md)";
+}
+
 ModelCheck Simulation::check() const {
   const System& sys = *m_system;
   ModelCheck mc;
@@ -96,51 +163,10 @@ ModelCheck Simulation::check() const {
   cons.projectVelocities(s, vres, true);
   cons.residuals(s, mc.assembled_position_residual, mc.assembled_velocity_residual);
 
-  // rank of G (columns of G^T, active rows only) by sparse QR; dependent columns name redundant elements
-  std::vector<int> column(sys.nc(), -1), rowOf;
-  for (int i = 0; i < sys.nc(); ++i)
-    if (active[i]) {
-      column[i] = static_cast<int>(rowOf.size());
-      rowOf.push_back(i);
-    }
-  const int nActive = static_cast<int>(rowOf.size());
-  mc.constraint_rows = nActive;
-  std::vector<BodyKinematics> kin;
-  std::vector<ConstraintRows> rows;
-  sys.kinematics(s, kin);
-  sys.constraints(kin, s.t, rows);
-  std::vector<Eigen::Triplet<double>> trip;
-  const auto& elems = sys.constraints();
-  for (size_t c = 0; c < elems.size(); ++c) {
-    const int off = sys.constraintOffsets()[c];
-    for (size_t k = 0; k < elems[c]->blocks.size(); ++k) {
-      const int b = elems[c]->blocks[k];
-      const MatX& G = rows[c].G[k];
-      if (b < 0) continue;
-      for (int i = 0; i < G.rows(); ++i)
-        for (int j = 0; j < G.cols(); ++j)
-          if (G(i, j) != 0 && column[off + i] >= 0) trip.emplace_back(sys.block(b).v0 + j, column[off + i], G(i, j));
-    }
-  }
-  if (nActive > 0) {
-    Eigen::SparseMatrix<double> Gt(sys.nv(), nActive);
-    Gt.setFromTriplets(trip.begin(), trip.end());
-    Gt.makeCompressed();
-    Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr;
-    qr.setPivotThreshold(1e-9);
-    qr.compute(Gt);
-    mc.rank = qr.info() == Eigen::Success ? static_cast<int>(qr.rank()) : nActive;
-    if (mc.rank < nActive) {
-      std::vector<int> rowOwner(sys.nc());
-      for (size_t c = 0; c < elems.size(); ++c)
-        for (int i = 0; i < elems[c]->rows(); ++i) rowOwner[sys.constraintOffsets()[c] + i] = static_cast<int>(c);
-      std::vector<int> count(elems.size(), 0);
-      const auto& perm = qr.colsPermutation().indices();
-      for (int k = mc.rank; k < nActive; ++k) ++count[rowOwner[rowOf[perm(k)]]];
-      for (size_t c = 0; c < elems.size(); ++c)
-        if (count[c]) mc.redundant.push_back(elems[c]->label + " (" + std::to_string(count[c]) + " dependent row(s))");
-    }
-  }
+  const ConstraintRank cr = constraintRank(sys, s, active);
+  mc.constraint_rows = cr.rows;
+  mc.rank = cr.rank;
+  mc.redundant = cr.dependent;
   mc.dof = mc.coordinates - mc.rank;
 
   // bodies without a joint path to ground; the topology's vertices 1.. are the System's
@@ -155,7 +181,7 @@ std::string Simulation::redundancyHint() const {
   if (c.redundant.empty()) return " (constraint Jacobian is rank-deficient at the initial configuration)";
   std::string s = "; redundant constraints: ";
   for (size_t i = 0; i < c.redundant.size(); ++i) s += (i ? ", " : "") + c.redundant[i];
-  return s + " (replace a joint by one with fewer constraints, e.g. a revolute by a spherical)";
+  return s;
 }
 
 RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptions& options) {
@@ -199,6 +225,14 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
     if (!cons.projectVelocities(s, vres, true))
       return finish(false, "initial conditions: velocity projection failed" + redundancyHint());
     sum.initial_residual = residual;
+    // dependent rows: every KKT matrix is regularised from the start (a plain factorisation
+    // could pass on round-off and return multipliers of no meaning)
+    const ConstraintRank rank = constraintRank(sys, s, cons.activeRows());
+    if (!rank.dependent.empty()) {
+      cons.setRegularization(KktMatrix::Regularization::Always);
+      integ->setRegularization(KktMatrix::Regularization::Always);
+      sum.notes.push_back(redundancyNote(rank.dependent));
+    }
     VecX vdot, lambda;
     if (!cons.accelerations(s, vdot, lambda))
       return finish(false, "initial conditions: singular KKT matrix" + redundancyHint());

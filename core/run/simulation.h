@@ -54,6 +54,7 @@ struct RunSummary {
   double wall_time = 0.0;          ///< [s]
   std::string integrator;          ///< e.g. "ida (BDF, GGL index-2, KLU)"
   std::string settings;            ///< e.g. "rtol=1e-08 atol=1e-10 hmax=0.0001"
+  std::vector<std::string> notes;  ///< facts a reader of the results must know (redundant rows)
   std::string str() const;         ///< human-readable multi-line summary
 };
 
@@ -73,13 +74,16 @@ struct ModelCheck {
   int constraint_rows = 0;    ///< joints and drivers
   int rank = 0;               ///< rank of the constraint Jacobian at the initial configuration
   int dof = 0;                ///< coordinates - rank
-  std::vector<std::string> redundant;     ///< joints/drivers with dependent rows
+  std::vector<std::string> redundant;     ///< joints/drivers with dependent rows (solved as they are)
   std::vector<std::string> unconstrained; ///< bodies with no joint path to ground
   double initial_position_residual = 0.0; ///< max |Phi| before assembly
   double assembled_position_residual = 0.0;
   double assembled_velocity_residual = 0.0;
   std::string str() const;
 };
+
+/// The note that a model has dependent constraint rows and how their reactions are reported.
+std::string redundancyNote(const std::vector<std::string>& dependent);
 
 struct RunOptions {
   std::function<void(double t, double t_end)> progress;  ///< called from the integrating thread

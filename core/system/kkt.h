@@ -5,6 +5,15 @@
 // multiplier is solved to zero). The KLU symbolic analysis is done once per pattern and every
 // later factorisation is numeric only (klu_refactor); the pattern, and with it the analysis, is
 // rebuilt only when the active set changes.
+//
+// A rank-deficient constraint Jacobian (redundant rows such as the out-of-plane rows of a planar
+// loop in 3-D, or rows that become dependent for an instant, as at a four-bar's aligned
+// position) makes the matrix singular. The matrix is then factorised with a small negative
+// multiplier diagonal -D (D_i = delta * sum_j G_ij^2 / H_jj, the row's own Schur diagonal
+// times delta), which is always invertible, and solve() refines the solution against the
+// unregularised matrix (proximal-point iterations). For a consistent right-hand side this
+// converges to the exact accelerations and to the multipliers of least D-weighted norm, because
+// every correction of the multipliers lies in the range of G (docs/theory/redundant-constraints.md).
 #pragma once
 
 #include "core/system/system.h"
@@ -42,18 +51,35 @@ class KktMatrix {
   void setConstraints(const std::vector<ConstraintRows>& rows);
   /// Numeric factorisation (symbolic analysis on first call). False if singular.
   bool factor();
-  /// Solves in place with the last factorisation.
-  bool solve(VecX& rhs) const;
+  /// Solves in place with the last factorisation, refined when it was regularised (a Newton
+  /// iteration, which corrects its own residual, can do without: refine = false).
+  bool solve(VecX& rhs, bool refine = true) const;
   /// y = A x with the matrix as it is now (which may differ from the one factorised).
   void multiply(const VecX& x, VecX& y) const;
   /// Reciprocal condition estimate of the last factorisation (cheap).
   double rcond() const;
 
+  /// When the multiplier diagonal is regularised: from the first time the plain matrix proves
+  /// singular on (default), or always (a model known to have dependent rows).
+  enum class Regularization { WhenSingular, Always };
+  void setRegularization(Regularization r);
+  Regularization regularization() const { return m_regularization; }
+  /// Whether the last factorisation was regularised, and how many were.
+  bool regularized() const { return m_regularized; }
+  long regularizedFactorizations() const { return m_regularizedCount; }
+
  private:
   void buildPattern();
   void scaleRows();  ///< m_Sx = the values with the rows scaled by m_rowScale
   void freeFactors();
+  bool factorNumeric(bool regularize);
+  void regularizationDiagonal();  ///< m_D from the current values
   const System& m_sys;
+  Regularization m_regularization = Regularization::WhenSingular;
+  bool m_regularized = false;
+  long m_regularizedCount = 0;
+  std::vector<double> m_D;  ///< regularisation of each multiplier diagonal (0 for inactive rows)
+  mutable VecX m_residual, m_correction;  ///< scratch of the refinement
   bool m_coupleForces, m_coupleConstraints;
   int m_n = 0, m_nv = 0;
   std::vector<char> m_active;
