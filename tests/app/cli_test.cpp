@@ -95,6 +95,9 @@ class CliTest : public QObject {
 
   void allExamplesValidateAndRun_data() {
     QTest::addColumn<QString>("file");
+    // n_four_bar_2.json, n_four_bar_10.json, bricard.json and andrews_squeezer.json join this list
+    // when redundant joint sets run (#19); today validate exits 1 on them ("redundant constraints")
+    // and core_closed_loop holds their runs as expected failures.
     for (const char* f : {"slider_crank_rigid.json", "double_pendulum.json", "spatial_mechanism.json",
                           "slider_crank_flexible.json", "slider_crank_flexible_rect_mac.json",
                           "slider_crank_flexible_rect_pac.json", "flexible_pendulum.json", "screw_lift.json",

@@ -111,6 +111,17 @@ class TopologyTest : public QObject {
     // rod on a hinge to ground (the limit is a stop on the hinge, no edge): V 2, E 1 -> a tree, depth 1
     QTest::newRow("pendulum_stop") << "pendulum_stop.json" << 1 << 0 << 0 << 1 << 0 << 1 << 0 << 1 << "";
     QTest::newRow("screw_lift") << "screw_lift.json" << 2 << 0 << 0 << 2 << 0 << 1 << 1 << 1 << "ground,pinion,table";
+    // N-four-bars: N + 1 cranks pinned to ground, N couplers pinned to two crank tips each:
+    // V = 2N + 2, E = 3N + 1, C 1 -> N loops; cranks at depth 1, couplers at depth 2
+    QTest::newRow("n_four_bar_2") << "n_four_bar_2.json" << 5 << 0 << 0 << 7 << 0 << 1 << 2 << 2 << "";
+    QTest::newRow("n_four_bar_10") << "n_four_bar_10.json" << 21 << 0 << 0 << 31 << 0 << 1 << 10 << 2 << "";
+    // Bricard: ground-bar1-...-bar5-ground by 6 hinges: V 6, E 6 -> 1 loop through all; bar1 and bar5
+    // at depth 1, bar2 and bar4 at 2, bar3 at 3
+    QTest::newRow("bricard") << "bricard.json" << 5 << 0 << 0 << 6 << 0 << 1 << 1 << 3
+                             << "bar1,bar2,bar3,bar4,bar5,ground";
+    // Andrews: bodies 1, 3, 5, 7 pinned to ground, 2 on 1, 4 on 5, 6 on 7, and 2 joined to 3, 4, 6 at
+    // E: V 8, E 10 -> 3 loops; depth 2
+    QTest::newRow("andrews_squeezer") << "andrews_squeezer.json" << 7 << 0 << 0 << 10 << 0 << 1 << 3 << 2 << "";
   }
 
   void examples() {
@@ -159,7 +170,8 @@ class TopologyTest : public QObject {
     QStringList rows{"double_pendulum.json", "flexible_pendulum.json", "slider_crank_flexible.json",
                      "slider_crank_flexible_rect_mac.json", "slider_crank_flexible_rect_pac.json",
                      "slider_crank_rigid.json", "spatial_mechanism.json", "screw_lift.json",
-                     "pendulum_stop.json"};
+                     "pendulum_stop.json", "n_four_bar_2.json", "n_four_bar_10.json", "bricard.json",
+                     "andrews_squeezer.json"};
     QStringList files;
     for (const auto& entry : std::filesystem::directory_iterator(examplePath("")))
       if (entry.path().extension() == ".json") files << QString::fromStdString(entry.path().filename().string());
