@@ -65,7 +65,11 @@ class GeneralizedAlpha final : public Integrator {
   }
 
   const std::vector<char>* activeRows() const override { return &m_S.activeRows(); }
-  void setRegularization(KktMatrix::Regularization r) override { m_S.setRegularization(r); }
+  /// Keeps every row and regularises the iteration matrix (KktMatrix): the multipliers are
+  /// then a least-norm split, and rows that become dependent later are handled alike.
+  void setDependentRows(const std::vector<char>&) override {
+    m_S.setRegularization(KktMatrix::Regularization::Always);
+  }
 
   bool step(double t_stop, std::string& error) override {
     int switches = 0;       // active-set changes in this attempt's step size

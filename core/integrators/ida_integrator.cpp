@@ -62,6 +62,11 @@ class Ida final : public Integrator {
     return s.str();
   }
 
+  /// Drops the dependent rows: their equations become lambda_i = 0 and mu_i = 0 (the
+  /// independent rows imply them while the rank stays as it is; the outputs' reactions are
+  /// computed afresh as a least-norm split). An FD Jacobian is too noisy to keep them.
+  void setDependentRows(const std::vector<char>& dependent) override { m_dropped = dependent; }
+
   bool initialize(const State& s0, const VecX& vdot0, const VecX& lambda0, std::string& error) override {
     for (size_t c = 0; c < m_sys.constraints().size(); ++c)
       for (int i = 0; i < m_sys.constraints()[c]->rows(); ++i)
@@ -192,6 +197,11 @@ class Ida final : public Integrator {
         F(m_nq + m_nv + off + i) = kinds[off + i] == RowKind::VelocityLevel ? mu(off + i) : R.phi(i);
       constraintVelocity(m_sys, static_cast<int>(c), R, s.v, F.segment(m_nq + m_nv + m_nc + off, r));
     }
+    for (int i = 0; i < static_cast<int>(m_dropped.size()); ++i)
+      if (m_dropped[i]) {
+        F(m_nq + m_nv + i) = mu(i);
+        F(m_nq + m_nv + m_nc + i) = lambda(i);
+      }
     // F_q = q_dot - B(q) (v + G^T mu)
     m_vbar = s.v + m_GtMu;
     m_sys.coordinateRate(s.q, m_vbar, F.head(m_nq));
@@ -357,6 +367,7 @@ class Ida final : public Integrator {
             length += g(j) * g(j);
           }
         }
+        if (!m_dropped.empty() && m_dropped[off + i]) continue;
         const int l = m_nq + m_nv + off + i, mu = l + m_nc;
         add(mu, l, -kRegularization * mobility / cj);                                     // (F_m, lambda)
         if (m_sys.rowKinds()[off + i] != RowKind::VelocityLevel) add(l, mu, kRegularization * length / cj);  // (F_l, mu)
@@ -389,6 +400,7 @@ class Ida final : public Integrator {
   SUNMatrix m_A = nullptr;
   SUNLinearSolver m_ls = nullptr;
   double m_t = 0, m_tPrev = 0;
+  std::vector<char> m_dropped;  ///< dependent rows left out (empty: none)
   std::string m_lastError;
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rowsEval;

@@ -2,7 +2,6 @@
 // State and expose it between steps for dense output (interpolation at sample times).
 #pragma once
 
-#include "core/system/kkt.h"
 #include "core/system/system.h"
 
 #include <memory>
@@ -32,8 +31,10 @@ class Integrator {
   /// State at t in [previousTime(), time()].
   virtual void interpolate(double t, State& out) const = 0;
   virtual IntegratorStats stats() const = 0;
-  /// How the constraint rows' matrices are regularised (Always: the model has dependent rows).
-  virtual void setRegularization(KktMatrix::Regularization) {}
+  /// Rows that depend on the others at the initial configuration (per row, non-zero =
+  /// dependent): redundant constraints, which the integrator must cope with. Called before
+  /// initialize(), only when there are some.
+  virtual void setDependentRows(const std::vector<char>& dependent) = 0;
   /// Active constraint rows (open unilateral rows are inactive); nullptr when all are active.
   virtual const std::vector<char>* activeRows() const { return nullptr; }
 };

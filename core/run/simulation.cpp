@@ -83,6 +83,7 @@ struct ConstraintRank {
   int rows = 0;                        ///< active rows
   int rank = 0;
   std::vector<std::string> dependent;  ///< "joint 'x' (n dependent row(s))" per element
+  std::vector<char> dependentRow;      ///< per constraint row: left out of an independent set
 };
 
 /// Rank of G (columns of G^T, active rows only) at a state, by sparse QR; the dependent columns
@@ -97,6 +98,7 @@ ConstraintRank constraintRank(const System& sys, const State& s, const std::vect
     }
   const int nActive = static_cast<int>(rowOf.size());
   out.rows = out.rank = nActive;
+  out.dependentRow.assign(sys.nc(), 0);
   if (nActive == 0) return out;
   std::vector<BodyKinematics> kin;
   std::vector<ConstraintRows> rows;
@@ -128,7 +130,10 @@ ConstraintRank constraintRank(const System& sys, const State& s, const std::vect
       for (int i = 0; i < elems[c]->rows(); ++i) rowOwner[sys.constraintOffsets()[c] + i] = static_cast<int>(c);
     std::vector<int> count(elems.size(), 0);
     const auto& perm = qr.colsPermutation().indices();
-    for (int k = out.rank; k < nActive; ++k) ++count[rowOwner[rowOf[perm(k)]]];
+    for (int k = out.rank; k < nActive; ++k) {
+      ++count[rowOwner[rowOf[perm(k)]]];
+      out.dependentRow[rowOf[perm(k)]] = 1;
+    }
     for (size_t c = 0; c < elems.size(); ++c)
       if (count[c]) out.dependent.push_back(elems[c]->label + " (" + std::to_string(count[c]) + " dependent row(s))");
   }
@@ -228,14 +233,24 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
     // dependent rows: every KKT matrix is regularised from the start (a plain factorisation
     // could pass on round-off and return multipliers of no meaning)
     const ConstraintRank rank = constraintRank(sys, s, cons.activeRows());
+    VecX vdot, lambda;
     if (!rank.dependent.empty()) {
       cons.setRegularization(KktMatrix::Regularization::Always);
-      integ->setRegularization(KktMatrix::Regularization::Always);
+      integ->setDependentRows(rank.dependentRow);
       sum.notes.push_back(redundancyNote(rank.dependent));
-    }
-    VecX vdot, lambda;
-    if (!cons.accelerations(s, vdot, lambda))
+      // the integrator starts from multipliers on an independent row set (the dependent rows'
+      // ones zero: IDA drops those rows); the outputs report the least-norm split
+      const std::vector<char> all = cons.activeRows();
+      std::vector<char> independent = all;
+      for (int i = 0; i < sys.nc(); ++i)
+        if (rank.dependentRow[i]) independent[i] = 0;
+      cons.setActiveRows(independent);
+      const bool ok = cons.accelerations(s, vdot, lambda);
+      cons.setActiveRows(all);
+      if (!ok) return finish(false, "initial conditions: singular KKT matrix" + redundancyHint());
+    } else if (!cons.accelerations(s, vdot, lambda)) {
       return finish(false, "initial conditions: singular KKT matrix" + redundancyHint());
+    }
     if (!integ->initialize(s, vdot, lambda, error)) return finish(false, error);
 
     Diagnostics ignored;
