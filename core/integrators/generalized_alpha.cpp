@@ -12,6 +12,7 @@
 // multipliers of the last two steps, and serves the velocity projection too.
 #include "core/integrators/integrator.h"
 #include "core/base/rotation.h"
+#include "core/integrators/diagnosis.h"
 #include "core/system/kkt.h"
 
 #include <algorithm>
@@ -104,6 +105,7 @@ class GeneralizedAlpha final : public Integrator {
         m_cur = next;
         m_extrapolate = !switched;  // not across the impulse of a contact change
         ++m_stats.steps;
+        m_history.accepted(h);
         // return to the nominal step after a run of good steps
         if (m_h < m_hNominal && ++m_goodSteps >= 4) {
           m_h = std::min(2 * m_h, m_hNominal);
@@ -113,9 +115,11 @@ class GeneralizedAlpha final : public Integrator {
       }
       ++m_stats.failures;
       m_goodSteps = 0;
+      m_history.tried(h);
       m_h = 0.5 * h;
       if (m_h < 1e-8 * m_hNominal || m_h < 1e-15) {
-        error = "generalized-alpha: Newton failed at t=" + fmt(m_cur.s.t) + " even with step " + fmt(m_h) + ": " + why;
+        error = "generalized-alpha: Newton failed at t=" + fmt(m_cur.s.t) + " even with step " + fmt(m_h) + ": " + why +
+                "; " + m_history.str();
         return false;
       }
     }
@@ -255,7 +259,7 @@ class GeneralizedAlpha final : public Integrator {
       // step is rejected
       if (k > 0 && incr > 0.5 * prevNorm) {
         if (assemblies > 1) {
-          why = "Newton iterations do not converge; largest constraint residual in " + worstConstraint(m_sys, phi);
+          why = "Newton iterations do not converge" + newtonDiagnosis(rhs, betap, phi);
           m_matrixValid = false;
           return false;
         }
@@ -263,9 +267,27 @@ class GeneralizedAlpha final : public Integrator {
       }
       prevNorm = incr;
     }
-    why = "no convergence in " + std::to_string(m_spec.max_newton) + " iterations";
+    why = "no convergence in " + std::to_string(m_spec.max_newton) + " iterations" + newtonDiagnosis(rhs, betap, phi);
     m_matrixValid = false;
     return false;
+  }
+
+  /// Where a Newton iteration is stuck: the coordinate with the largest position-level correction
+  /// (beta' dvdot) of the last increment, and the worst constraint unless it holds to round-off.
+  std::string newtonDiagnosis(const VecX& increment, double betap, const VecX& phi) const {
+    const int nv = m_sys.nv();
+    std::ostringstream s;
+    s.precision(2);
+    if (nv > 0) {
+      int worst = 0;
+      increment.head(nv).cwiseAbs().maxCoeff(&worst);
+      s << ": largest correction " << std::scientific << betap * std::abs(increment(worst)) << " in "
+        << velocityCoordinateName(m_sys, worst);
+    }
+    const double residual = phi.size() ? phi.lpNorm<Eigen::Infinity>() : 0.0;
+    if (residual > kRoundOffResidual) s << "; largest constraint residual in " << worstConstraint(m_sys, phi);
+    else s << "; the constraints hold (largest residual " << std::scientific << residual << ")";
+    return s.str();
   }
 
   /// Error left after an iteration's increment `step` (the previous one `previous`, 0 for
@@ -461,6 +483,7 @@ class GeneralizedAlpha final : public Integrator {
   int m_goodSteps = 0;
   Point m_cur, m_prev;
   IntegratorStats m_stats;
+  StepHistory m_history;
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rows;
   MatX m_M;  ///< scratch: one block's mass matrix

@@ -15,6 +15,7 @@
 // structural pattern from the body/constraint topology (O(N) per Jacobian); the KLU symbolic
 // factorisation is computed once by SUNLinSol_KLU and reused.
 #include "core/integrators/integrator.h"
+#include "core/integrators/diagnosis.h"
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
@@ -126,15 +127,12 @@ class Ida final : public Integrator {
     m_lastError.clear();
     const int flag = IDASolve(m_mem, t_stop, &tret, m_y, m_yp, IDA_ONE_STEP);
     if (flag < 0) {
-      // name the equation group with the largest residual at the last state IDA reached
-      std::ostringstream s;
-      s << "IDA failed at t=" << tret << " (flag " << flag << "): " << m_lastError;
-      VecX F(m_N);
-      residual(tret, N_VGetArrayPointer(m_y), N_VGetArrayPointer(m_yp), F.data());
-      s << "; largest constraint residual in " << worstConstraint(m_sys, F.segment(m_nq + m_nv, m_nc));
-      error = s.str();
+      error = diagnose(flag, tret);
       return false;
     }
+    double h = 0;
+    IDAGetLastStep(m_mem, &h);
+    m_history.accepted(h);
     m_tPrev = m_t;
     m_t = tret;
     return true;
@@ -171,6 +169,59 @@ class Ida final : public Integrator {
   static bool fail(std::string& error, const std::string& what) {
     error = "IDA: " + what;
     return false;
+  }
+
+  /// Names the real cause of a failure: the variable with the largest weighted local error (error
+  /// test) or Newton correction (convergence), the item that owns it, the constraint residual
+  /// only when it is not round-off, and the step size history.
+  std::string diagnose(int flag, double tret) {
+    std::ostringstream s;
+    s.precision(3);
+    double h = 0;
+    IDAGetCurrentStep(m_mem, &h);
+    m_history.tried(h);
+    s << "IDA failed at t=" << tret << " (flag " << flag << "): " << m_lastError;
+    N_Vector ewt = N_VClone(m_y), ele = N_VClone(m_y);
+    IDAGetErrWeights(m_mem, ewt);
+    const Eigen::Map<const VecX> w(N_VGetArrayPointer(ewt), m_N);
+    VecX weighted;
+    const char* what = nullptr;
+    if (flag == IDA_ERR_FAIL && IDAGetEstLocalErrors(m_mem, ele) == IDA_SUCCESS) {
+      weighted = Eigen::Map<const VecX>(N_VGetArrayPointer(ele), m_N).cwiseProduct(w);
+      weighted.tail(2 * m_nc).setZero();  // multipliers are not error-tested
+      what = "weighted local error";
+    } else if (m_newtonCorrection.size() == m_N) {
+      weighted = m_newtonCorrection.cwiseProduct(w);
+      what = "weighted Newton correction";
+    }
+    N_VDestroy(ewt);
+    N_VDestroy(ele);
+    if (what) {
+      int i = 0;
+      const double value = weighted.cwiseAbs().maxCoeff(&i);
+      s << "; largest " << what << " " << value << " in " << variableName(i);
+    }
+    VecX F(m_N);
+    residual(tret, N_VGetArrayPointer(m_y), N_VGetArrayPointer(m_yp), F.data());
+    const double cres = m_nc ? F.segment(m_nq + m_nv, m_nc).lpNorm<Eigen::Infinity>() : 0.0;
+    if (cres > kRoundOffResidual) s << "; largest constraint residual in " << worstConstraint(m_sys, F.segment(m_nq + m_nv, m_nc));
+    else s << "; the constraints hold (largest residual " << cres << ")";
+    // rows dropped as dependent at the start may have stopped being so (contradictory drivers)
+    int dropped = 0;
+    for (size_t i = 0; i < m_dropped.size(); ++i)
+      if (m_dropped[i] && dropped++ < 3) s << (dropped == 1 ? "; rows dropped as dependent at the start: " : ", ")
+                                           << constraintRowName(m_sys, static_cast<int>(i));
+    if (dropped > 3) s << " and " << dropped - 3 << " more";
+    s << "; " << m_history.str();
+    return s.str();
+  }
+
+  /// Name of unknown i of y = [q, v, lambda, mu].
+  std::string variableName(int i) const {
+    if (i < m_nq) return positionCoordinateName(m_sys, i);
+    if (i < m_nq + m_nv) return velocityCoordinateName(m_sys, i - m_nq);
+    if (i < m_nq + m_nv + m_nc) return "the multiplier of " + constraintRowName(m_sys, i - m_nq - m_nv);
+    return "the position correction (mu) of " + constraintRowName(m_sys, i - m_nq - m_nv - m_nc);
   }
 
   /// F(t, y, yp) into F (all arrays of length N).
@@ -377,6 +428,11 @@ class Ida final : public Integrator {
 
   static int residualFn(double t, N_Vector y, N_Vector yp, N_Vector F, void* user) {
     auto* self = static_cast<Ida*>(user);
+    // successive calls are Newton iterates (the Jacobian's differences call residual() directly):
+    // their difference is the last correction, for the failure message
+    const Eigen::Map<const VecX> yv(N_VGetArrayPointer(y), self->m_N);
+    if (self->m_lastIterate.size() == self->m_N) self->m_newtonCorrection = yv - self->m_lastIterate;
+    self->m_lastIterate = yv;
     self->residual(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), N_VGetArrayPointer(F));
     return Eigen::Map<VecX>(N_VGetArrayPointer(F), self->m_N).allFinite() ? 0 : 1;  // 1: recoverable
   }
@@ -401,6 +457,8 @@ class Ida final : public Integrator {
   SUNLinearSolver m_ls = nullptr;
   double m_t = 0, m_tPrev = 0;
   std::vector<char> m_dropped;  ///< dependent rows left out (empty: none)
+  StepHistory m_history;
+  VecX m_lastIterate, m_newtonCorrection;  ///< for the failure message
   std::string m_lastError;
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rowsEval;

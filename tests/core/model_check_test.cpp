@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <numbers>
 
 using namespace flexim;
 
@@ -40,6 +41,14 @@ ModelSpec fourBar(JointType last = JointType::Revolute) {
   return m;
 }
 
+/// The four-bar without dependent rows: jC spherical, jB universal with perpendicular pins.
+ModelSpec nonRedundantFourBarModel() {
+  ModelSpec m = fourBar(JointType::Spherical);
+  m.joints[1].type = JointType::Universal;
+  m.bodies[1].markers[0].orientation = Quat::FromTwoVectors(Vec3::UnitZ(), Vec3::UnitY());
+  return m;
+}
+
 }  // namespace
 
 class ModelCheckTest : public QObject {
@@ -63,10 +72,8 @@ class ModelCheckTest : public QObject {
   void nonRedundantFourBar() {
     // replacing one revolute by a spherical and another by a universal removes the redundancy:
     // 5 + 5 + 3 + 4 = 17 rows, mobility 18 - 17 = 1
-    ModelSpec m = fourBar(JointType::Spherical);
-    m.joints[1].type = JointType::Universal;
-    // universal cross pins: marker z axes must be perpendicular; turn the coupler's marker
-    m.bodies[1].markers[0].orientation = Quat::FromTwoVectors(Vec3::UnitZ(), Vec3::UnitY());
+    // universal cross pins: marker z axes must be perpendicular; the coupler's marker is turned
+    ModelSpec m = nonRedundantFourBarModel();
     Diagnostics diag;
     auto sim = Simulation::create(m, diag);
     QVERIFY2(sim, diag.str().c_str());
@@ -215,12 +222,41 @@ class ModelCheckTest : public QObject {
     QCOMPARE(static_cast<int>(lu.kernel().cols()), 3);
   }
 
+  void contradictoryDriversFailNamingTheDriverAndTheSteps() {
+    // two motors on one crank at different speeds agree at t = 0 only (so one is a dependent row
+    // there): both integrators stop, naming a driver (the real cause, not a joint at round-off)
+    // and the step size history
+    for (IntegratorType integrator : {IntegratorType::GeneralizedAlpha, IntegratorType::Ida}) {
+      ModelSpec m = nonRedundantFourBarModel();
+      DriverSpec fast, slow;
+      fast.name = "fast";
+      slow.name = "slow";
+      fast.joint = slow.joint = "jA";
+      fast.function.type = slow.function.type = TimeFunctionSpec::Type::ConstantSpeed;
+      fast.function.speed = 2.0;
+      slow.function.speed = 1.0;
+      fast.function.initial = slow.function.initial = std::numbers::pi / 2;  // the crank starts along y
+      m.drivers = {fast, slow};
+      m.solver.integrator = integrator;
+      m.solver.t_end = 0.1;
+      m.solver.step = 1e-3;
+      Diagnostics diag;
+      auto sim = Simulation::create(m, diag);
+      QVERIFY2(sim, diag.str().c_str());
+      test::RecordingSink sink;
+      const RunSummary sum = sim->run({&sink});
+      QVERIFY(!sum.ok);
+      const QString msg = QString::fromStdString(sum.message);
+      QVERIFY2(msg.contains("driver '"), sum.message.c_str());
+      QVERIFY2(msg.contains("last accepted steps") || msg.contains("no step accepted"), sum.message.c_str());
+    }
+  }
+
   void loopThatDoesNotCloseIsAnErrorNamingTheJoints() {
-    // the rocker is too short to reach the coupler: no assembly exists; the run fails at once
-    // naming a loop joint, and the sinks still see the end
-    ModelSpec m = fourBar(JointType::Spherical);
-    m.joints[1].type = JointType::Universal;
-    m.bodies[2].markers[1].position *= 0.5;
+    // the links are too short to span the ground pivots: no assembly exists; the run fails at
+    // once naming a loop joint, and the sinks still see the end
+    ModelSpec m = nonRedundantFourBarModel();
+    m.ground_markers[1].position = Vec3(10, 0, 0);  // 1 + 2.06 + 1.5 m of links cannot span 10 m
     m.solver.t_end = 0.1;
     Diagnostics diag;
     auto sim = Simulation::create(m, diag);
