@@ -310,6 +310,8 @@ void MainWindow::onRunFinished(const RunSummary& summary) {
     m_messages->add(Severity::Error, tr("simulation"),
                     QString::fromStdString(summary.message.empty() ? "the run failed" : summary.message));
   }
+  // facts a reader of the results must know (e.g. which reactions are one split among many)
+  for (const auto& note : summary.notes) m_messages->add(Severity::Info, tr("simulation"), QString::fromStdString(note));
   updateActions();
   emit runFinished(summary.ok);
 }
