@@ -152,6 +152,11 @@ void MainWindowTest::runsScrubsAndExports() {
   QCOMPARE(finished.count(), 1);
   QVERIFY2(m_window->lastSummary().ok, m_window->lastSummary().message.c_str());
   QCOMPARE(m_window->progressBar()->value(), m_window->progressBar()->maximum());
+  // the run-quality summary in the messages panel; no check failed
+  const QStringList info = m_window->messages()->lines(Severity::Info);
+  QVERIFY2(!info.filter("constraint residuals at the steps").isEmpty(), qPrintable(info.join('\n')));
+  QVERIFY(!info.filter("energy: E(0)").isEmpty());
+  QVERIFY(!m_window->lastSummary().warning());
 
   // 0.1 s at 1e-4 s output interval
   const std::size_t count = m_window->results().size();
