@@ -205,6 +205,8 @@ class QualityTest : public QObject {
     const double swept = sink.value(sink.samples.size() - 1, "pin.coordinate.rotation");
     QVERIFY2(swept > 2 * kPi, qPrintable(QString::number(swept)));
     const RunQuality& q = sum.quality;
+    qInfo("load work %.9f J (tau x swept angle %.9f J), balance error %.3e J of scale %.4g J", q.work_loads,
+          tau * swept, q.energy_error, q.energy_scale);
     QVERIFY(q.energy_known && !q.energy_checked);
     QVERIFY2(std::abs(q.work_loads - tau * swept) <= 1e-6 * tau * std::abs(swept),
              qPrintable(QString::number(q.work_loads - tau * swept)));
@@ -225,6 +227,8 @@ class QualityTest : public QObject {
     QVERIFY(good.quality.energy_error < quality::kEnergyFraction * good.quality.energy_scale);
 
     const RunSummary bad = test::runModel(doublePendulum(0.02), coarse);
+    qInfo("energy drift: h = 1e-3 %.3g, h = 0.02 %.3g of the energy scale",
+          good.quality.energy_error / good.quality.energy_scale, bad.quality.energy_error / bad.quality.energy_scale);
     QVERIFY2(bad.ok, bad.message.c_str());  // it finished: the results are there, but suspect
     QVERIFY(bad.warning());
     QCOMPARE(bad.status(), "warning");
