@@ -34,7 +34,7 @@ class Integrator {
   /// Active constraint rows (open unilateral rows are inactive); nullptr when all are active.
   virtual const std::vector<char>* activeRows() const { return nullptr; }
 
-  // For the run-quality monitor (core/run/quality.h), after every accepted step:
+  // For the run-quality monitor (core/run/quality_monitor.h), after every accepted step:
   /// The state at time(), the end of the last accepted step.
   virtual void currentState(State& out) const { interpolate(time(), out); }
   /// Multipliers of all System::nc() rows at time() (M v_dot + G^T lambda = f there); nullptr

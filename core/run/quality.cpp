@@ -1,4 +1,4 @@
-#include "core/run/quality.h"
+#include "core/run/quality_monitor.h"
 
 #include "core/system/kkt.h"
 

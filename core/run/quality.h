@@ -1,11 +1,9 @@
 // The quality of a run: constraint residuals and step statistics of the accepted steps, and
-// the work-energy balance, measured at every accepted integrator step; the checks that turn a
-// finished run into a warning (docs/user-guide.md, "Run quality").
+// the work-energy balance, measured at every accepted integrator step (QualityMonitor,
+// core/run/quality_monitor.h); the checks that turn a finished run into a warning
+// (docs/user-guide.md, "Run quality").
 #pragma once
 
-#include "core/system/system.h"
-
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,7 +17,7 @@ inline constexpr double kResidualFactor = 100.0;
 /// Rejected steps: at most this share of the attempted steps (accepted + rejected).
 inline constexpr double kRejectedShare = 0.2;
 /// Energy balance of a model on which nothing does work: at most this fraction of its energy
-/// scale (largest kinetic energy + range of the potential energy).
+/// scale (largest kinetic energy + range of the potential energy; no work is exchanged).
 inline constexpr double kEnergyFraction = 1e-3;
 }  // namespace quality
 
@@ -48,34 +46,9 @@ struct RunQuality {
   double energy_scale = 0.0;   ///< [J] max kinetic + (max - min) potential + |work| exchanged
   std::vector<std::string> warnings;  ///< each with its measured value and its limit
 
-  /// The summary, one topic per line: "constraints: ...", "steps: ...", "energy: ...".
+  /// The summary, one topic per line: "constraint residuals at the steps: ...", "steps: ...",
+  /// "energy: ...".
   std::vector<std::string> lines() const;
-};
-
-/// Measures a run at its accepted steps. Not thread-safe; one per run.
-class QualityMonitor {
- public:
-  /// lengthScale: the model's size [m] (position tolerances are relative to it).
-  QualityMonitor(const System& sys, const SolverSpec& spec, double lengthScale);
-  ~QualityMonitor();
-  /// The consistent initial state. active: rows in force (nullptr: all).
-  void start(const State& s, const std::vector<char>* active);
-  /// The state at the end of an accepted step from tPrev to s.t, with the integrator's
-  /// multipliers there (nullptr: the monitor solves for them when the drivers' power needs them).
-  void step(const State& s, double tPrev, const std::vector<char>* active, const VecX* lambda);
-  /// Adds the integrator's counts, evaluates the checks (completed: the run reached t_end) and
-  /// returns the result.
-  RunQuality finish(long steps, long rejected, bool completed) const;
-
- private:
-  struct Point;
-  bool evaluate(const State& s, const std::vector<char>* active, const VecX* lambda, Point& p);
-  bool multipliers(const std::vector<char>& active);
-  const System& m_sys;
-  SolverSpec m_spec;
-  double m_L;
-  struct Impl;
-  std::unique_ptr<Impl> m;
 };
 
 }  // namespace flexim

@@ -3,6 +3,7 @@
 #include "core/integrators/integrator.h"
 #include "core/model/topology.h"
 #include "core/run/consistency.h"
+#include "core/run/quality_monitor.h"
 #include "core/run/sensors.h"
 #include "core/system/system.h"
 

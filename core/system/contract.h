@@ -107,7 +107,7 @@ class Formulation {
   virtual double potentialEnergy(const BodyKinematics& k, const Vec3& gravity) const { return 0.0; }
   virtual double strainEnergy(const BodyKinematics& k) const { return 0.0; }
   /// Power [W] of the forces() that kineticEnergy() and potentialEnergy() do not account for
-  /// (structural damping, <= 0), for the work-energy balance of a run (core/run/quality.h).
+  /// (structural damping, <= 0), for the work-energy balance of a run (core/run/quality_monitor.h).
   /// NaN when the formulation cannot tell: the balance is then not checked.
   virtual double dampingPower(const BodyKinematics& k) const { return std::numeric_limits<double>::quiet_NaN(); }
 };
@@ -205,7 +205,7 @@ class ForceElement {
                         ForceRows& out) const = 0;
   virtual double potentialEnergy(const System& sys, const std::vector<BodyKinematics>& kin) const { return 0.0; }
   /// Power [W] of the element's forces that potentialEnergy() does not account for, for the
-  /// work-energy balance of a run (core/run/quality.h): `damping` dissipated by dampers (<= 0)
+  /// work-energy balance of a run (core/run/quality_monitor.h): `damping` dissipated by dampers (<= 0)
   /// and `applied` delivered by applied loads. False when the element cannot tell: the balance
   /// is then not checked (and the run says so, naming the element).
   virtual bool power(const System& sys, const std::vector<BodyKinematics>& kin, double t, double& damping,

@@ -2,7 +2,7 @@
 // an independent quadrature of its closed-form motion, the work of an applied load, a
 // conservative double pendulum that ends "warning" when its step is far too large, and the
 // residual, rejection, step-size and unknown-power paths of the monitor.
-#include "core/run/quality.h"
+#include "core/run/quality_monitor.h"
 #include "core/run/consistency.h"
 #include "core/system/system.h"
 
