@@ -1,5 +1,6 @@
 // flexim-cli: headless front end. Thin: parse arguments, load, run, report.
 //   flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator ida|gen-alpha]
+//     exit status 0 ok, 1 failed, 3 finished with a run-quality warning
 //   flexim-cli validate MODEL.json
 //   flexim-cli schema [--out FILE]
 //   flexim-cli docs model-format-tables [--update FILE]
@@ -29,6 +30,9 @@ namespace {
 using namespace flexim;
 using namespace flexim::cli;
 
+/// Exit status of a run that finished with a quality warning (neither 0 nor the failure code 1).
+constexpr int kExitWarning = 3;
+
 int usage(FILE* out, int code) {
   std::fprintf(out,
                "usage:\n"
@@ -40,7 +44,17 @@ int usage(FILE* out, int code) {
                "  flexim-cli reduce MESH [--modes N | --max-frequency F] [--interface SET[:rigid|:averaging] ...]\n"
                "                    [--method free-free|craig-bampton] [--orthonormalise] [--material E,nu,rho] --out BODY.frb\n"
                "  flexim-cli info FILE   (mesh, deck, matrix set or reduced body)\n"
-               "  flexim-cli --version\n");
+               "  flexim-cli --version\n"
+               "\n"
+               "exit status:\n"
+               "  0  success\n"
+               "  1  error: bad input, or a run that failed or was cancelled\n"
+               "  2  no command given\n"
+               "  %d  run: finished, but a run-quality check failed (constraint residual over its\n"
+               "     tolerance, too many rejected steps, or energy drift of a model on which nothing\n"
+               "     does work); the results are complete but suspect: see the summary and the CSV's\n"
+               "     '# end: warning' line (docs/user-guide.md, \"Run quality\")\n",
+               kExitWarning);
   return code;
 }
 
@@ -152,6 +166,12 @@ int runCommand(const std::vector<std::string>& args) {
   if (!summary.ok) return fail(summary.message + " (results up to t = " + std::to_string(summary.t_reached) +
                                " s kept in " + outPath + ")");
   std::printf("results: %s\n", outPath.c_str());
+  if (summary.warning()) {
+    for (const auto& w : summary.quality.warnings) std::fprintf(stderr, "flexim-cli: warning: %s\n", w.c_str());
+    std::fprintf(stderr, "flexim-cli: warning: the run finished, but its results are suspect (exit status %d)\n",
+                 kExitWarning);
+    return kExitWarning;
+  }
   return 0;
 }
 

@@ -46,8 +46,6 @@ std::string modelLine(const std::string& modelPath) {
   return "# model: " + oneLine(name) + " sha256=" + hex + "\n";
 }
 
-const char* status(const RunSummary& s) { return s.ok ? "ok" : s.cancelled ? "cancelled" : "failed"; }
-
 }  // namespace
 
 std::string formatDouble(double v) {
@@ -102,11 +100,43 @@ void CsvResultWriter::sample(const Sample& s) {
   write(row + "\n");
 }
 
+namespace {
+
+/// The "# quality:" trailer lines: key=value pairs (numbers in formatDouble form), then the
+/// energy check and why, and one line per warning.
+std::string qualityLines(const RunQuality& q) {
+  if (!q.measured) return {};
+  const auto kv = [](const char* key, double v) { return std::string(" ") + key + "=" + formatDouble(v); };
+  std::string s = "# quality: constraints" + kv("position_residual", q.position_residual) +
+                  kv("position_tolerance", q.position_tolerance) + kv("velocity_residual", q.velocity_residual) +
+                  kv("velocity_tolerance", q.velocity_tolerance) + "\n";
+  s += "# quality: steps accepted=" + std::to_string(q.steps) + " rejected=" + std::to_string(q.rejected) +
+       kv("rejected_limit", quality::kRejectedShare) + " halvings=" + std::to_string(q.halvings) +
+       kv("smallest_step", q.smallest_step) + "\n";
+  s += "# quality: energy" + kv("initial", q.energy_initial) + kv("final", q.energy_final);
+  if (q.energy_known) {
+    s += kv("work_drivers", q.work_drivers) + kv("work_dampers", q.work_dampers) + kv("work_loads", q.work_loads) +
+         kv("balance_error", q.energy_error) + kv("scale", q.energy_scale);
+    s += q.energy_checked ? kv("limit", quality::kEnergyFraction) + " check=conservative"
+                          : " check=none (" + oneLine(q.energy_note) + ")";
+  } else {
+    s += " check=unknown (" + oneLine(q.energy_note) + ")";
+  }
+  s += "\n";
+  for (const auto& w : q.warnings) s += "# quality: warning: " + oneLine(w) + "\n";
+  return s;
+}
+
+}  // namespace
+
 void CsvResultWriter::end(const RunSummary& summary) {
   if (!m_file) return;
-  std::string line = std::string("# end: ") + status(summary) + " t=" + formatDouble(summary.t_reached) +
-                     " steps=" + std::to_string(summary.steps);
+  std::string line = qualityLines(summary.quality) + "# end: " + summary.status() +
+                     " t=" + formatDouble(summary.t_reached) + " steps=" + std::to_string(summary.steps);
   if (!summary.message.empty()) (line += ' ') += oneLine(summary.message);
+  // a warning says why on the end line itself
+  for (size_t i = 0; summary.warning() && i < summary.quality.warnings.size(); ++i)
+    (line += i ? "; " : " ") += oneLine(summary.quality.warnings[i]);
   write(line + "\n");
   close();
 }

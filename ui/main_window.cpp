@@ -294,7 +294,11 @@ void MainWindow::onRunFinished(const RunSummary& summary) {
   m_lastSummary = summary;
   if (summary.ok) {
     m_progress->setValue(m_progress->maximum());
-    m_statusText->setText(tr("Finished: t = %1 s, %2 samples").arg(summary.t_reached).arg(summary.samples));
+    m_statusText->setText(summary.warning()
+                              ? tr("Finished WITH WARNINGS: t = %1 s, %2 samples (see Messages)")
+                                    .arg(summary.t_reached)
+                                    .arg(summary.samples)
+                              : tr("Finished: t = %1 s, %2 samples").arg(summary.t_reached).arg(summary.samples));
     m_messages->add(Severity::Info, tr("simulation"),
                     tr("finished at t = %1 s: %2 steps, %3 samples, %4 s wall time")
                         .arg(summary.t_reached)
@@ -312,6 +316,11 @@ void MainWindow::onRunFinished(const RunSummary& summary) {
   }
   // facts a reader of the results must know (e.g. which reactions are one split among many)
   for (const auto& note : summary.notes) m_messages->add(Severity::Info, tr("simulation"), QString::fromStdString(note));
+  // run quality (docs/user-guide.md, "Run quality"): the summary, and each failed check as a warning
+  for (const auto& line : summary.quality.lines())
+    if (summary.quality.measured) m_messages->add(Severity::Info, tr("run quality"), QString::fromStdString(line));
+  for (const auto& w : summary.quality.warnings)
+    m_messages->add(Severity::Warning, tr("run quality"), QString::fromStdString(w));
   updateActions();
   emit runFinished(summary.ok);
 }

@@ -150,6 +150,19 @@ class Ida final : public Integrator {
     out.v = y.segment(m_nq, m_nv);
   }
 
+  // run-quality monitor: y at the last step holds the state and the multipliers
+  void currentState(State& out) const override {
+    const Eigen::Map<const VecX> y(N_VGetArrayPointer(m_y), m_N);
+    out.t = m_t;
+    out.q = y.head(m_nq);
+    m_sys.normalize(out.q);
+    out.v = y.segment(m_nq, m_nv);
+  }
+  const VecX* currentMultipliers() const override {
+    m_lambda = Eigen::Map<const VecX>(N_VGetArrayPointer(m_y) + m_nq + m_nv, m_nc);
+    return &m_lambda;
+  }
+
   IntegratorStats stats() const override {
     IntegratorStats s;
     long v = 0;
@@ -464,6 +477,7 @@ class Ida final : public Integrator {
   std::vector<ConstraintRows> m_rowsEval;
   VecX m_f, m_GtLambda, m_GtMu, m_vbar, m_massDiagonal;
   MatX m_M;
+  mutable VecX m_lambda;  ///< currentMultipliers()
 };
 
 }  // namespace

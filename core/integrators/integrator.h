@@ -37,6 +37,13 @@ class Integrator {
   virtual void setDependentRows(const std::vector<char>& dependent) = 0;
   /// Active constraint rows (open unilateral rows are inactive); nullptr when all are active.
   virtual const std::vector<char>* activeRows() const { return nullptr; }
+
+  // For the run-quality monitor (core/run/quality_monitor.h), after every accepted step:
+  /// The state at time(), the end of the last accepted step.
+  virtual void currentState(State& out) const { interpolate(time(), out); }
+  /// Multipliers of all System::nc() rows at time() (M v_dot + G^T lambda = f there); nullptr
+  /// when the integrator has none to give (the monitor then solves for them).
+  virtual const VecX* currentMultipliers() const { return nullptr; }
 };
 
 std::unique_ptr<Integrator> makeGeneralizedAlpha(const System& sys, const SolverSpec& spec);

@@ -3,6 +3,7 @@
 #include "core/integrators/integrator.h"
 #include "core/model/topology.h"
 #include "core/run/consistency.h"
+#include "core/run/quality_monitor.h"
 #include "core/run/sensors.h"
 #include "core/system/system.h"
 
@@ -18,14 +19,17 @@ namespace flexim {
 
 std::string RunSummary::str() const {
   std::ostringstream s;
-  s << (ok ? "finished" : cancelled ? "cancelled" : "FAILED") << " at t = " << t_reached << " s";
+  s << (warning() ? "finished WITH WARNINGS" : ok ? "finished" : cancelled ? "cancelled" : "FAILED") << " at t = "
+    << t_reached << " s";
   if (!ok && !message.empty()) s << ": " << message;
   for (const auto& n : notes) s << "\n  note: " << n;
   s << "\n  integrator: " << integrator << " (" << settings << ")"
     << "\n  steps: " << steps << ", Newton iterations: " << newton_iterations << ", rejected steps: " << failures
     << "\n  samples: " << samples << ", max constraint residual at samples: " << max_constraint_residual
-    << "\n  initial assembly: constraint residual " << initial_residual << " after Newton"
-    << "\n  wall time: " << wall_time << " s";
+    << "\n  initial assembly: constraint residual " << initial_residual << " after Newton";
+  for (const auto& line : quality.lines()) s << "\n  quality: " << line;
+  for (const auto& w : quality.warnings) s << "\n  WARNING: " << w;
+  s << "\n  wall time: " << wall_time << " s";
   if (wall_time > 0 && steps > 0) s << " (" << static_cast<long>(steps / wall_time) << " steps/s)";
   return s.str();
 }
@@ -196,6 +200,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
   const SolverSpec& spec = m_model.solver;
   RunSummary sum;
   std::unique_ptr<Integrator> integ;
+  std::unique_ptr<QualityMonitor> monitor;
   bool begun = false;
   auto finish = [&](bool ok, std::string message) {
     sum.ok = ok;
@@ -205,6 +210,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       sum.steps = st.steps;
       sum.newton_iterations = st.newton_iterations;
       sum.failures = st.failures;
+      if (monitor) sum.quality = monitor->finish(st.steps, st.failures, ok);
     }
     sum.wall_time = std::chrono::duration<double>(Clock::now() - start).count();
     if (!begun)
@@ -252,6 +258,9 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       return finish(false, "initial conditions: singular KKT matrix" + redundancyHint());
     }
     if (!integ->initialize(s, vdot, lambda, error)) return finish(false, error);
+    // quality: residuals, step sizes and the energy balance at every accepted step
+    monitor = std::make_unique<QualityMonitor>(sys, spec, modelScale(m_model));
+    monitor->start(s, integ->activeRows());
 
     Diagnostics ignored;
     SensorSet sensors(sys, ignored);
@@ -308,6 +317,8 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       }
       if (!integ->step(tEnd, error)) return finish(false, error);
       const double tNow = integ->time();
+      integ->currentState(st);
+      monitor->step(st, integ->previousTime(), integ->activeRows(), integ->currentMultipliers());
       while (k <= kLast && outTime(k) <= tNow * (1 + 1e-13) + 1e-15) {
         integ->interpolate(outTime(k), st);
         if (!emit(st)) return finish(false, "output at t=" + std::to_string(outTime(k)) + " failed");

@@ -4,6 +4,7 @@
 
 #include "core/base/diagnostics.h"
 #include "core/model/model.h"
+#include "core/run/quality.h"
 
 #include <atomic>
 #include <functional>
@@ -55,6 +56,13 @@ struct RunSummary {
   std::string integrator;          ///< e.g. "ida (BDF, GGL index-2, KLU)"
   std::string settings;            ///< e.g. "rtol=1e-08 atol=1e-10 hmax=0.0001"
   std::vector<std::string> notes;  ///< facts a reader of the results must know (redundant rows)
+  /// Residuals, step statistics and energy balance at the accepted steps; its warnings make a
+  /// finished run (ok) end as "warning" (docs/user-guide.md, "Run quality").
+  RunQuality quality;
+  /// Finished, but a quality check failed: the results may be wrong (quality.warnings say why).
+  bool warning() const { return ok && !quality.warnings.empty(); }
+  /// "ok", "warning", "failed" or "cancelled" (the CSV's "# end:" status).
+  const char* status() const { return warning() ? "warning" : ok ? "ok" : cancelled ? "cancelled" : "failed"; }
   std::string str() const;         ///< human-readable multi-line summary
 };
 

@@ -19,6 +19,7 @@
 
 #include <Eigen/Core>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,10 @@ class Formulation {
   /// Gravity potential and strain energy.
   virtual double potentialEnergy(const BodyKinematics& k, const Vec3& gravity) const { return 0.0; }
   virtual double strainEnergy(const BodyKinematics& k) const { return 0.0; }
+  /// Power [W] of the forces() that kineticEnergy() and potentialEnergy() do not account for
+  /// (structural damping, <= 0), for the work-energy balance of a run (core/run/quality_monitor.h).
+  /// NaN when the formulation cannot tell: the balance is then not checked.
+  virtual double dampingPower(const BodyKinematics& k) const { return std::numeric_limits<double>::quiet_NaN(); }
 };
 
 /// A marker resolved to its block (-1 = ground) and local frame.
@@ -199,8 +204,21 @@ class ForceElement {
   virtual void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double t,
                         ForceRows& out) const = 0;
   virtual double potentialEnergy(const System& sys, const std::vector<BodyKinematics>& kin) const { return 0.0; }
+  /// Power [W] of the element's forces that potentialEnergy() does not account for, for the
+  /// work-energy balance of a run (core/run/quality_monitor.h): `damping` dissipated by dampers (<= 0)
+  /// and `applied` delivered by applied loads. False when the element cannot tell: the balance
+  /// is then not checked (and the run says so, naming the element).
+  virtual bool power(const System& sys, const std::vector<BodyKinematics>& kin, double t, double& damping,
+                     double& applied) const {
+    return false;
+  }
   std::vector<int> blocks;  ///< touched blocks (-1 = ground)
   std::string label;
 };
+
+/// Power [W] of generalized forces on touched blocks: the sum of f[k] . v_k (ground ignored),
+/// v_k the velocity of block blocks[k] ([r_dot, omega', w_dot] for frame blocks, else w_dot).
+double forcePower(const System& sys, const std::vector<int>& blocks, const ForceRows& rows,
+                  const std::vector<BodyKinematics>& kin);
 
 }  // namespace flexim

@@ -100,6 +100,15 @@ class NodePointForce final : public ForceElement {
     const Vec3 F = m_f(t).f * (m_bodyAxes ? Vec3(K.A * m_vector) : Vec3(m_body.R * m_vector));
     m_body.dyn->addPointForce(K.A, K.w, m_body.data->coords[m_node], m_modes, F, out.f[0]);
   }
+  bool power(const System& sys, const std::vector<BodyKinematics>& kin, double t, double& damping,
+             double& applied) const override {
+    ForceRows f;
+    f.resize({sys.blockNv(m_body.body)});
+    evaluate(sys, kin, t, f);
+    damping = 0;
+    applied = forcePower(sys, blocks, f, kin);  // no potential: all of it is the load's work
+    return true;
+  }
 
  private:
   const FlexibleBody& m_body;

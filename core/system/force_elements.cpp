@@ -24,6 +24,15 @@ class PointLoad final : public ForceElement {
     const bool torque = m_spec.type == ForceSpec::Type::PointTorque;
     out.f[0] = torque ? generalized(k, Vec3::Zero(), v) : generalized(k, v, Vec3::Zero());
   }
+  bool power(const System& sys, const std::vector<BodyKinematics>& kin, double t, double& damping,
+             double& applied) const override {
+    ForceRows f;
+    f.resize({sys.blockNv(m_m.body)});
+    evaluate(sys, kin, t, f);
+    damping = 0;
+    applied = forcePower(sys, blocks, f, kin);  // no potential: all of it is the load's work
+    return true;
+  }
 
  private:
   ForceSpec m_spec;
@@ -46,6 +55,17 @@ class SpringDamper final : public ForceElement {
     const double tension = m_spec.stiffness * (L - m_spec.free_length) + m_spec.damping * Ldot + m_spec.preload;
     out.f[0] = generalized(k1, tension * u, Vec3::Zero());
     out.f[1] = generalized(k2, -tension * u, Vec3::Zero());
+  }
+  /// The spring and the preload derive from potentialEnergy(); the damper dissipates c L_dot^2.
+  bool power(const System& sys, const std::vector<BodyKinematics>& kin, double, double& damping,
+             double& applied) const override {
+    const MarkerKinematics k1 = sys.markerKinematics(kin, m_m1, false), k2 = sys.markerKinematics(kin, m_m2, false);
+    const Vec3 d = k2.p - k1.p;
+    const double L = d.norm();
+    const double Ldot = L < 1e-12 ? 0.0 : (d / L).dot(k2.pdot - k1.pdot);  // no force at zero length
+    damping = -m_spec.damping * Ldot * Ldot;
+    applied = 0;
+    return true;
   }
   double potentialEnergy(const System& sys, const std::vector<BodyKinematics>& kin) const override {
     const double L = (sys.markerKinematics(kin, m_m2).p - sys.markerKinematics(kin, m_m1).p).norm();
@@ -77,14 +97,34 @@ class Bushing final : public ForceElement {
     xdot.tail<3>() = R1.transpose() * (k2.body->omega - k1.body->omega);
   }
   void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double, ForceRows& out) const override {
+    loads(sys, kin, true, out);
+  }
+  /// Stiffness and damping loads, or (withStiffness false) the damping loads alone.
+  void loads(const System& sys, const std::vector<BodyKinematics>& kin, bool withStiffness, ForceRows& out) const {
     Vec6 x, xdot;
     MarkerKinematics k1, k2;
     deflection(sys, kin, x, xdot, k1, k2);
-    const Vec6 load = -(m_spec.bushing_stiffness.cwiseProduct(x) + m_spec.bushing_damping.cwiseProduct(xdot));
+    Vec6 load = -m_spec.bushing_damping.cwiseProduct(xdot);
+    if (withStiffness) load -= m_spec.bushing_stiffness.cwiseProduct(x);
     const Vec3 F = k1.axes * load.head<3>(), T = k1.axes * load.tail<3>();
     out.f[1] = generalized(k2, F, T);
     // reaction on body1 at marker2's point: -F and -T - (p2 - p1) x F about marker1
     out.f[0] = generalized(k1, -F, -T - (k2.p - k1.p).cross(F));
+  }
+  /// The translational stiffness derives from potentialEnergy(), and so does the rotational one
+  /// when it is the same about the three axes (the torque -k theta is then the gradient of
+  /// k |theta|^2 / 2); a rotational stiffness that differs between the axes is not a gradient
+  /// at finite rotations, so its work is not known.
+  bool power(const System& sys, const std::vector<BodyKinematics>& kin, double, double& damping,
+             double& applied) const override {
+    const Vec3 kr = m_spec.bushing_stiffness.tail<3>();
+    if (kr.maxCoeff() != kr.minCoeff()) return false;
+    ForceRows f;
+    f.resize({sys.blockNv(m_m1.body), sys.blockNv(m_m2.body)});
+    loads(sys, kin, false, f);
+    damping = forcePower(sys, blocks, f, kin);
+    applied = 0;
+    return true;
   }
   double potentialEnergy(const System& sys, const std::vector<BodyKinematics>& kin) const override {
     Vec6 x, xdot;
@@ -99,6 +139,23 @@ class Bushing final : public ForceElement {
 };
 
 }  // namespace
+
+double forcePower(const System& sys, const std::vector<int>& blocks, const ForceRows& rows,
+                  const std::vector<BodyKinematics>& kin) {
+  double P = 0;
+  for (size_t k = 0; k < blocks.size(); ++k) {
+    const int b = blocks[k];
+    if (b < 0) continue;
+    const BodyKinematics& K = kin[b + 1];
+    if (sys.block(b).formulation->frameSize() == 6) {
+      P += rows.f[k].head<3>().dot(K.rdot) + rows.f[k].segment<3>(3).dot(K.omega_body);
+      if (K.wdot.size()) P += rows.f[k].tail(K.wdot.size()).dot(K.wdot);
+    } else {
+      P += rows.f[k].dot(K.wdot);
+    }
+  }
+  return P;
+}
 
 std::unique_ptr<ForceElement> makeForceElement(const ForceSpec& spec, const MarkerRef& m1, const MarkerRef& m2) {
   switch (spec.type) {

@@ -173,4 +173,9 @@ double FlexibleBodyFormulation::potentialEnergy(const BodyKinematics& k, const V
 
 double FlexibleBodyFormulation::strainEnergy(const BodyKinematics& k) const { return m_body.dyn->strainEnergy(k.w); }
 
+double FlexibleBodyFormulation::dampingPower(const BodyKinematics& k) const {
+  const MatX& D = m_body.dyn->dampingMatrix();
+  return D.size() == 0 ? 0.0 : -k.wdot.dot(D * k.wdot);
+}
+
 }  // namespace flexim

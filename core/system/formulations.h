@@ -25,6 +25,7 @@ class RigidBodyFormulation final : public Formulation {
   bool iterationMatrixEntry(int i, int j) const override { return i < 3 && j < 3 ? i == j : i >= 3 && j >= 3; }
   double kineticEnergy(const BodyKinematics& k) const override;
   double potentialEnergy(const BodyKinematics& k, const Vec3& gravity) const override;
+  double dampingPower(const BodyKinematics&) const override { return 0.0; }  // gyroscopic forces do no work
 
  private:
   double m_mass;
@@ -39,6 +40,7 @@ class VirtualBodyFormulation final : public Formulation {
   bool massless() const override { return true; }
   void massMatrix(const BodyKinematics&, MatX& M) const override { M.setZero(6, 6); }
   void forces(const BodyKinematics&, const Vec3&, Eigen::Ref<VecX> f) const override { f.setZero(); }
+  double dampingPower(const BodyKinematics&) const override { return 0.0; }
 };
 
 /// A compiled flexible body. Its internal frame is the FE frame moved by (offset, R):
@@ -72,6 +74,8 @@ class FlexibleBodyFormulation final : public Formulation {
   double kineticEnergy(const BodyKinematics& k) const override;
   double potentialEnergy(const BodyKinematics& k, const Vec3& gravity) const override;
   double strainEnergy(const BodyKinematics& k) const override;
+  /// -w_dot' D w_dot (the modal damping; the inertia terms do no work).
+  double dampingPower(const BodyKinematics& k) const override;
   const FlexibleBody& body() const { return m_body; }
 
  private:
@@ -89,6 +93,7 @@ class JointCoordinateFormulation final : public Formulation {
   bool massless() const override { return true; }
   void massMatrix(const BodyKinematics&, MatX& M) const override { M.setZero(1, 1); }
   void forces(const BodyKinematics&, const Vec3&, Eigen::Ref<VecX> f) const override { f.setZero(); }
+  double dampingPower(const BodyKinematics&) const override { return 0.0; }
 };
 
 }  // namespace flexim

@@ -137,6 +137,64 @@ class CsvWriterTest : public QObject {
     QCOMPARE(fileLines(out).back(), std::string("# end: cancelled t=0 steps=0"));
   }
 
+  /// The quality summary goes before the end line as "# quality:" lines; a finished run with a
+  /// quality warning ends "warning" with the reason, never "ok".
+  void qualityTrailerAndWarning() {
+    QTemporaryDir dir;
+    const std::string out = dir.filePath("q.csv").toStdString();
+    io::CsvResultWriter w(out);
+    w.begin(kChannels, info());
+    RunSummary s = info();
+    s.ok = true;
+    s.t_reached = 2;
+    s.steps = 200;
+    RunQuality& q = s.quality;
+    q.measured = true;
+    q.position_residual = 2.5e-13;
+    q.position_tolerance = 1e-8;
+    q.velocity_residual = 1e-12;
+    q.velocity_tolerance = 1e-5;
+    q.steps = 200;
+    q.rejected = 3;
+    q.halvings = 2;
+    q.smallest_step = 0.0025;
+    q.energy_known = q.energy_checked = true;
+    q.energy_initial = 0;
+    q.energy_final = -0.5;
+    q.energy_error = 0.75;
+    q.energy_scale = 40;
+    q.warnings = {"the energy of a model on which nothing does work drifts by up to 0.75 J, 0.0188 of its energy "
+                  "scale 40 J (limit 0.001)"};
+    QVERIFY(s.warning());
+    w.end(s);
+    const auto lines = fileLines(out);
+    QVERIFY(lines.size() >= 5);
+    const size_t n = lines.size();
+    QCOMPARE(lines[n - 5], std::string("# quality: constraints position_residual=2.5e-13 position_tolerance=1e-08 "
+                                       "velocity_residual=1e-12 velocity_tolerance=1e-05"));
+    QCOMPARE(lines[n - 4], std::string("# quality: steps accepted=200 rejected=3 rejected_limit=0.2 halvings=2 "
+                                       "smallest_step=0.0025"));
+    QCOMPARE(lines[n - 3], std::string("# quality: energy initial=0 final=-0.5 work_drivers=0 work_dampers=0 "
+                                       "work_loads=0 balance_error=0.75 scale=40 limit=0.001 check=conservative"));
+    QCOMPARE(lines[n - 2], "# quality: warning: " + q.warnings[0]);
+    QCOMPARE(lines[n - 1], "# end: warning t=2 steps=200 " + q.warnings[0]);
+    io::CsvTable t;
+    QVERIFY(io::readCsv(out, t));  // still a valid results file
+    QCOMPARE(t.metadata.back(), "end: warning t=2 steps=200 " + q.warnings[0]);
+
+    // without a warning: ok; a balance that is not known says why
+    q.warnings.clear();
+    q.energy_known = q.energy_checked = false;
+    q.energy_note = "limit 'stop' has contact rows";
+    io::CsvResultWriter w2(out);
+    w2.begin(kChannels, info());
+    w2.end(s);
+    const auto ok = fileLines(out);
+    QCOMPARE(ok.back(), std::string("# end: ok t=2 steps=200"));
+    QCOMPARE(ok[ok.size() - 2],
+             std::string("# quality: energy initial=0 final=-0.5 check=unknown (limit 'stop' has contact rows)"));
+  }
+
   void titlesWithCommasAreQuoted() {
     QTemporaryDir dir;
     const std::string out = dir.filePath("r.csv").toStdString();

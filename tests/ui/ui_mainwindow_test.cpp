@@ -103,6 +103,7 @@ class MainWindowTest : public QObject {
   void reportsUnreadableFile();
   void runsScrubsAndExports();
   void cancelKeepsSamples();
+  void qualityWarningGoesToMessages();
   void compileErrorGoesToMessages();
   void closingWhileRunningStopsTheWorker();
   void mouseOrbitsWheelZoomsAndResetRestores();
@@ -152,6 +153,11 @@ void MainWindowTest::runsScrubsAndExports() {
   QCOMPARE(finished.count(), 1);
   QVERIFY2(m_window->lastSummary().ok, m_window->lastSummary().message.c_str());
   QCOMPARE(m_window->progressBar()->value(), m_window->progressBar()->maximum());
+  // the run-quality summary in the messages panel; no check failed
+  const QStringList info = m_window->messages()->lines(Severity::Info);
+  QVERIFY2(!info.filter("constraint residuals at the steps").isEmpty(), qPrintable(info.join('\n')));
+  QVERIFY(!info.filter("energy: E(0)").isEmpty());
+  QVERIFY(!m_window->lastSummary().warning());
 
   // 0.1 s at 1e-4 s output interval
   const std::size_t count = m_window->results().size();
@@ -180,6 +186,24 @@ void MainWindowTest::runsScrubsAndExports() {
   QVERIFY2(io::readCsv(csvPath.toStdString(), table, &error), error.c_str());
   QCOMPARE(table.rows(), count);
   QVERIFY(table.find("slider.position.x") >= 0);
+}
+
+void MainWindowTest::qualityWarningGoesToMessages() {
+  // the double pendulum with a far too large generalized-alpha step: it finishes, but its energy
+  // drifts; the run ends with a warning in the messages panel, not a plain "finished"
+  QVERIFY(m_window->openModelFile(kDoublePendulum));
+  ModelSpec model = m_window->model();
+  model.solver.integrator = IntegratorType::GeneralizedAlpha;
+  model.solver.step = 0.02;
+  model.solver.output_interval = 0.02;
+  m_window->showModel(model, "coarse double pendulum");
+  QVERIFY(m_window->startRun());
+  QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 20000);
+  QVERIFY2(m_window->lastSummary().ok, m_window->lastSummary().message.c_str());
+  QVERIFY(m_window->lastSummary().warning());
+  const QStringList warnings = m_window->messages()->lines(Severity::Warning);
+  QVERIFY2(!warnings.filter("the energy of a model on which nothing does work drifts").isEmpty(),
+           qPrintable(warnings.join('\n')));
 }
 
 void MainWindowTest::cancelKeepsSamples() {

@@ -1,0 +1,308 @@
+#include "core/run/quality_monitor.h"
+
+#include "core/system/kkt.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace flexim {
+
+namespace {
+
+std::string num(double x, int precision = 3) {
+  std::ostringstream s;
+  s.precision(precision);
+  s << x;
+  return s.str();
+}
+
+std::string percent(double share) {
+  std::ostringstream s;
+  s.precision(share < 0.01 && share > 0 ? 2 : 3);
+  s << 100 * share << " %";
+  return s.str();
+}
+
+}  // namespace
+
+std::vector<std::string> RunQuality::lines() const {
+  std::vector<std::string> out;
+  if (!measured) return {"no step was taken: nothing measured"};
+  out.push_back("constraint residuals at the steps: position " + num(position_residual) + " (tolerance " +
+                num(position_tolerance) + "), velocity " + num(velocity_residual) + " (tolerance " +
+                num(velocity_tolerance) + ")");
+  const long attempts = steps + rejected;
+  out.push_back("steps: " + std::to_string(steps) + " accepted, " + std::to_string(rejected) + " rejected (" +
+                percent(attempts ? double(rejected) / attempts : 0.0) + " of the attempts, limit " +
+                percent(quality::kRejectedShare) + "), " + std::to_string(halvings) + " halvings, smallest step " +
+                num(smallest_step) + " s");
+  std::string e = "energy: E(0) = " + num(energy_initial, 6) + " J, E(end) = " + num(energy_final, 6) + " J";
+  if (energy_known) {
+    e += ", work of drivers " + num(work_drivers, 4) + " J, dampers " + num(work_dampers, 4) + " J, loads " +
+         num(work_loads, 4) + " J; balance error max |E - E(0) - W| = " + num(energy_error) + " J = " +
+         num(energy_scale > 0 ? energy_error / energy_scale : 0.0) + " of the energy scale " + num(energy_scale) +
+         " J";
+    e += energy_checked ? " (limit " + num(quality::kEnergyFraction) + ": nothing does work on the model)"
+                        : " (not checked: " + energy_note + ")";
+  } else {
+    e += "; balance not known: " + energy_note;
+  }
+  out.push_back(e);
+  return out;
+}
+
+struct QualityMonitor::Point {
+  double t = 0;
+  double T = 0, V = 0;
+  double drivers = 0, dampers = 0, loads = 0;  ///< powers [W]
+  double E() const { return T + V; }
+};
+
+struct QualityMonitor::Impl {
+  std::unique_ptr<KktMatrix> kkt;  ///< [M G^T; G 0] for the drivers' multipliers (made when needed)
+  MatX M;
+  VecX f, x;
+  std::vector<BodyKinematics> kin;
+  std::vector<ConstraintRows> rows;
+  VecX vel, lambda;
+  double t = 0;  ///< of the evaluated kinematics
+  std::vector<char> allRows;
+  Point first, prev;
+  bool started = false;
+  // constraints
+  double posRes = 0, velRes = 0, vmax = 0;
+  int posWorst = -1, velWorst = -1;  ///< constraint elements with the largest residuals
+  // energy
+  bool known = true, worked = false;
+  std::string note;
+  double Tmax = 0, Vmin = std::numeric_limits<double>::infinity(), Vmax = -Vmin;
+  double Wdrivers = 0, Wdampers = 0, Wloads = 0, Wabs = 0, err = 0;
+  // steps
+  struct StepSizes {
+    long halvings = 0;
+    double last = 0, smallest = std::numeric_limits<double>::infinity();
+    void add(double h) {
+      if (last > 0 && h < last) halvings += static_cast<long>(std::floor(std::log2(last / h) + 1e-9));
+      last = h;
+      smallest = std::min(smallest, h);
+    }
+  } sizes;
+  long accepted = 0;
+  double hPending = 0;  ///< the newest step, added when the next one comes
+};
+
+QualityMonitor::QualityMonitor(const System& sys, const SolverSpec& spec, double lengthScale)
+    : m_sys(sys), m_spec(spec), m_L(lengthScale), m(std::make_unique<Impl>()) {
+  m->allRows.assign(sys.nc(), 1);
+  // contacts (joint limits) lose energy in impacts, velocity jumps that no power accounts for
+  for (int r = 0; r < sys.nc() && m->known; ++r)
+    if (sys.rowKinds()[r] == RowKind::Unilateral) {
+      for (size_t c = 0; c < sys.constraints().size(); ++c)
+        if (r >= sys.constraintOffsets()[c] && r < sys.constraintOffsets()[c] + sys.constraints()[c]->rows())
+          m->note = sys.constraints()[c]->label + " has contact rows: impacts lose energy in velocity jumps, "
+                    "which no power accounts for";
+      m->known = false;
+    }
+}
+
+QualityMonitor::~QualityMonitor() = default;
+
+bool QualityMonitor::evaluate(const State& s, const std::vector<char>* activeRows, const VecX* lambda, Point& p) {
+  Impl& I = *m;
+  const std::vector<char>& active = activeRows ? *activeRows : I.allRows;
+  p.t = I.t = s.t;
+  m_sys.kinematics(s, I.kin);
+  m_sys.constraints(I.kin, s.t, I.rows);
+  // residuals of the rows in force; a velocity-level row has no position residual
+  bool rheonomic = false;
+  const auto& kinds = m_sys.rowKinds();
+  for (size_t c = 0; c < I.rows.size(); ++c) {
+    const int off = m_sys.constraintOffsets()[c], n = m_sys.constraints()[c]->rows();
+    if (I.vel.size() < n) I.vel.resize(n);
+    constraintVelocity(m_sys, static_cast<int>(c), I.rows[c], s.v, I.vel.head(n));
+    for (int i = 0; i < n; ++i) {
+      if (!active[off + i]) continue;
+      const double pr = kinds[off + i] == RowKind::VelocityLevel ? 0.0 : std::abs(I.rows[c].phi(i));
+      const double vr = std::abs(I.vel(i));
+      if (pr > I.posRes) I.posRes = pr, I.posWorst = static_cast<int>(c);
+      if (vr > I.velRes) I.velRes = vr, I.velWorst = static_cast<int>(c);
+      rheonomic = rheonomic || I.rows[c].phit(i) != 0;
+    }
+  }
+  // speed scale: of the bodies' frames (|r_dot|, L |omega|); modal rates have other units
+  for (int b = 0; b < m_sys.nblocks(); ++b)
+    if (m_sys.block(b).hasFrame()) {
+      const BodyKinematics& K = I.kin[b + 1];
+      I.vmax = std::max({I.vmax, K.rdot.lpNorm<Eigen::Infinity>(), m_L * K.omega.lpNorm<Eigen::Infinity>()});
+    }
+  p.T = m_sys.kineticEnergy(I.kin);
+  p.V = m_sys.potentialEnergy(I.kin);
+  if (!I.known) return true;
+  // powers of what the energies do not hold: damping of the formulations, force elements, drivers
+  for (int b = 0; b < m_sys.nblocks() && I.known; ++b) {
+    const double P = m_sys.block(b).formulation->dampingPower(I.kin[b + 1]);
+    if (!std::isfinite(P)) {
+      I.known = false;
+      I.note = "the formulation of '" + m_sys.block(b).name + "' does not give its damping power";
+    }
+    p.dampers += P;
+  }
+  for (const auto& e : m_sys.forces()) {
+    if (!I.known) break;
+    double damping = 0, applied = 0;
+    if (!e->power(m_sys, I.kin, s.t, damping, applied) || !std::isfinite(damping) || !std::isfinite(applied)) {
+      I.known = false;
+      I.note = e->label + " does not give the power of its forces";
+    }
+    p.dampers += damping;
+    p.loads += applied;
+  }
+  if (I.known && rheonomic) {
+    // rheonomic rows (drivers) work at lambda . Phi_t: the constraint forces -G^T lambda on
+    // velocities with G v + Phi_t = 0
+    if (!lambda && multipliers(active)) lambda = &I.lambda;
+    if (!lambda) {
+      I.known = false;
+      I.note = "the drivers' multipliers could not be computed (singular KKT matrix) at t = " + num(s.t);
+    } else {
+      for (size_t c = 0; c < I.rows.size(); ++c) {
+        const int off = m_sys.constraintOffsets()[c];
+        for (int i = 0; i < I.rows[c].phit.size(); ++i)
+          if (active[off + i]) p.drivers += (*lambda)(off + i) * I.rows[c].phit(i);
+      }
+    }
+  }
+  if (p.drivers != 0 || p.dampers != 0 || p.loads != 0) I.worked = true;
+  return I.known;
+}
+
+bool QualityMonitor::multipliers(const std::vector<char>& active) {
+  // [M G^T; G 0] [v_dot; lambda] = [f; -Gamma] at the evaluated kinematics and rows (one
+  // numeric factorisation per step; the symbolic analysis is kept)
+  Impl& I = *m;
+  const int nv = m_sys.nv(), nc = m_sys.nc();
+  if (!I.kkt) I.kkt = std::make_unique<KktMatrix>(m_sys, false);
+  KktMatrix& K = *I.kkt;
+  K.setActiveRows(active);
+  K.setZero();
+  for (int b = 0; b < m_sys.nblocks(); ++b) {
+    m_sys.massMatrix(I.kin, b, I.M);
+    K.addBodyBlock(b, b, I.M);
+  }
+  K.setConstraints(I.rows);
+  if (!K.factor()) return false;
+  m_sys.forces(I.kin, I.t, I.f);
+  I.x.resize(nv + nc);
+  I.x.head(nv) = I.f;
+  for (size_t c = 0; c < I.rows.size(); ++c)
+    I.x.segment(nv + m_sys.constraintOffsets()[c], I.rows[c].gamma.size()) = -I.rows[c].gamma;
+  for (int i = 0; i < nc; ++i)
+    if (!active[i]) I.x(nv + i) = 0;
+  if (!K.solve(I.x)) return false;
+  I.lambda = I.x.tail(nc);
+  return I.lambda.allFinite();
+}
+
+void QualityMonitor::start(const State& s, const std::vector<char>* active) {
+  Impl& I = *m;
+  Point p;
+  evaluate(s, active, nullptr, p);
+  I.first = I.prev = p;
+  I.started = true;
+  I.Tmax = p.T;
+  I.Vmin = I.Vmax = p.V;
+}
+
+void QualityMonitor::step(const State& s, double tPrev, const std::vector<char>* active, const VecX* lambda) {
+  Impl& I = *m;
+  if (!I.started) return;
+  Point p;
+  evaluate(s, active, lambda, p);
+  // step sizes: the newest step is folded in when the next one comes (the last one, cut to
+  // t_end, stays out)
+  if (I.hPending > 0) I.sizes.add(I.hPending);
+  I.hPending = s.t - tPrev;
+  ++I.accepted;
+  I.Tmax = std::max(I.Tmax, p.T);
+  I.Vmin = std::min(I.Vmin, p.V);
+  I.Vmax = std::max(I.Vmax, p.V);
+  if (I.known) {
+    // trapezoid over the step
+    const double dt = p.t - I.prev.t;
+    I.Wdrivers += 0.5 * (I.prev.drivers + p.drivers) * dt;
+    I.Wdampers += 0.5 * (I.prev.dampers + p.dampers) * dt;
+    I.Wloads += 0.5 * (I.prev.loads + p.loads) * dt;
+    I.Wabs += 0.5 *
+              (std::abs(I.prev.drivers) + std::abs(p.drivers) + std::abs(I.prev.dampers) + std::abs(p.dampers) +
+               std::abs(I.prev.loads) + std::abs(p.loads)) *
+              dt;
+    I.err = std::max(I.err, std::abs(p.E() - I.first.E() - (I.Wdrivers + I.Wdampers + I.Wloads)));
+  }
+  I.prev = p;
+}
+
+RunQuality QualityMonitor::finish(long steps, long rejected, bool completed) const {
+  const Impl& I = *m;
+  RunQuality q;
+  if (!I.started) return q;
+  q.measured = true;
+  q.steps = steps;
+  q.rejected = rejected;
+  // step sizes: the last accepted step counts unless the run reached t_end with it
+  Impl::StepSizes sizes = I.sizes;
+  if (I.hPending > 0 && (!completed || I.accepted == 1)) sizes.add(I.hPending);
+  q.halvings = sizes.halvings;
+  q.smallest_step = std::isfinite(sizes.smallest) ? sizes.smallest : 0.0;
+
+  // constraint tolerances: the accuracy the integrator is asked for, times kResidualFactor
+  const bool ida = m_spec.integrator == IntegratorType::Ida;
+  const double vscale = std::max(I.vmax, m_L / std::max(m_spec.t_end, 1e-300));
+  q.position_residual = I.posRes;
+  q.velocity_residual = I.velRes;
+  q.position_tolerance = quality::kResidualFactor * (ida ? m_spec.rtol * m_L + m_spec.atol : m_spec.newton_tol * m_L);
+  q.velocity_tolerance = quality::kResidualFactor * (ida ? m_spec.rtol * vscale + m_spec.atol
+                                                         : m_spec.newton_tol * (vscale + m_L / m_spec.step));
+
+  // energy
+  q.energy_initial = I.first.E();
+  q.energy_final = I.prev.E();
+  q.energy_known = I.known;
+  q.energy_checked = I.known && !I.worked;
+  q.energy_note = I.note;
+  if (I.known) {
+    q.work_drivers = I.Wdrivers;
+    q.work_dampers = I.Wdampers;
+    q.work_loads = I.Wloads;
+    q.energy_error = I.err;
+    q.energy_scale = I.Tmax + (I.Vmax - I.Vmin) + I.Wabs;
+    if (I.worked) q.energy_note = "drivers, dampers or loads do work on the model";
+  }
+
+  // the checks
+  auto where = [&](int c) { return c >= 0 ? " in " + m_sys.constraints()[c]->label : std::string(); };
+  if (q.position_residual > q.position_tolerance)
+    q.warnings.push_back("position constraint residual " + num(q.position_residual) + where(I.posWorst) +
+                         " exceeds its tolerance " + num(q.position_tolerance));
+  if (q.velocity_residual > q.velocity_tolerance)
+    q.warnings.push_back("velocity constraint residual " + num(q.velocity_residual) + where(I.velWorst) +
+                         " exceeds its tolerance " + num(q.velocity_tolerance));
+  const long attempts = steps + rejected;
+  if (attempts > 0 && rejected > quality::kRejectedShare * attempts)
+    q.warnings.push_back(std::to_string(rejected) + " of " + std::to_string(attempts) + " attempted steps rejected (" +
+                         percent(double(rejected) / attempts) + ", limit " + percent(quality::kRejectedShare) + ")");
+  if (q.energy_checked) {
+    // rounding of an energy measured from a far datum is not drift
+    const double limit = quality::kEnergyFraction * q.energy_scale +
+                         1e-12 * std::max(std::abs(q.energy_initial), std::abs(q.energy_final));
+    if (q.energy_error > limit)
+      q.warnings.push_back("the energy of a model on which nothing does work drifts by up to " + num(q.energy_error) +
+                           " J, " + num(q.energy_scale > 0 ? q.energy_error / q.energy_scale : 0.0) +
+                           " of its energy scale " + num(q.energy_scale) + " J (limit " +
+                           num(quality::kEnergyFraction) + ")");
+  }
+  return q;
+}
+
+}  // namespace flexim

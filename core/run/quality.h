@@ -1,0 +1,54 @@
+// The quality of a run: constraint residuals and step statistics of the accepted steps, and
+// the work-energy balance, measured at every accepted integrator step (QualityMonitor,
+// core/run/quality_monitor.h); the checks that turn a finished run into a warning
+// (docs/user-guide.md, "Run quality").
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace flexim {
+
+/// Limits of the run-quality checks (documented in docs/user-guide.md, "Run quality").
+namespace quality {
+/// Position residual tolerance: this many times the constraint accuracy the integrator is
+/// asked for (gen-alpha: newton_tol; IDA: rtol L + atol, L the model's length scale).
+inline constexpr double kResidualFactor = 100.0;
+/// Rejected steps: at most this share of the attempted steps (accepted + rejected).
+inline constexpr double kRejectedShare = 0.2;
+/// Energy balance of a model on which nothing does work: at most this fraction of its energy
+/// scale (largest kinetic energy + range of the potential energy; no work is exchanged).
+inline constexpr double kEnergyFraction = 1e-3;
+}  // namespace quality
+
+/// What a run measured of its own accuracy (RunSummary::quality).
+struct RunQuality {
+  bool measured = false;  ///< false when the run stopped before its first step
+  // constraints, at the accepted steps (open contact rows left out)
+  double position_residual = 0.0;   ///< max |Phi| [m or rad]
+  double position_tolerance = 0.0;
+  double velocity_residual = 0.0;   ///< max |G v + Phi_t| [m/s or rad/s]
+  double velocity_tolerance = 0.0;
+  // steps
+  long steps = 0;            ///< accepted steps
+  long rejected = 0;         ///< rejected attempts (error test, Newton, contact not settling)
+  long halvings = 0;         ///< halvings of the step size between accepted steps (sum of floor(log2(h_prev / h)))
+  double smallest_step = 0;  ///< [s] smallest accepted step (the last one, cut to t_end, left out)
+  // work-energy balance E(t) - E(0) - W(t), E = kinetic + potential (gravity, springs, strain)
+  bool energy_known = false;   ///< every term known (else energy_note says which is not)
+  bool energy_checked = false; ///< the balance was held to the limit (nothing did work on the model)
+  std::string energy_note;     ///< why the balance is not known, or not checked
+  double energy_initial = 0.0, energy_final = 0.0;  ///< [J]
+  double work_drivers = 0.0;   ///< [J] of rheonomic constraints (drivers): lambda . Phi_t
+  double work_dampers = 0.0;   ///< [J] of dampers and structural damping (<= 0)
+  double work_loads = 0.0;     ///< [J] of applied loads
+  double energy_error = 0.0;   ///< [J] max |E(t) - E(0) - W(t)| over the accepted steps
+  double energy_scale = 0.0;   ///< [J] max kinetic + (max - min) potential + |work| exchanged
+  std::vector<std::string> warnings;  ///< each with its measured value and its limit
+
+  /// The summary, one topic per line: "constraint residuals at the steps: ...", "steps: ...",
+  /// "energy: ...".
+  std::vector<std::string> lines() const;
+};
+
+}  // namespace flexim

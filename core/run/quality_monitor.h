@@ -1,0 +1,37 @@
+// Measures the quality of a run (RunQuality, core/run/quality.h) at its accepted steps.
+#pragma once
+
+#include "core/run/quality.h"
+#include "core/system/system.h"
+
+#include <memory>
+
+namespace flexim {
+
+/// Measures a run at its accepted steps. Not thread-safe; one per run.
+class QualityMonitor {
+ public:
+  /// lengthScale: the model's size [m] (position tolerances are relative to it).
+  QualityMonitor(const System& sys, const SolverSpec& spec, double lengthScale);
+  ~QualityMonitor();
+  /// The consistent initial state. active: rows in force (nullptr: all).
+  void start(const State& s, const std::vector<char>* active);
+  /// The state at the end of an accepted step from tPrev to s.t, with the integrator's
+  /// multipliers there (nullptr: the monitor solves for them when the drivers' power needs them).
+  void step(const State& s, double tPrev, const std::vector<char>* active, const VecX* lambda);
+  /// Adds the integrator's counts, evaluates the checks (completed: the run reached t_end) and
+  /// returns the result.
+  RunQuality finish(long steps, long rejected, bool completed) const;
+
+ private:
+  struct Point;
+  bool evaluate(const State& s, const std::vector<char>* active, const VecX* lambda, Point& p);
+  bool multipliers(const std::vector<char>& active);
+  const System& m_sys;
+  SolverSpec m_spec;
+  double m_L;
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
+
+}  // namespace flexim
