@@ -44,7 +44,9 @@ std::vector<std::string> RunQuality::lines() const {
          num(work_loads, 4) + " J; balance error max |E - E(0) - W| = " + num(energy_error) + " J = " +
          num(energy_scale > 0 ? energy_error / energy_scale : 0.0) + " of the energy scale " + num(energy_scale) +
          " J";
-    e += energy_checked ? " (limit " + num(quality::kEnergyFraction) + ": nothing does work on the model)"
+    e += energy_checked ? " (limit " + num(energy_limit) +
+                              (energy_limit == quality::kEnergyFraction ? ": nothing does work on the model)"
+                                                                        : ": no driver does work on the model)")
                         : " (not checked: " + energy_note + ")";
   } else {
     e += "; balance not known: " + energy_note;
@@ -75,7 +77,7 @@ struct QualityMonitor::Impl {
   double posRes = 0, velRes = 0, vmax = 0;
   int posWorst = -1, velWorst = -1;  ///< constraint elements with the largest residuals
   // energy
-  bool known = true, worked = false;
+  bool known = true, worked = false, driven = false;
   std::string note;
   double Tmax = 0, Vmin = std::numeric_limits<double>::infinity(), Vmax = -Vmin;
   double Wdrivers = 0, Wdampers = 0, Wloads = 0, Wabs = 0, err = 0;
@@ -175,6 +177,7 @@ bool QualityMonitor::evaluate(const State& s, const std::vector<char>* activeRow
     }
   }
   if (p.drivers != 0 || p.dampers != 0 || p.loads != 0) I.worked = true;
+  if (p.drivers != 0) I.driven = true;
   return I.known;
 }
 
@@ -269,7 +272,8 @@ RunQuality QualityMonitor::finish(long steps, long rejected, bool completed) con
   q.energy_initial = I.first.E();
   q.energy_final = I.prev.E();
   q.energy_known = I.known;
-  q.energy_checked = I.known && !I.worked;
+  q.energy_checked = I.known && !I.driven;
+  q.energy_limit = I.worked ? quality::kLoadedEnergyFraction : quality::kEnergyFraction;
   q.energy_note = I.note;
   if (I.known) {
     q.work_drivers = I.Wdrivers;
@@ -277,7 +281,7 @@ RunQuality QualityMonitor::finish(long steps, long rejected, bool completed) con
     q.work_loads = I.Wloads;
     q.energy_error = I.err;
     q.energy_scale = I.Tmax + (I.Vmax - I.Vmin) + I.Wabs;
-    if (I.worked) q.energy_note = "drivers, dampers or loads do work on the model";
+    if (I.driven) q.energy_note = "drivers do work on the model";
   }
 
   // the checks
@@ -294,13 +298,14 @@ RunQuality QualityMonitor::finish(long steps, long rejected, bool completed) con
                          percent(double(rejected) / attempts) + ", limit " + percent(quality::kRejectedShare) + ")");
   if (q.energy_checked) {
     // rounding of an energy measured from a far datum is not drift
-    const double limit = quality::kEnergyFraction * q.energy_scale +
+    const double limit = q.energy_limit * q.energy_scale +
                          1e-12 * std::max(std::abs(q.energy_initial), std::abs(q.energy_final));
     if (q.energy_error > limit)
-      q.warnings.push_back("the energy of a model on which nothing does work drifts by up to " + num(q.energy_error) +
-                           " J, " + num(q.energy_scale > 0 ? q.energy_error / q.energy_scale : 0.0) +
-                           " of its energy scale " + num(q.energy_scale) + " J (limit " +
-                           num(quality::kEnergyFraction) + ")");
+      q.warnings.push_back(std::string(I.worked ? "the work-energy balance of a model without drivers"
+                                                : "the energy of a model on which nothing does work") +
+                           " is off by up to " + num(q.energy_error) + " J, " +
+                           num(q.energy_scale > 0 ? q.energy_error / q.energy_scale : 0.0) + " of its energy scale " +
+                           num(q.energy_scale) + " J (limit " + num(q.energy_limit) + ")");
   }
   return q;
 }

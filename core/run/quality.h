@@ -19,6 +19,10 @@ inline constexpr double kRejectedShare = 0.2;
 /// Energy balance of a model on which nothing does work: at most this fraction of its energy
 /// scale (largest kinetic energy + range of the potential energy; no work is exchanged).
 inline constexpr double kEnergyFraction = 1e-3;
+/// Energy balance of a model worked on by applied loads and dampers only (no drivers): their
+/// power is smooth, so the trapezoidal rule over the steps integrates it well within this; a
+/// driver's power, which can swing far around its mean, is not held to any limit.
+inline constexpr double kLoadedEnergyFraction = 1e-2;
 }  // namespace quality
 
 /// What a run measured of its own accuracy (RunSummary::quality).
@@ -36,7 +40,8 @@ struct RunQuality {
   double smallest_step = 0;  ///< [s] smallest accepted step (the last one, cut to t_end, left out)
   // work-energy balance E(t) - E(0) - W(t), E = kinetic + potential (gravity, springs, strain)
   bool energy_known = false;   ///< every term known (else energy_note says which is not)
-  bool energy_checked = false; ///< the balance was held to the limit (nothing did work on the model)
+  bool energy_checked = false; ///< the balance was held to a limit (no driver did work on the model)
+  double energy_limit = 0.0;   ///< that limit, as a fraction of the energy scale
   std::string energy_note;     ///< why the balance is not known, or not checked
   double energy_initial = 0.0, energy_final = 0.0;  ///< [J]
   double work_drivers = 0.0;   ///< [J] of rheonomic constraints (drivers): lambda . Phi_t

@@ -187,14 +187,14 @@ class CliTest : public QObject {
     Result r = cli({"run", model, "--out", out});
     QVERIFY2(r.code == 3, qPrintable(QString::number(r.code) + "\n" + r.err + r.out));
     QVERIFY2(r.out.contains("finished WITH WARNINGS"), qPrintable(r.out));
-    QVERIFY2(r.err.contains("flexim-cli: warning: the energy of a model on which nothing does work drifts by up to"),
+    QVERIFY2(r.err.contains("flexim-cli: warning: the energy of a model on which nothing does work is off by up to"),
              qPrintable(r.err));
     QVERIFY(!r.err.contains("error"));
     flexim::io::CsvTable t;
     QVERIFY(flexim::io::readCsv(out.toStdString(), t));
     QCOMPARE(t.columns[0].back(), 4.0);  // the results are all there
     const QString end = QString::fromStdString(t.metadata.back());
-    QVERIFY2(end.startsWith("end: warning t=4 steps=200 the energy of a model on which nothing does work drifts by "
+    QVERIFY2(end.startsWith("end: warning t=4 steps=200 the energy of a model on which nothing does work is off by "
                             "up to"),
              qPrintable(end));
     QVERIFY(end.contains("of its energy scale") && end.contains("(limit 0.001)"));

@@ -163,7 +163,7 @@ class CsvWriterTest : public QObject {
     q.energy_final = -0.5;
     q.energy_error = 0.75;
     q.energy_scale = 40;
-    q.warnings = {"the energy of a model on which nothing does work drifts by up to 0.75 J, 0.0188 of its energy "
+    q.warnings = {"the energy of a model on which nothing does work is off by up to 0.75 J, 0.0188 of its energy "
                   "scale 40 J (limit 0.001)"};
     QVERIFY(s.warning());
     w.end(s);
