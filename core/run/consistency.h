@@ -27,6 +27,11 @@ class Consistency {
   const std::vector<char>& activeRows() const { return m_mass.activeRows(); }
   /// Regularisation of both KKT matrices (KktMatrix::Regularization; Always for dependent rows).
   void setRegularization(KktMatrix::Regularization r);
+  /// Whether a factorisation so far found the constraint Jacobian rank-deficient.
+  bool foundRankDeficiency() const {
+    return m_identity.regularization() == KktMatrix::Regularization::Always ||
+           m_mass.regularization() == KktMatrix::Regularization::Always;
+  }
   /// max |Phi| and max |G v + Phi_t| of a state.
   void residuals(const State& s, double& position, double& velocity);
 

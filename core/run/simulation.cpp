@@ -238,7 +238,9 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
     sum.initial_residual = residual;
     // dependent rows: every KKT matrix is regularised from the start (a plain factorisation
     // could pass on round-off and return multipliers of no meaning)
-    const ConstraintRank rank = constraintRank(sys, s, cons.activeRows());
+    // the sparse QR costs seconds on a 1000-body chain: only when the assembly's factorisations
+    // already met a rank-deficient Jacobian
+    const ConstraintRank rank = cons.foundRankDeficiency() ? constraintRank(sys, s, cons.activeRows()) : ConstraintRank{};
     VecX vdot, lambda;
     if (!rank.dependent.empty()) {
       cons.setRegularization(KktMatrix::Regularization::Always);
