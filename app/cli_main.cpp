@@ -1,5 +1,6 @@
 // flexim-cli: headless front end. Thin: parse arguments, load, run, report.
 //   flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator ida|gen-alpha]
+//                  [--rtol R] [--atol A] [--step-control fixed|adaptive]
 //     exit status 0 ok, 1 failed, 3 finished with a run-quality warning
 //   flexim-cli validate MODEL.json
 //   flexim-cli schema [--out FILE]
@@ -37,6 +38,9 @@ int usage(FILE* out, int code) {
   std::fprintf(out,
                "usage:\n"
                "  flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator ida|gen-alpha]\n"
+               "                 [--rtol R] [--atol A] [--step-control fixed|adaptive]\n"
+               "      (--rtol/--atol: IDA's tolerances; with gen-alpha they also select the adaptive step\n"
+               "       unless --step-control fixed is given)\n"
                "  flexim-cli validate MODEL.json\n"
                "  flexim-cli schema [--out FILE]   (JSON Schema of model files)\n"
                "  flexim-cli docs model-format-tables [--update docs/model-format.md]\n"
@@ -102,8 +106,8 @@ class Progress {
 int runCommand(const std::vector<std::string>& args) {
   std::string modelPath, outPath;
   ModelSpec model;
-  double tEnd = -1, step = -1;
-  std::string integrator;
+  double tEnd = -1, step = -1, rtol = -1, atol = -1;
+  std::string integrator, stepControl;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* name) -> const std::string* {
@@ -120,6 +124,15 @@ int runCommand(const std::vector<std::string>& args) {
       double x = 0;
       if (!v || !parseNumber(*v, x) || x <= 0) return fail(a + " needs a positive number");
       (a == "--t-end" ? tEnd : step) = x;
+    } else if (a == "--rtol" || a == "--atol") {
+      const std::string* v = value(a.c_str());
+      double x = 0;
+      if (!v || !parseNumber(*v, x) || x <= 0) return fail(a + " needs a positive number");
+      (a == "--rtol" ? rtol : atol) = x;
+    } else if (a == "--step-control") {
+      const std::string* v = value("--step-control");
+      if (!v) return fail("--step-control needs fixed or adaptive");
+      stepControl = *v;
     } else if (a == "--integrator") {
       const std::string* v = value("--integrator");
       if (!v) return fail("--integrator needs ida or gen-alpha");
@@ -138,6 +151,14 @@ int runCommand(const std::vector<std::string>& args) {
   if (step > 0) model.solver.step = step;
   if (!integrator.empty() && !fromString(integrator, model.solver.integrator))
     return fail("unknown integrator '" + integrator + "' (use ida or gen-alpha)");
+  if (rtol > 0) model.solver.rtol = rtol;
+  if (atol > 0) model.solver.atol = atol;
+  if (!stepControl.empty()) {
+    if (!fromString(stepControl, model.solver.step_control))
+      return fail("unknown step control '" + stepControl + "' (use fixed or adaptive)");
+  } else if ((rtol > 0 || atol > 0) && model.solver.integrator == IntegratorType::GeneralizedAlpha) {
+    model.solver.step_control = StepControl::Adaptive;  // a tolerance means the step follows it
+  }
   if (outPath.empty())
     outPath = "results/" + std::filesystem::path(modelPath).stem().string() + ".csv";
 
@@ -158,8 +179,19 @@ int runCommand(const std::vector<std::string>& args) {
   options.cancel = &g_cancel;
   std::signal(SIGINT, onInterrupt);
   std::signal(SIGTERM, onInterrupt);
+  std::string how = toString(model.solver.integrator);
+  if (model.solver.integrator == IntegratorType::Ida || model.solver.step_control == StepControl::Adaptive) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s rtol = %g, atol = %g",
+                  model.solver.integrator == IntegratorType::Ida ? "" : " adaptive,", model.solver.rtol, model.solver.atol);
+    how += buf;
+  } else {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " fixed step %g s", model.solver.step);
+    how += buf;
+  }
   std::fprintf(stderr, "running %s: t_end = %g s, %s, output every %g s -> %s\n", modelPath.c_str(),
-               model.solver.t_end, toString(model.solver.integrator), model.solver.output_interval, outPath.c_str());
+               model.solver.t_end, how.c_str(), model.solver.output_interval, outPath.c_str());
   const RunSummary summary = sim->run({&csv}, options);
   if (!csv.ok()) return fail(csv.error());
   std::printf("%s\n", summary.str().c_str());

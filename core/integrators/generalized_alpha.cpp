@@ -10,6 +10,22 @@
 // constraint forces' geometric stiffness) whose KLU symbolic analysis is done once; it is
 // factorised once per step at the predictor, which extrapolates the accelerations and
 // multipliers of the last two steps, and serves the velocity projection too.
+//
+// Step control: fixed (`step`; halved after a Newton failure, doubled back after 4 good steps)
+// or adaptive (`step_control: adaptive`). The adaptive step follows a local error estimate of
+// the positions in the manner of Geradin & Cardona (Flexible Multibody Dynamics, 2001): with a_n
+// the acceleration-like variable, a_n = qdd(t_n + (alpha_m - alpha_f) h) + O(h^2), the Taylor
+// expansion of the position update gives the local error
+//   e_q = C_q h^3 q''' ~ C_q h^2 (vdot_{n+1} - vdot_n),  C_q = beta + (alpha_m - alpha_f)/2 - 1/6
+// (rho_inf = 1: 1/12, the trapezoidal rule's), in tangent coordinates, so the Lie-group
+// positions need no chart. Its weighted RMS norm with weights atol + rtol |x| (x: the
+// coordinate's magnitude at t_n or t_{n+1}; 1 rad for rotations) is the error (velocities are
+// not tested: see docs/theory/generalized_alpha_step_control.md); a step with err > 1 is
+// redone with a smaller step, and the next step is
+// h err^(-1/3) times a safety factor 0.8, within [1/5, 2] (no growth right after a rejection) and
+// at most `step` (0: no limit). Since a_n belongs to the step size (a - vdot = d h q''' + ...),
+// a is rescaled by h_new / h_old when the step changes, which keeps the method second order
+// on variable steps.
 #include "core/integrators/integrator.h"
 #include "core/base/rotation.h"
 #include "core/integrators/diagnosis.h"
@@ -17,6 +33,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace flexim {
@@ -33,22 +50,44 @@ constexpr int kMaxProjectionRefinements = 6;
 /// Velocity error left by the projection, relative to the velocity error Newton's tolerance
 /// allows (gamma'/beta' newton_tol).
 constexpr double kProjectionTolerance = 1e-2;
+/// Adaptive step: safety factor, largest decrease and increase per step.
+constexpr double kSafety = 0.8, kMinRatio = 0.2, kMaxRatio = 2.0;
+/// Adaptive step: Newton tolerance (scaled increment, and a tenth of the constraint residual)
+/// as a share of atol, when that is looser than newton_tol.
+constexpr double kNewtonShareOfAtol = 1e-3;
+/// Adaptive step: Newton error of the velocities as a share of atol, and the smallest Newton
+/// tolerance used [m, rad] (round-off).
+constexpr double kNewtonVelocityShareOfAtol = 0.1, kNewtonFloor = 1e-14;
 
 class GeneralizedAlpha final : public Integrator {
  public:
   GeneralizedAlpha(const System& sys, const SolverSpec& spec)
-      : m_sys(sys), m_spec(spec), m_S(sys, true, true), m_hNominal(spec.step), m_h(spec.step) {
+      : m_sys(sys), m_spec(spec), m_S(sys, true, true), m_hNominal(spec.step), m_h(spec.step),
+        m_adaptive(spec.step_control == StepControl::Adaptive) {
     const double rho = std::clamp(spec.rho_inf, 0.0, 1.0);
     m_am = (2 * rho - 1) / (rho + 1);
     m_af = rho / (rho + 1);
     m_gamma = 0.5 + m_af - m_am;
     m_beta = 0.25 * (m_gamma + 0.5) * (m_gamma + 0.5);
+    m_cq = std::abs(m_beta + 0.5 * (m_am - m_af) - 1.0 / 6.0);
+    if (m_adaptive) {
+      m_hMax = spec.step > 0 ? spec.step : std::numeric_limits<double>::infinity();
+      // a first step small enough for most models; the error test corrects it within a few steps
+      m_h = std::min({m_hMax, 1e-3 * spec.t_end, spec.output_interval});
+      m_hNominal = m_hMax;
+    }
+    // Newton's error need only be small against the error tolerance (IDA stops at a third of it)
+    m_newtonTol = m_adaptive ? std::max(spec.newton_tol, kNewtonShareOfAtol * spec.atol) : spec.newton_tol;
   }
 
   std::string name() const override { return "gen-alpha (Arnold-Bruls, Lie group, index-3 + velocity projection, KLU)"; }
   std::string settings() const override {
     std::ostringstream s;
-    s << "h=" << m_hNominal << " rho_inf=" << m_spec.rho_inf << " newton_tol=" << m_spec.newton_tol
+    if (m_adaptive)
+      s << "adaptive rtol=" << m_spec.rtol << " atol=" << m_spec.atol << " hmax=" << (m_spec.step > 0 ? m_spec.step : 0);
+    else
+      s << "h=" << m_hNominal;
+    s << " rho_inf=" << m_spec.rho_inf << " newton_tol=" << (m_adaptive ? "adaptive" : fmt(m_newtonTol))
       << " max_newton=" << m_spec.max_newton;
     return s.str();
   }
@@ -57,6 +96,7 @@ class GeneralizedAlpha final : public Integrator {
     m_cur = {s0, vdot0, vdot0, lambda0};
     m_prev = m_cur;
     m_extrapolate = false;
+    m_aStep = 0;
     if (m_sys.hasUnilateralRows()) {
       m_sys.kinematics(s0, m_kin);
       m_sys.constraints(m_kin, s0.t, m_rows);
@@ -75,8 +115,12 @@ class GeneralizedAlpha final : public Integrator {
   bool step(double t_stop, std::string& error) override {
     int switches = 0;       // active-set changes in this attempt's step size
     bool switched = false;  // any in this call
+    bool rejected = false;  // an error-test failure in this call
     for (;;) {
-      const double h = std::min(m_h, t_stop - m_cur.s.t);
+      double h = std::min(m_h, t_stop - m_cur.s.t);
+      // no sliver of a step before t_stop: stretch this one a little or split the rest in two
+      if (m_adaptive && t_stop - m_cur.s.t - h < 0.1 * h && t_stop - m_cur.s.t <= m_hMax) h = t_stop - m_cur.s.t;
+      else if (m_adaptive && t_stop - m_cur.s.t < 2 * h) h = 0.5 * (t_stop - m_cur.s.t);
       Point next;
       std::string why;
       bool ok = attempt(h, next, why);
@@ -94,6 +138,24 @@ class GeneralizedAlpha final : public Integrator {
         switches = 0;
         why = "the contact state of " + culprit + " does not settle within a step";
       }
+      double err = 0;
+      if (ok && m_adaptive && !switched) {
+        err = errorNorm(next, h);
+        if (!(err <= 1)) {
+          // error test failed: redo with a smaller step
+          ++m_stats.failures;
+          rejected = true;
+          m_history.tried(h);
+          m_h = h * (std::isfinite(err) ? std::max(kMinRatio, kSafety * std::cbrt(1 / err)) : kMinRatio);
+          if (m_h < minStep()) {
+            error = "generalized-alpha: error test failed at t=" + fmt(m_cur.s.t) + " with step " + fmt(h) +
+                    " (weighted error " + fmt(err) + "; largest in " + worstVariable(next, h) + "); " +
+                    m_history.str();
+            return false;
+          }
+          continue;
+        }
+      }
       if (ok) {
         // after a switch the acceleration history holds the impulse: restart it from the
         // accelerations consistent with the new active set
@@ -103,11 +165,19 @@ class GeneralizedAlpha final : public Integrator {
         }
         m_prev = m_cur;
         m_cur = next;
+        m_aStep = switched ? 0.0 : h;
         m_extrapolate = !switched;  // not across the impulse of a contact change
         ++m_stats.steps;
         m_history.accepted(h);
-        // return to the nominal step after a run of good steps
-        if (m_h < m_hNominal && ++m_goodSteps >= 4) {
+        if (m_adaptive) {
+          // the standard controller for a local error of order h^3
+          const double ratio = err > 0 ? kSafety * std::cbrt(1 / err) : kMaxRatio;
+          m_h = std::min(m_hMax, h * std::clamp(ratio, kMinRatio, rejected ? 1.0 : kMaxRatio));
+          // below the step at which Newton last failed, probing upwards by 5 % a step
+          m_hNewton *= 1.05;
+          m_h = std::min(m_h, m_hNewton);
+        } else if (m_h < m_hNominal && ++m_goodSteps >= 4) {
+          // return to the nominal step after a run of good steps
           m_h = std::min(2 * m_h, m_hNominal);
           m_goodSteps = 0;
         }
@@ -117,7 +187,8 @@ class GeneralizedAlpha final : public Integrator {
       m_goodSteps = 0;
       m_history.tried(h);
       m_h = 0.5 * h;
-      if (m_h < 1e-8 * m_hNominal || m_h < 1e-15) {
+      m_hNewton = 0.8 * h;
+      if (m_h < (m_adaptive ? minStep() : 1e-8 * m_hNominal) || m_h < 1e-15) {
         error = "generalized-alpha: Newton failed at t=" + fmt(m_cur.s.t) + " even with step " + fmt(m_h) + ": " + why +
                 "; " + m_history.str();
         return false;
@@ -159,6 +230,60 @@ class GeneralizedAlpha final : public Integrator {
     VecX vdot, a, lambda;
   };
 
+  /// Smallest step the adaptive control tries before it gives up.
+  double minStep() const { return std::max(1e-14, 1e-12 * std::abs(m_cur.s.t)); }
+
+  /// Local position error of a step of size h from m_cur to p, per tangent coordinate.
+  void localErrors(const Point& p, double h, VecX& eq) const { eq = (m_cq * h * h) * (p.vdot - m_cur.vdot); }
+
+  /// Weights atol + rtol |x| per position tangent coordinate: translations by the larger |r|
+  /// at either end of the step, rotations by 1 rad, other coordinates by their value.
+  void weights(const Point& p, VecX& wq) const {
+    const int nv = m_sys.nv();
+    wq.resize(nv);
+    for (int b = 0; b < m_sys.nblocks(); ++b) {
+      const Block& B = m_sys.block(b);
+      const int n = B.nv();
+      for (int i = 0; i < n; ++i) {
+        double x = 1.0;
+        int qi = -1;
+        if (B.hasFrame()) {
+          if (i < 3) qi = i;
+          else if (i >= 6) qi = i + 1;  // q = [r, p(4), w], v = [r_dot, omega', w_dot]
+        } else if (B.nq() == n) {
+          qi = i;
+        }
+        if (qi >= 0 && qi < B.nq()) x = std::max(std::abs(m_cur.s.q(B.q0 + qi)), std::abs(p.s.q(B.q0 + qi)));
+        wq(B.v0 + i) = m_spec.atol + m_spec.rtol * x;
+      }
+    }
+  }
+
+  /// Weighted RMS norm of the local error estimate of the step h to p (accepted when <= 1).
+  double errorNorm(const Point& p, double h) {
+    localErrors(p, h, m_eq);
+    weights(p, m_wq);
+    const auto n = m_eq.size();
+    return n > 0 ? std::sqrt(m_eq.cwiseQuotient(m_wq).squaredNorm() / n) : 0.0;
+  }
+
+  /// The block and coordinate with the largest weighted local error, for a failure message.
+  std::string worstVariable(const Point& p, double h) {
+    localErrors(p, h, m_eq);
+    weights(p, m_wq);
+    int worst = 0;
+    double value = -1;
+    for (int i = 0; i < m_eq.size(); ++i)
+      if (std::abs(m_eq(i) / m_wq(i)) > value) value = std::abs(m_eq(i) / m_wq(i)), worst = i;
+    for (int b = 0; b < m_sys.nblocks(); ++b) {
+      const Block& B = m_sys.block(b);
+      if (worst >= B.v0 && worst < B.v0 + B.nv())
+        return "'" + B.name + "' position coordinate " + std::to_string(worst - B.v0) +
+               " (weighted " + fmt(value) + ")";
+    }
+    return "coordinate " + std::to_string(worst);
+  }
+
   static std::string fmt(double x) {
     std::ostringstream s;
     s << x;
@@ -171,6 +296,12 @@ class GeneralizedAlpha final : public Integrator {
     const double betap = h * h * m_beta * (1 - m_af) / (1 - m_am);
     const double gammap = h * m_gamma * (1 - m_af) / (1 - m_am);
     const int nv = m_sys.nv(), nc = m_sys.nc();
+    // adaptive: the Newton error of the positions (the increment) small against atol, and that of
+    // the velocities (gamma'/beta' times it) too, or it would be noise in the velocity error
+    // estimate that grows as 1/h; never below what round-off allows
+    const double newtonTol =
+        m_adaptive ? std::max(kNewtonFloor, std::min(m_newtonTol, kNewtonVelocityShareOfAtol * m_spec.atol * betap / gammap))
+                   : m_newtonTol;
     // a matrix at this step's predictor: one from the last step is an O(h) worse model and
     // costs more iterations than its factorisation
     m_matrixValid = false;
@@ -187,11 +318,15 @@ class GeneralizedAlpha final : public Integrator {
     const auto& active = m_S.activeRows();
     for (int i = 0; i < nc; ++i)
       if (!active[i]) p.lambda(i) = 0;  // an open row carries no force
+    // a_n belongs to the step it was computed with: a - vdot = (alpha_m - alpha_f) h q''' + O(h^2)
+    m_a0 = m_cur.a;
+    if (m_adaptive && m_aStep > 0 && h != m_aStep) m_a0 = m_cur.vdot + (h / m_aStep) * (m_cur.a - m_cur.vdot);
+    const VecX& a0 = m_a0;
     auto update = [&]() {
-      p.a = (m_af * m_cur.vdot + (1 - m_af) * p.vdot - m_am * m_cur.a) / (1 - m_am);
-      p.s.v = m_cur.s.v + h * (1 - m_gamma) * m_cur.a + h * m_gamma * p.a;
+      p.a = (m_af * m_cur.vdot + (1 - m_af) * p.vdot - m_am * a0) / (1 - m_am);
+      p.s.v = m_cur.s.v + h * (1 - m_gamma) * a0 + h * m_gamma * p.a;
       p.s.q = m_cur.s.q;
-      m_dx = h * m_cur.s.v + h * h * (0.5 - m_beta) * m_cur.a + h * h * m_beta * p.a;
+      m_dx = h * m_cur.s.v + h * h * (0.5 - m_beta) * a0 + h * h * m_beta * p.a;
       m_sys.retract(p.s.q, m_dx);
     };
     update();
@@ -253,8 +388,8 @@ class GeneralizedAlpha final : public Integrator {
       update();
       const double incr = betap * rhs.head(nv).lpNorm<Eigen::Infinity>();
       const double phiNorm = nc ? phi.lpNorm<Eigen::Infinity>() : 0.0;
-      if (remainingError(incr, k > 0 ? prevNorm : 0.0) <= m_spec.newton_tol && phiNorm <= 10 * m_spec.newton_tol) {
-        if (!projectVelocities(p, h, gammap / betap * m_spec.newton_tol * kProjectionTolerance)) {
+      if (remainingError(incr, k > 0 ? prevNorm : 0.0) <= newtonTol && phiNorm <= 10 * newtonTol) {
+        if (!projectVelocities(p, h, gammap / betap * newtonTol * kProjectionTolerance)) {
           why = "velocity projection failed (singular constraint Jacobian)";
           return false;
         }
@@ -484,6 +619,13 @@ class GeneralizedAlpha final : public Integrator {
   KktMatrix m_S;
   double m_am = 0, m_af = 0, m_gamma = 0.5, m_beta = 0.25;
   double m_hNominal, m_h;
+  bool m_adaptive = false;
+  double m_newtonTol = 0;    ///< Newton tolerance in use (newton_tol, or looser with the adaptive step)
+  double m_hMax = 0;         ///< adaptive: largest step (infinity: no limit)
+  double m_aStep = 0;        ///< step that m_cur.a belongs to (0: a = vdot, any step)
+  double m_cq = 0;           ///< local error constant of the positions
+  double m_hNewton = std::numeric_limits<double>::infinity();  ///< adaptive: cap after a Newton failure
+  VecX m_a0, m_eq, m_wq;     ///< scratch: rescaled a_n, error estimate and weights
   bool m_matrixValid = false;
   bool m_extrapolate = false;  ///< predictor from the last two points (not after a restart)
   int m_goodSteps = 0;

@@ -563,17 +563,26 @@ struct Registry {
     Fields<SolverSpec> f(simulation);
     f.number("t_end", &SolverSpec::t_end, "s", "end time (the run starts at 0)").above(0).byDefault("1");
     f.number("step", &SolverSpec::step, "s",
-             "`gen-alpha`: the fixed step, > 0; `ida`: the largest step allowed (0 = no limit)")
+             "`gen-alpha` with `step_control` `fixed`: the step, > 0; `ida` and `gen-alpha` with `adaptive`: the "
+             "largest step allowed (0 = no limit)")
         .atLeast(0)
         .byDefault("0.001");
     f.number("output_interval", &SolverSpec::output_interval, "s", "time between output samples")
         .above(0)
         .byDefault("0.001");
     f.choice("integrator", &SolverSpec::integrator,
-             "SUNDIALS IDA (adaptive BDF) or generalized-α (Arnold–Brüls, fixed step)")
+             "SUNDIALS IDA (adaptive BDF) or generalized-α (Arnold–Brüls, fixed or adaptive step)")
         .byDefault("\"ida\"");
-    f.number("rtol", &SolverSpec::rtol, "", "IDA relative tolerance").above(0).byDefault("1e-6");
-    f.number("atol", &SolverSpec::atol, "", "IDA absolute tolerance").above(0).byDefault("1e-8");
+    f.choice("step_control", &SolverSpec::step_control,
+             "generalized-α: `fixed` step `step`, or `adaptive`: the step follows a local error estimate of "
+             "the positions against `rtol`/`atol` (docs/theory/generalized_alpha_step_control.md), at most `step`")
+        .byDefault("\"fixed\"");
+    f.number("rtol", &SolverSpec::rtol, "", "relative tolerance (IDA; generalized-α with `adaptive` step)")
+        .above(0)
+        .byDefault("1e-6");
+    f.number("atol", &SolverSpec::atol, "", "absolute tolerance [m, rad, m/s, rad/s] (IDA; generalized-α with `adaptive` step)")
+        .above(0)
+        .byDefault("1e-8");
     f.number("rho_inf", &SolverSpec::rho_inf, "", "generalized-α spectral radius at infinity (1: no numerical damping)")
         .atLeast(0)
         .atMost(1)

@@ -222,8 +222,9 @@ void checkSensor(ItemCheck& c) {
 
 void checkSimulation(ItemCheck& c) {
   const auto& s = c.item<SolverSpec>();
-  if (s.step == 0 && s.integrator != IntegratorType::Ida)
-    c.error("step", std::string("must be positive for ") + toString(s.integrator) + " (0 means no limit only for ida)");
+  if (s.step == 0 && s.integrator != IntegratorType::Ida && s.step_control == StepControl::Fixed)
+    c.error("step", std::string("must be positive for ") + toString(s.integrator) +
+                        " with a fixed step (0 means no limit only for ida or an adaptive step)");
   if (!c.model().limits.empty() && s.integrator == IntegratorType::Ida)
     c.error("integrator", "joint limits (unilateral stops) need \"gen-alpha\"; ida cannot switch contacts");
 }

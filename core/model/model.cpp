@@ -60,6 +60,10 @@ constexpr std::array<std::pair<IntegratorType, const char*>, 2> kIntegratorNames
     {IntegratorType::Ida, "ida"},
     {IntegratorType::GeneralizedAlpha, "gen-alpha"},
 }};
+constexpr std::array<std::pair<StepControl, const char*>, 2> kStepControlNames{{
+    {StepControl::Fixed, "fixed"},
+    {StepControl::Adaptive, "adaptive"},
+}};
 constexpr std::array<std::pair<DriverSpec::Coordinate, const char*>, 2> kCoordinateNames{{
     {DriverSpec::Coordinate::Rotation, "rotation"},
     {DriverSpec::Coordinate::Translation, "translation"},
@@ -78,6 +82,7 @@ const char* toString(TimeFunctionSpec::Type t) { return nameOf(kFunctionNames, t
 const char* toString(ForceSpec::Type t) { return nameOf(kForceNames, t); }
 const char* toString(SensorSpec::Type t) { return nameOf(kSensorNames, t); }
 const char* toString(IntegratorType t) { return nameOf(kIntegratorNames, t); }
+const char* toString(StepControl t) { return nameOf(kStepControlNames, t); }
 const char* toString(ReferenceFrame t) { return nameOf(kReferenceNames, t); }
 const char* toString(DriverSpec::Coordinate c) { return nameOf(kCoordinateNames, c); }
 const char* toString(ForceSpec::Frame f) { return nameOf(kForceFrameNames, f); }
@@ -89,6 +94,7 @@ bool fromString(const std::string& s, TimeFunctionSpec::Type& out) { return valu
 bool fromString(const std::string& s, ForceSpec::Type& out) { return valueOf(kForceNames, s, out); }
 bool fromString(const std::string& s, SensorSpec::Type& out) { return valueOf(kSensorNames, s, out); }
 bool fromString(const std::string& s, IntegratorType& out) { return valueOf(kIntegratorNames, s, out); }
+bool fromString(const std::string& s, StepControl& out) { return valueOf(kStepControlNames, s, out); }
 bool fromString(const std::string& s, ReferenceFrame& out) { return valueOf(kReferenceNames, s, out); }
 
 JointType::JointType(Builtin kind) : m_key(kBuiltinJointKeys.at(static_cast<std::size_t>(kind))) {}

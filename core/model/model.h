@@ -229,14 +229,17 @@ struct SensorSpec {
 };
 
 enum class IntegratorType { Ida, GeneralizedAlpha };
+/// Generalized-alpha step: fixed (`step`), or chosen by a local error estimate against rtol/atol.
+enum class StepControl { Fixed, Adaptive };
 
 struct SolverSpec {
   double t_end = 1.0;             ///< [s]
-  double step = 1e-3;             ///< [s] fixed step (gen-alpha), maximum step (IDA, 0 = free)
+  double step = 1e-3;             ///< [s] fixed step (gen-alpha fixed), maximum step (IDA, adaptive gen-alpha; 0 = free)
   double output_interval = 1e-3;  ///< [s]
   IntegratorType integrator = IntegratorType::Ida;
-  double rtol = 1e-6;             ///< IDA relative tolerance
-  double atol = 1e-8;             ///< IDA absolute tolerance
+  StepControl step_control = StepControl::Fixed;  ///< generalized-alpha step control
+  double rtol = 1e-6;             ///< relative tolerance (IDA, adaptive gen-alpha)
+  double atol = 1e-8;             ///< absolute tolerance (IDA, adaptive gen-alpha)
   double rho_inf = 0.8;           ///< generalized-alpha spectral radius at infinity, [0, 1]
   double newton_tol = 1e-10;      ///< generalized-alpha Newton tolerance (scaled increment)
   int max_newton = 20;            ///< Newton iterations per step before the step is halved
@@ -267,6 +270,7 @@ const char* toString(TimeFunctionSpec::Type t);
 const char* toString(ForceSpec::Type t);
 const char* toString(SensorSpec::Type t);
 const char* toString(IntegratorType t);
+const char* toString(StepControl t);
 const char* toString(ReferenceFrame t);
 const char* toString(DriverSpec::Coordinate c);
 const char* toString(ForceSpec::Frame f);
@@ -278,6 +282,7 @@ bool fromString(const std::string& s, TimeFunctionSpec::Type& out);
 bool fromString(const std::string& s, ForceSpec::Type& out);
 bool fromString(const std::string& s, SensorSpec::Type& out);
 bool fromString(const std::string& s, IntegratorType& out);
+bool fromString(const std::string& s, StepControl& out);
 bool fromString(const std::string& s, ReferenceFrame& out);
 bool fromString(const std::string& s, DriverSpec::Coordinate& out);
 bool fromString(const std::string& s, ForceSpec::Frame& out);

@@ -102,6 +102,34 @@ class CliTest : public QObject {
     QVERIFY(r.out.contains("gen-alpha"));
   }
 
+  /// --rtol/--atol reach both integrators; with gen-alpha they select the adaptive step unless
+  /// --step-control fixed is given (the settings line of the summary says which).
+  void tolerancesForBothIntegrators() {
+    const QString out = m_dir.filePath("tol.csv");
+    Result r = cli({"run", example("double_pendulum.json"), "--out", out, "--t-end", "0.2", "--integrator", "gen-alpha",
+                    "--rtol", "1e-5", "--atol", "1e-7"});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.out.contains("adaptive rtol=1e-05 atol=1e-07"), qPrintable(r.out));
+    QVERIFY2(r.err.contains("adaptive, rtol = 1e-05, atol = 1e-07"), qPrintable(r.err));
+    flexim::io::CsvTable t;
+    QVERIFY(flexim::io::readCsv(out.toStdString(), t));
+    QVERIFY(std::abs(t.columns[0].back() - 0.2) < 1e-12);
+    r = cli({"run", example("double_pendulum.json"), "--out", out, "--t-end", "0.05", "--integrator", "gen-alpha",
+             "--rtol", "1e-5", "--step-control", "fixed"});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY2(!r.out.contains("adaptive") && r.out.contains("h="), qPrintable(r.out));
+    r = cli({"run", example("double_pendulum.json"), "--out", out, "--t-end", "0.05", "--integrator", "ida", "--rtol",
+             "1e-5", "--atol", "1e-9"});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.out.contains("rtol=1e-05 atol=1e-09"), qPrintable(r.out));
+    r = cli({"run", example("double_pendulum.json"), "--step-control", "sometimes"});
+    QVERIFY(r.code != 0);
+    QVERIFY2(r.err.contains("unknown step control 'sometimes'"), qPrintable(r.err));
+    r = cli({"run", example("double_pendulum.json"), "--rtol", "-1"});
+    QVERIFY(r.code != 0);
+    QVERIFY2(r.err.contains("--rtol needs a positive number"), qPrintable(r.err));
+  }
+
   void allExamplesValidateAndRun_data() {
     QTest::addColumn<QString>("file");
     // the closed loops written with revolute joints only (redundant joint sets) are checked against

@@ -3,6 +3,7 @@
 //
 //   bench_rigid           full set (slider-crank 1 s with gen-alpha and IDA, chains N = 10/100/1000)
 //   bench_rigid --quick   short versions of the same cases (smoke check, well under a second)
+//   bench_rigid --adaptive  only (c): the 1000-link chain, fixed against adaptive step (~1 min)
 //   bench_rigid --help    other options (--repeat, --only, --chain N T_END)
 //
 // Results and analysis: docs/benchmarks.md.
@@ -191,6 +192,7 @@ struct Result {
   double create_time = 0;  ///< Simulation::create (compile) [s]
   double cpu_time = 0;     ///< thread CPU time of Simulation::run [s]
   double steady_rate = 0;  ///< steps/s between the first and the last progress report (no start-up)
+  double steady_cpu_per_second = 0;  ///< thread CPU per simulated second between those reports
   LastSampleSink sink;
 };
 
@@ -206,11 +208,15 @@ void runOnce(const ModelSpec& m, Result& r) {
     r.message = "model rejected: " + diag.str();
     return;
   }
-  std::vector<double> reports;
+  std::vector<double> reports, cpus, times;
   reports.reserve(1024);
+  cpus.reserve(1024);
+  times.reserve(1024);
   RunOptions opts;
   opts.progress = [&](double t, double) {
     reports.push_back(std::chrono::duration<double>(Clock::now().time_since_epoch()).count());
+    cpus.push_back(threadCpuSeconds());
+    times.push_back(t);
   };
   const double c0 = threadCpuSeconds();
   r.sum = sim->run({&r.sink}, opts);
@@ -221,6 +227,9 @@ void runOnce(const ModelSpec& m, Result& r) {
     const double span = reports[reports.size() - 2] - reports.front();
     if (span > 0) r.steady_rate = 50.0 * (reports.size() - 2) / span;
   }
+  // from the first report to the final one (the end of the stepping loop)
+  if (times.size() >= 2 && times.back() > times.front())
+    r.steady_cpu_per_second = (cpus.back() - cpus.front()) / (times.back() - times.front());
 }
 
 /// Best (smallest wall time) of `repeat` runs: the least disturbed by other processes.
@@ -235,6 +244,7 @@ void runBest(const ModelSpec& m, int repeat, Result& best) {
       best.create_time = r.create_time;
       best.cpu_time = r.cpu_time;
       best.steady_rate = r.steady_rate;
+      best.steady_cpu_per_second = r.steady_cpu_per_second;
       best.sink = r.sink;
     }
     if (!r.ok) return;
@@ -264,8 +274,9 @@ void printRow(const char* label, const ModelSpec& m, const Result& r, int bodies
 
 void usage(const char* argv0) {
   std::fprintf(stderr,
-               "usage: %s [--quick] [--repeat N] [--only TEXT] [--chain N T_END]\n"
+               "usage: %s [--quick] [--adaptive] [--repeat N] [--only TEXT] [--chain N T_END]\n"
                "  --quick          shortened cases (smoke check)\n"
+               "  --adaptive       only (c): chain N = 1000 for 1 s, fixed steps against adaptive ones\n"
                "  --repeat N       runs per case, the fastest is reported (default 3, 1 with --quick)\n"
                "  --only TEXT      only the cases whose label contains TEXT, e.g. \"IDA out=h\", \"N=1000\"\n"
                "  --chain N T_END  only the N-link chain to T_END (e.g. under a profiler)\n",
@@ -275,7 +286,7 @@ void usage(const char* argv0) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
+  bool quick = false, adaptiveOnly = false;
   int repeat = -1, onlyChain = 0;
   double onlyChainEnd = 0;
   std::string only;
@@ -285,6 +296,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if (std::strcmp(argv[i], "--quick") == 0) {
       quick = true;
+    } else if (std::strcmp(argv[i], "--adaptive") == 0) {
+      adaptiveOnly = true;
     } else if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
       repeat = std::max(1, std::atoi(argv[++i]));
     } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
@@ -323,7 +336,7 @@ int main(int argc, char** argv) {
   auto selected = [&](const std::string& label) { return label.find(only) != std::string::npos; };
 
   // (a) slider-crank
-  if (!onlyChain) {
+  if (!onlyChain && !adaptiveOnly) {
     const double tEnd = quick ? 0.01 : 1.0, h = 1e-4;
     bool titled = false;
     struct Case {
@@ -362,7 +375,7 @@ int main(int argc, char** argv) {
   }
 
   // (b) hanging chains
-  {
+  if (!adaptiveOnly) {
     bool titled = false;
     struct Case {
       int n;
@@ -401,6 +414,49 @@ int main(int argc, char** argv) {
       }
     }
     for (const auto& s : notes) std::printf("%s\n", s.c_str());
+  }
+
+  // (c) the 1000-link chain for 1 s: fixed steps against the adaptive step (issue #19), as time
+  // per simulated second against the energy error at the end (the chain is conservative: its
+  // total energy stays 0 but for the integrator's error and rho_inf's numerical dissipation)
+  if (!onlyChain && (adaptiveOnly || !quick)) {
+    const int n = quick ? 100 : 1000;
+    const double tEnd = quick ? 0.05 : 1.0;
+    struct Case {
+      const char* label;
+      StepControl control;
+      double setting;  // h (fixed) or rtol (adaptive, atol = rtol)
+    };
+    const Case cases[] = {
+        {"fixed h=1e-3", StepControl::Fixed, 1e-3},        {"fixed h=2e-3", StepControl::Fixed, 2e-3},
+        {"fixed h=5e-3", StepControl::Fixed, 5e-3},        {"adaptive rtol=1e-2", StepControl::Adaptive, 1e-2},
+        {"adaptive rtol=1e-3", StepControl::Adaptive, 1e-3}, {"adaptive rtol=1e-4", StepControl::Adaptive, 1e-4},
+        {"adaptive rtol=1e-5", StepControl::Adaptive, 1e-5},
+    };
+    std::printf("\n(c) chain N=%d, %g s, gen-alpha rho_inf 0.8: fixed step against adaptive step (atol = rtol, no step limit)\n",
+                n, tEnd);
+    std::printf("cpu/sim-s: thread CPU per simulated second of the stepping (between the first progress report,\n"
+                "after 50 steps, and the end: no start-up); start[s]: cpu less cpu/sim-s x t_end (initial\n"
+                "conditions, constraint rank check, first factorisation; compile excluded)\n");
+    std::printf("%-22s %6s %4s %7s %5s %8s %8s %10s %8s %11s %10s  %s\n", "case", "steps", "rej", "newton", "it/st",
+                "cpu[s]", "wall[s]", "cpu/sim-s", "start[s]", "|E(end)|[J]", "tip z[m]", "status");
+    for (const auto& c : cases) {
+      if (!selected(c.label)) continue;
+      ModelSpec m = chain(n, tEnd, c.control == StepControl::Fixed ? c.setting : 0.0, 0.1);
+      m.solver.step_control = c.control;
+      if (c.control == StepControl::Adaptive) m.solver.rtol = m.solver.atol = c.setting;
+      Result r;
+      runBest(m, repeat, r);
+      const auto& s = r.sum;
+      const double stepping = r.steady_cpu_per_second * s.t_reached;
+      const double startup = std::max(0.0, r.cpu_time - stepping);
+      std::printf("%-22s %6ld %4ld %7ld %5.2f %8.3f %8.3f %10.3f %8.3f %11.2e %10.4f  %s\n", c.label, s.steps, s.failures,
+                  s.newton_iterations, s.steps ? double(s.newton_iterations) / s.steps : 0.0, r.cpu_time, s.wall_time,
+                  r.steady_cpu_per_second, startup, std::abs(r.sink.value("energy.total.value")),
+                  r.sink.value("tip.position.z"), r.ok ? "ok" : "FAILED");
+      if (!r.ok) std::printf("    -> %s\n", r.message.c_str());
+      allOk = allOk && r.ok;
+    }
   }
 
   // a benchmark, not a test: the exit code only says whether every case ran to its end

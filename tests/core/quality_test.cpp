@@ -210,7 +210,7 @@ class QualityTest : public QObject {
     // loads only: the balance is held to the looser limit of a model without drivers, and passes
     QVERIFY(q.energy_known && q.energy_checked);
     QCOMPARE(q.energy_limit, quality::kLoadedEnergyFraction);
-    QVERIFY2(q.warnings.empty(), q.warnings.front().c_str());
+    QVERIFY2(q.warnings.empty(), q.warnings.empty() ? "" : q.warnings.front().c_str());
     QVERIFY2(std::abs(q.work_loads - tau * swept) <= 1e-6 * tau * std::abs(swept),
              qPrintable(QString::number(q.work_loads - tau * swept)));
     QCOMPARE(q.work_drivers, 0.0);

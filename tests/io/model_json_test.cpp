@@ -237,6 +237,7 @@ ModelSpec everyField() {
   m.solver.step = 2e-4;
   m.solver.output_interval = 5e-3;
   m.solver.integrator = IntegratorType::GeneralizedAlpha;
+  m.solver.step_control = StepControl::Adaptive;
   m.solver.rtol = 1e-9;
   m.solver.atol = 1e-11;
   m.solver.rho_inf = 0.6;
@@ -591,6 +592,8 @@ class ModelJsonTest : public QObject {
     row("rho_inf", "/simulation/rho_inf", "1.5", "simulation.rho_inf: must be in [0, 1]");
     row("integrator", "/simulation/integrator", "\"euler\"",
         "simulation.integrator: expected one of ida, gen-alpha, got 'euler'");
+    row("step_control", "/simulation/step_control", "\"variable\"",
+        "simulation.step_control: expected one of fixed, adaptive, got 'variable'");
     row("max_newton", "/simulation/max_newton", "2.5", "simulation.max_newton: expected an integer");
     row("max_newton huge", "/simulation/max_newton", "123456789012345678901234567890",
         "simulation.max_newton: expected an integer");
@@ -621,7 +624,12 @@ class ModelJsonTest : public QObject {
     QVERIFY(load(doc).ok);
     doc["simulation"]["integrator"] = "gen-alpha";
     const Loaded r = load(doc);
-    QVERIFY(hasError(r, "simulation.step: must be positive for gen-alpha (0 means no limit only for ida)"));
+    QVERIFY2(hasError(r, "simulation.step: must be positive for gen-alpha with a fixed step (0 means no limit only "
+                         "for ida or an adaptive step)"),
+             r.diag.str().c_str());
+    // the adaptive step takes 0 as "no limit", as IDA does
+    doc["simulation"]["step_control"] = "adaptive";
+    QVERIFY(load(doc).ok);
   }
 
   void severalErrorsAreCollected() {
