@@ -261,7 +261,7 @@ std::string impossibleLength(const std::string& tag, std::uint64_t length, const
   std::uint64_t need = 0;
   if (lengthFromCounts(tag, payload, available, what, need) && need != length)
     return claim + ", and its " + what +
-           (need == std::numeric_limits<std::uint64_t>::max() ? " cannot fit in any file" : " need " + num(need));
+           (need == std::numeric_limits<std::uint64_t>::max() ? " cannot fit in any file" : " need " + num(need) + " bytes");
   return "";
 }
 

@@ -582,7 +582,7 @@ class ReducedBodyTest : public QObject {
     std::string b = good;
     putU64(b, node.header + 4, std::uint64_t(1) << 62);
     QCOMPARE_STR(decodeError(b), "corrupted chunk NODE at byte " + nodeAt + ": claims 4611686018427387904 bytes but only " +
-                                     left + " remain, and its 7 nodes need 260");
+                                     left + " remain, and its 7 nodes need 260 bytes");
     const std::string viaFile = loadError(b);
     QVERIFY2(viaFile.find("probe.frb': corrupted chunk NODE at byte " + nodeAt) != std::string::npos &&
                  viaFile.find("truncated") == std::string::npos,
