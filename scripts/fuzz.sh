@@ -88,11 +88,14 @@ for t in "${targets[@]}"; do
   logf="$FUZZ/logs/$t.log"
   mkdir -p "$FUZZ/corpus/$t"
   read -r -a own <<<"${options[$t]}"
+  # the seeds copied at configure time, and the committed ones (seeds added since count too)
+  inputs=("$FUZZ/corpus/$t" "$FUZZ/seeds/$t")
+  [[ -d "$ROOT/tests/fuzz/corpus/$t" ]] && inputs+=("$ROOT/tests/fuzz/corpus/$t")
   log "fuzz_$t: ${limit[*]} (log: ${logf#"$ROOT"/})"
   started=$SECONDS
   set +e
   nice -n 15 "$exe" "${limit[@]}" -rss_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1 "${own[@]}" \
-    -artifact_prefix="$FUZZ/artifacts/$t-" "$FUZZ/corpus/$t" "$FUZZ/seeds/$t" >"$logf" 2>&1
+    -artifact_prefix="$FUZZ/artifacts/$t-" "${inputs[@]}" >"$logf" 2>&1
   rc=$?
   set -e
   elapsed=$((SECONDS - started))
