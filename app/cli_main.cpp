@@ -7,6 +7,7 @@
 //   flexim-cli docs model-format-tables [--update FILE]
 #include "app/cli_common.h"
 #include "core/model/topology.h"
+#include "core/model/validate.h"
 #include "core/run/simulation.h"
 #include "io/csv_writer.h"
 #include "io/model_docs.h"
@@ -23,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -108,6 +110,7 @@ int runCommand(const std::vector<std::string>& args) {
   ModelSpec model;
   double tEnd = -1, step = -1, rtol = -1, atol = -1;
   std::string integrator, stepControl;
+  std::map<std::string, std::string> given;  // "simulation.<key>" -> "--option VALUE"
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* name) -> const std::string* {
@@ -124,19 +127,23 @@ int runCommand(const std::vector<std::string>& args) {
       double x = 0;
       if (!v || !parseNumber(*v, x) || x <= 0) return fail(a + " needs a positive number");
       (a == "--t-end" ? tEnd : step) = x;
+      given[a == "--t-end" ? "simulation.t_end" : "simulation.step"] = a + " " + *v;
     } else if (a == "--rtol" || a == "--atol") {
       const std::string* v = value(a.c_str());
       double x = 0;
       if (!v || !parseNumber(*v, x) || x <= 0) return fail(a + " needs a positive number");
       (a == "--rtol" ? rtol : atol) = x;
+      given[a == "--rtol" ? "simulation.rtol" : "simulation.atol"] = a + " " + *v;
     } else if (a == "--step-control") {
       const std::string* v = value("--step-control");
       if (!v) return fail("--step-control needs fixed or adaptive");
       stepControl = *v;
+      given["simulation.step_control"] = a + " " + *v;
     } else if (a == "--integrator") {
       const std::string* v = value("--integrator");
       if (!v) return fail("--integrator needs ida or gen-alpha");
       integrator = *v;
+      given["simulation.integrator"] = a + " " + *v;
     } else if (!a.empty() && a[0] == '-') {
       return fail("unknown option '" + a + "' (see flexim-cli --help)");
     } else if (modelPath.empty()) {
@@ -158,6 +165,23 @@ int runCommand(const std::vector<std::string>& args) {
       return fail("unknown step control '" + stepControl + "' (use fixed or adaptive)");
   } else if ((rtol > 0 || atol > 0) && model.solver.integrator == IntegratorType::GeneralizedAlpha) {
     model.solver.step_control = StepControl::Adaptive;  // a tolerance means the step follows it
+  }
+  if (!given.empty()) {
+    // the options are checked where the model's own settings are (validate(): the simulation
+    // item's limits and checks); an error names the option that set the value, or the options
+    // given and the model's setting they clash with
+    std::string options;
+    for (const auto& [key, option] : given) options += (options.empty() ? "" : ", ") + option;
+    bool bad = false;
+    const Diagnostics checked = validate(model);
+    for (const Diagnostic& d : checked.items()) {
+      if (d.severity != Severity::Error) continue;
+      const auto it = given.find(d.where);
+      fail(it != given.end() ? it->second + ": " + d.message + " (" + d.where + ")"
+                             : options + ": " + d.where + ": " + d.message);
+      bad = true;
+    }
+    if (bad) return 1;
   }
   if (outPath.empty())
     outPath = "results/" + std::filesystem::path(modelPath).stem().string() + ".csv";

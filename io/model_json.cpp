@@ -271,7 +271,9 @@ class ModelReader {
           n.error("expected a 3x3 array or a diagonal [Ixx, Iyy, Izz]");
           return false;
         }
-        if (nearlySymmetric(I)) I = 0.5 * (I + I.transpose());  // exactly symmetric from here on
+        // exactly symmetric from here on; evaluated into a new matrix first: assigned in place,
+        // I(0,1) would be averaged with the already averaged I(1,0) (Eigen aliasing)
+        if (nearlySymmetric(I)) I = Mat3(0.5 * (I + I.transpose()));
         f.set(item, I);
         return true;
       }

@@ -2,12 +2,14 @@
 
 #include "core/fe/reduced_body.h"
 #include "core/model/description.h"
+#include "core/model/sensor_quantities.h"
 #include "core/model/time_function.h"
-#include "core/run/sensors.h"
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <set>
+#include <sstream>
 
 namespace flexim {
 
@@ -220,11 +222,46 @@ void checkSensor(ItemCheck& c) {
     for (std::size_t i = 0; i < 2; ++i) checkNode(c, "chord[" + std::to_string(i) + "]", s.chord[i], s.body, data);
 }
 
+namespace {
+
+std::string seconds(double v) {
+  std::ostringstream s;
+  s << v << " s";
+  return s.str();
+}
+
+std::string count(double v) {
+  std::ostringstream s;
+  s << std::setprecision(3) << v;
+  return s.str();
+}
+
+}  // namespace
+
 void checkSimulation(ItemCheck& c) {
   const auto& s = c.item<SolverSpec>();
-  if (s.step == 0 && s.integrator != IntegratorType::Ida && s.step_control == StepControl::Fixed)
+  const bool fixedStep = s.integrator != IntegratorType::Ida && s.step_control == StepControl::Fixed;
+  if (s.step == 0 && fixedStep)
     c.error("step", std::string("must be positive for ") + toString(s.integrator) +
                         " with a fixed step (0 means no limit only for ida or an adaptive step)");
+  // the times together (each one's own limits are checked by its field; NaN compares false)
+  if (s.t_end > 0 && s.output_interval > 0) {
+    if (s.t_end < s.output_interval)
+      c.error("t_end", "must be at least output_interval (" + seconds(s.output_interval) + ")");
+    else if (s.t_end / s.output_interval > kMaxOutputSamples)
+      c.error("output_interval", seconds(s.output_interval) + " up to t_end = " + seconds(s.t_end) + " gives " +
+                                     count(s.t_end / s.output_interval) + " output samples (at most " +
+                                     count(kMaxOutputSamples) + ")");
+  }
+  if (s.t_end > 0 && s.step > 0) {
+    if (fixedStep && s.step > s.t_end)
+      c.error("step", "must not exceed t_end (" + seconds(s.t_end) + "): " + toString(s.integrator) +
+                          " takes steps of exactly this size");
+    else if (s.t_end / s.step > kMaxSteps)
+      c.error("step", seconds(s.step) + " up to t_end = " + seconds(s.t_end) + " means " + count(s.t_end / s.step) +
+                          (fixedStep ? " steps" : " steps at the largest step allowed") + " (at most " +
+                          count(kMaxSteps) + ")");
+  }
   if (!c.model().limits.empty() && s.integrator == IntegratorType::Ida)
     c.error("integrator", "joint limits (unilateral stops) need \"gen-alpha\"; ida cannot switch contacts");
 }

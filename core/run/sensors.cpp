@@ -9,14 +9,7 @@
 
 namespace flexim {
 
-enum class Quantity {
-  Position, Orientation, Velocity, AngularVelocity, Acceleration, AngularAcceleration,  // marker
-  Coordinate, CoordinateRate, ReactionForce, ReactionTorque,                           // joint
-  Kinetic, Potential, Total, Strain,                                                   // energy
-  NodePosition, NodeVelocity, NodeAcceleration, NodeDisplacement,                      // node
-  Deflection, NormalizedDeflection,                                                    // deflection
-  ModalCoordinate, ModalVelocity                                                       // modal
-};
+using Quantity = SensorQuantity;
 
 struct SensorSet::Item {
   SensorSpec::Type type;
@@ -32,54 +25,6 @@ struct SensorSet::Item {
   mutable double lastAngle = 0, turns = 0;
   mutable bool hasAngle = false;
 };
-
-namespace {
-
-struct QuantityInfo {
-  const char* name;
-  Quantity q;
-  SensorSpec::Type type;
-  const char* unit;
-  std::vector<const char*> components;
-};
-
-const std::vector<QuantityInfo>& quantityTable() {
-  using T = SensorSpec::Type;
-  static const std::vector<QuantityInfo> table = {
-      {"position", Quantity::Position, T::Marker, "m", {"x", "y", "z"}},
-      {"orientation", Quantity::Orientation, T::Marker, "-", {"w", "x", "y", "z"}},
-      {"velocity", Quantity::Velocity, T::Marker, "m/s", {"x", "y", "z"}},
-      {"angular_velocity", Quantity::AngularVelocity, T::Marker, "rad/s", {"x", "y", "z"}},
-      {"acceleration", Quantity::Acceleration, T::Marker, "m/s^2", {"x", "y", "z"}},
-      {"angular_acceleration", Quantity::AngularAcceleration, T::Marker, "rad/s^2", {"x", "y", "z"}},
-      {"coordinate", Quantity::Coordinate, T::Joint, "", {}},
-      {"velocity", Quantity::CoordinateRate, T::Joint, "", {}},
-      {"reaction_force", Quantity::ReactionForce, T::Joint, "N", {"x", "y", "z"}},
-      {"reaction_torque", Quantity::ReactionTorque, T::Joint, "N m", {"x", "y", "z"}},
-      {"kinetic", Quantity::Kinetic, T::Energy, "J", {"value"}},
-      {"potential", Quantity::Potential, T::Energy, "J", {"value"}},
-      {"total", Quantity::Total, T::Energy, "J", {"value"}},
-      {"strain", Quantity::Strain, T::Energy, "J", {"value"}},
-      {"position", Quantity::NodePosition, T::Node, "m", {"x", "y", "z"}},
-      {"velocity", Quantity::NodeVelocity, T::Node, "m/s", {"x", "y", "z"}},
-      {"acceleration", Quantity::NodeAcceleration, T::Node, "m/s^2", {"x", "y", "z"}},
-      {"displacement", Quantity::NodeDisplacement, T::Node, "m", {"x", "y", "z"}},
-      {"deflection", Quantity::Deflection, T::Deflection, "m", {"x", "y", "z"}},
-      {"normalized", Quantity::NormalizedDeflection, T::Deflection, "-", {"x", "y", "z"}},
-      {"coordinate", Quantity::ModalCoordinate, T::Modal, "", {}},  // one channel per mode
-      {"velocity", Quantity::ModalVelocity, T::Modal, "", {}},
-  };
-  return table;
-}
-
-}  // namespace
-
-std::vector<std::string> sensorQuantities(SensorSpec::Type type) {
-  std::vector<std::string> names;
-  for (const auto& q : quantityTable())
-    if (q.type == type) names.push_back(q.name);
-  return names;
-}
 
 SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
   const auto& model = sys.model();
@@ -134,8 +79,8 @@ SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
       base.translation = kind && kind->translation;
     }
     for (const auto& qname : spec.quantities) {
-      const QuantityInfo* info = nullptr;
-      for (const auto& q : quantityTable())
+      const SensorQuantityInfo* info = nullptr;
+      for (const auto& q : sensorQuantityTable())
         if (qname == q.name && q.type == spec.type) info = &q;
       if (!info) {
         diag.error(where + ".quantities", "unknown quantity '" + qname + "' for a " + toString(spec.type) + " sensor");

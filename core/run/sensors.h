@@ -1,13 +1,11 @@
 // Sensors turn a consistent state (with accelerations and multipliers) into output channels.
 #pragma once
 
+#include "core/model/sensor_quantities.h"
 #include "core/run/simulation.h"
 #include "core/system/system.h"
 
 namespace flexim {
-
-/// Quantity names a sensor type records, in channel order (the file format's vocabulary).
-std::vector<std::string> sensorQuantities(SensorSpec::Type type);
 
 class SensorSet {
  public:

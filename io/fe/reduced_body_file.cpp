@@ -213,6 +213,58 @@ struct ChunkSpan {
   std::size_t begin = 0, end = 0;  ///< payload byte range
 };
 
+/// The payload length a known chunk's own counts call for, from the start of its payload
+/// (`available` bytes of it are in the file): false when that cannot be told (a chunk of
+/// variable layout, or its counts are cut off); `what` says which counts ("7 nodes"); `need`
+/// stays at the largest u64 when the counts overflow any length.
+bool lengthFromCounts(const std::string& tag, const unsigned char* payload, std::uint64_t available, std::string& what,
+                      std::uint64_t& need) {
+  need = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t product = 0;
+  const auto plus = [&](std::uint64_t fixed, std::uint64_t count, std::uint64_t each) {
+    if (mul(count, each, product) && product <= need - fixed) need = fixed + product;
+  };
+  if (tag == kNode && available >= 8) {
+    const std::uint64_t n = readU64(payload);
+    what = num(n) + " nodes";
+    plus(8, n, kNodeBytes);
+  } else if (tag == kSurf && available >= 8) {
+    const std::uint64_t t = readU64(payload);
+    what = num(t) + " triangles";
+    plus(8, t, kTriangleBytes);
+  } else if (tag == kMode && available >= 16) {
+    const std::uint64_t m = readU64(payload), rows = readU64(payload + 8);
+    what = num(m) + " modes of " + num(rows) + " rows";
+    std::uint64_t column = 0;
+    if (mul(rows, 8, column) && column <= std::numeric_limits<std::uint64_t>::max() - 9) plus(16, m, 9 + column);
+  } else if (tag == kInvr && available >= 8) {
+    const std::uint64_t m = readU64(payload);
+    what = "invariants for " + num(m) + " modes";
+    std::uint64_t doubles = 0;
+    if (invariantDoubles(m, doubles)) plus(8, doubles, 8);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// Why a chunk whose length runs past the end of the file cannot be the start of a longer file
+/// that was cut short ("" when it can: then the file is reported as truncated). An END chunk is
+/// always 32 bytes; no file holds 2^63 bytes or more; a known chunk's length follows from its
+/// counts.
+std::string impossibleLength(const std::string& tag, std::uint64_t length, const unsigned char* payload,
+                             std::uint64_t available) {
+  if (tag == kEnd) return "";  // its length has a check of its own
+  const std::string claim = "claims " + num(length) + " bytes but only " + num(available) + " remain";
+  if (length >= (std::uint64_t(1) << 63)) return claim + ", more than any file can hold";
+  std::string what;
+  std::uint64_t need = 0;
+  if (lengthFromCounts(tag, payload, available, what, need) && need != length)
+    return claim + ", and its " + what +
+           (need == std::numeric_limits<std::uint64_t>::max() ? " cannot fit in any file" : " need " + num(need) + " bytes");
+  return "";
+}
+
 void decodeMeta(Reader r, fe::ReducedBody& b) {
   b.name = r.str("name");
   b.method = r.str("method");
@@ -513,12 +565,17 @@ bool decodeReducedBody(std::string_view bytes, fe::ReducedBody& out, std::string
       const std::string tag(reinterpret_cast<const char*>(data + pos), 4);
       const std::uint64_t length = readU64(data + pos + 4);
       const std::size_t begin = pos + kChunkHeaderBytes;
-      if (length > size - begin) fail("file truncated in chunk " + shownTag(tag) + " at byte " + num(size));
+      if (tag == kEnd && length != kDigestBytes)
+        fail("END chunk at byte " + num(pos) + " has length " + num(length) + ", expected " + num(kDigestBytes) +
+             " (corrupted)");
+      if (length > size - begin) {
+        // a length past the end: a file cut short, unless no complete file could have it
+        if (const std::string why = impossibleLength(tag, length, data + begin, size - begin); !why.empty())
+          fail("corrupted chunk " + shownTag(tag) + " at byte " + num(pos) + ": " + why);
+        fail("file truncated in chunk " + shownTag(tag) + " at byte " + num(size));
+      }
       const ChunkSpan span{begin, begin + static_cast<std::size_t>(length)};
       if (tag == kEnd) {
-        if (length != kDigestBytes)
-          fail("END chunk at byte " + num(pos) + " has length " + num(length) + ", expected " + num(kDigestBytes) +
-               " (corrupted)");
         if (span.end != size)
           fail(num(size - span.end) + " bytes of unexpected data after the END chunk at byte " + num(span.end));
         endChunk = pos;

@@ -440,6 +440,28 @@ class CliTest : public QObject {
     QVERIFY(r.err.contains("unknown integrator 'euler'"));
     r = cli({"frobnicate"});
     QVERIFY(r.code != 0);
+    // run options the model cannot take are named errors (the option, its value, the reason,
+    // the model's setting) and nothing is run
+    const QString slider = example("slider_crank_rigid.json");  // t_end 0.1, step 1e-4, output 1e-4, ida
+    const QString csv = m_dir.filePath("never.csv");
+    const auto refused = [&](const QStringList& options, const QString& expected) {
+      const Result e = cli(QStringList{"run", slider, "--out", csv} + options);
+      QVERIFY2(e.code != 0, qPrintable(options.join(' ')));
+      QVERIFY2(e.err.contains("flexim-cli: error: " + expected), qPrintable(options.join(' ') + ": " + e.err));
+      QVERIFY2(!QFile::exists(csv), qPrintable(options.join(' ')));
+    };
+    refused({"--t-end", "1e-300"}, "--t-end 1e-300: must be at least output_interval (0.0001 s) (simulation.t_end)");
+    refused({"--t-end", "0"}, "--t-end needs a positive number");
+    refused({"--t-end", "-1"}, "--t-end needs a positive number");
+    refused({"--step", "0"}, "--step needs a positive number");
+    refused({"--step", "1e-300"},
+            "--step 1e-300: 1e-300 s up to t_end = 0.1 s means 1e+299 steps at the largest step allowed (at most 1e+09) "
+            "(simulation.step)");
+    refused({"--integrator", "gen-alpha", "--step", "0.5"},
+            "--step 0.5: must not exceed t_end (0.1 s): gen-alpha takes steps of exactly this size (simulation.step)");
+    refused({"--t-end", "1e5"}, "--t-end 1e5: simulation.output_interval: 0.0001 s up to t_end = 100000 s gives 1e+09 "
+                                "output samples (at most 1e+08)");
+
     // an output path below a regular file cannot be created
     r = cli({"run", example("slider_crank_rigid.json"), "--out", bad + "/x.csv"});
     QVERIFY(r.code != 0);

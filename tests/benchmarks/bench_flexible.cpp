@@ -109,7 +109,7 @@ ModelSpec model(const Rod& rod, IntegratorType integ, double t_end, double h) {
   o.integrator = integ;
   o.t_end = t_end;
   o.step = h;
-  o.output = 1e9;  // > t_end: samples at t = 0 and t_end only
+  o.output = t_end;  // samples at t = 0 and t_end only
   ModelSpec m = test::sliderCrankFlexible(o);  // (loads the committed fixture once; replaced below)
   m.name = "slider_crank_flexible_bench";
   m.flexible_bodies[0].file = rod.path;

@@ -125,6 +125,45 @@ class ModelValidateTest : public QObject {
                               << "couplings[0] 'gear'" << "joint2";
     QTest::newRow("solver") << Break([](ModelSpec& m) { m.solver.rho_inf = 2; }) << "simulation.rho_inf: must be in [0, 1]"
                             << "simulation" << "rho_inf";
+    // the times: each by its limit, then together (t_end, output_interval, step)
+    QTest::newRow("t_end zero") << Break([](ModelSpec& m) { m.solver.t_end = 0; }) << "simulation.t_end: must be positive"
+                                << "simulation" << "t_end";
+    QTest::newRow("t_end below the output interval")
+        << Break([](ModelSpec& m) { m.solver.t_end = 1e-300; })
+        << "simulation.t_end: must be at least output_interval (0.001 s)" << "simulation" << "t_end";
+    QTest::newRow("t_end just below the output interval")
+        << Break([](ModelSpec& m) {
+             m.solver.t_end = 0.0999;
+             m.solver.output_interval = 0.1;
+           })
+        << "simulation.t_end: must be at least output_interval (0.1 s)" << "simulation" << "t_end";
+    QTest::newRow("output interval zero") << Break([](ModelSpec& m) { m.solver.output_interval = 0; })
+                                          << "simulation.output_interval: must be positive" << "simulation"
+                                          << "output_interval";
+    QTest::newRow("output interval negative") << Break([](ModelSpec& m) { m.solver.output_interval = -1e-3; })
+                                              << "simulation.output_interval: must be positive" << "simulation"
+                                              << "output_interval";
+    QTest::newRow("too many output samples")
+        << Break([](ModelSpec& m) {
+             m.solver.t_end = 1e6;
+             m.solver.step = 0;
+           })
+        << "simulation.output_interval: 0.001 s up to t_end = 1e+06 s gives 1e+09 output samples (at most 1e+08)"
+        << "simulation" << "output_interval";
+    QTest::newRow("gen-alpha step beyond t_end")
+        << Break([](ModelSpec& m) {
+             m.solver.integrator = IntegratorType::GeneralizedAlpha;
+             m.solver.t_end = 0.01;
+             m.solver.step = 0.02;
+           })
+        << "simulation.step: must not exceed t_end (0.01 s): gen-alpha takes steps of exactly this size" << "simulation"
+        << "step";
+    QTest::newRow("step negative") << Break([](ModelSpec& m) { m.solver.step = -1e-3; })
+                                   << "simulation.step: must not be negative" << "simulation" << "step";
+    QTest::newRow("step too small")
+        << Break([](ModelSpec& m) { m.solver.step = 1e-300; })
+        << "simulation.step: 1e-300 s up to t_end = 1 s means 1e+300 steps at the largest step allowed (at most 1e+09)"
+        << "simulation" << "step";
   }
   void sameMessageFromLoaderAndValidate() {
     QFETCH(Break, breakIt);

@@ -566,10 +566,65 @@ class ReducedBodyTest : public QObject {
     putU32(b, chunk(b, "META").begin, 0xfffffff0u);
     reseal(b);
     QVERIFY2(decodeError(b).find("string length") != std::string::npos, decodeError(b).c_str());
-    // a chunk length beyond the file
+    // a chunk length beyond the file that no complete file could have (impossibleChunkLength)
     b = good;
     putU64(b, chunk(b, "NODE").header + 4, huge);
-    QVERIFY2(decodeError(b).find("file truncated in chunk NODE") != std::string::npos, decodeError(b).c_str());
+    QVERIFY2(decodeError(b).find("corrupted chunk NODE") == 0, decodeError(b).c_str());
+  }
+
+  void impossibleChunkLengthIsCorruption() {
+    // A length past the end of the file is a file cut short only if a complete file could have
+    // it; otherwise the file is corrupted, and says so with the claim and what is there.
+    const std::string good = io::encodeReducedBody(fullBody());
+    const Chunk node = chunk(good, "NODE");
+    const std::string nodeAt = std::to_string(node.header);
+    const std::string left = std::to_string(good.size() - node.begin);
+    std::string b = good;
+    putU64(b, node.header + 4, std::uint64_t(1) << 62);
+    QCOMPARE_STR(decodeError(b), "corrupted chunk NODE at byte " + nodeAt + ": claims 4611686018427387904 bytes but only " +
+                                     left + " remain, and its 7 nodes need 260 bytes");
+    const std::string viaFile = loadError(b);
+    QVERIFY2(viaFile.find("probe.frb': corrupted chunk NODE at byte " + nodeAt) != std::string::npos &&
+                 viaFile.find("truncated") == std::string::npos,
+             viaFile.c_str());
+    // one byte more than the file holds, where the counts call for less
+    b = good;
+    putU64(b, node.header + 4, good.size() - node.begin + 1);
+    QVERIFY2(decodeError(b).find("corrupted chunk NODE at byte " + nodeAt + ": claims") == 0, decodeError(b).c_str());
+    // negative as a signed 64-bit length
+    b = good;
+    putU64(b, node.header + 4, std::numeric_limits<std::uint64_t>::max());
+    QCOMPARE_STR(decodeError(b), "corrupted chunk NODE at byte " + nodeAt + ": claims 18446744073709551615 bytes but only " +
+                                     left + " remain, more than any file can hold");
+    // a chunk this reader does not know, with a length of 2^63
+    b = good;
+    std::string extra = std::string("XTRA") + std::string(8, '\0') + "data";
+    putU64(extra, 4, std::uint64_t(1) << 63);
+    b.insert(12, extra);
+    QCOMPARE_STR(decodeError(b), "corrupted chunk XTRA at byte 12: claims 9223372036854775808 bytes but only " +
+                                     std::to_string(b.size() - 24) + " remain, more than any file can hold");
+    // counts whose size overflows 64 bits
+    b = good;
+    const Chunk mode = chunk(b, "MODE");
+    putU64(b, mode.begin, std::uint64_t(1) << 62);
+    putU64(b, mode.header + 4, std::uint64_t(1) << 40);
+    QVERIFY2(decodeError(b).find(": claims 1099511627776 bytes but only " + std::to_string(b.size() - mode.begin) +
+                                 " remain, and its 4611686018427387904 modes of 21 rows cannot fit in any file") !=
+                 std::string::npos,
+             decodeError(b).c_str());
+    // the END chunk is always 32 bytes
+    b = good;
+    const Chunk end = chunk(b, "END ");
+    putU64(b, end.header + 4, 1000);
+    QCOMPARE_STR(decodeError(b), "END chunk at byte " + std::to_string(end.header) + " has length 1000, expected 32 (corrupted)");
+    // a file cut short is still truncated: every length agrees with its chunk's counts
+    for (const char* tag : {"META", "NODE", "MODE", "INVR", "SURF", "INTF"}) {
+      const Chunk c = chunk(good, tag);
+      for (std::size_t cut : {c.begin, c.begin + 8, c.begin + 20, c.end - 1}) {
+        const std::string e = decodeError(good.substr(0, cut));
+        QVERIFY2(e.find("file truncated") == 0, (std::string(tag) + " cut at " + std::to_string(cut) + ": " + e).c_str());
+      }
+    }
   }
 
   void inconsistentContents() {
