@@ -257,6 +257,7 @@ class ClosedLoopTest : public QObject {
     const RunSummary sum = run(m, sink);
     EXPECT_FAIL_IF_PENDING(pending);
     QVERIFY2(sum.ok, sum.message.c_str());
+    QVERIFY2(!sum.warning(), sum.quality.warnings.empty() ? "" : sum.quality.warnings.front().c_str());  // right, not suspect
     QCOMPARE(sink.samples.size(), size_t(1001));
     QCOMPARE(sink.samples.back().t, 10.0);
 
@@ -321,6 +322,8 @@ class ClosedLoopTest : public QObject {
       double err = 0;
       for (size_t i = 0; i < sink.samples.size(); ++i)
         err = std::max(err, std::abs(sink.value(i, "crank0.coordinate.rotation") - exact[i][0]));
+      // no silent wrong answer: a run 0.1 rad off the closed form must not end ok
+      QVERIFY2(err < 0.1 || sum.warning(), qPrintable(QString("%1 rad off, yet ok").arg(err)));
       errors.push_back(err);
       steps.push_back(sum.steps);
       qInfo("rtol %.0e: max |theta - exact| %.3e rad, %ld steps, %ld rejected, %ld Newton iterations, %.2f s", rtol, err,
@@ -357,6 +360,7 @@ class ClosedLoopTest : public QObject {
     const RunSummary sum = run(m, sink);
     EXPECT_FAIL_IF_PENDING(pending);
     QVERIFY2(sum.ok, sum.message.c_str());
+    QVERIFY2(!sum.warning(), sum.quality.warnings.empty() ? "" : sum.quality.warnings.front().c_str());  // right, not suspect
     QCOMPARE(sink.samples.back().t, 10.0);
     const double E0 = sink.value(0, "energy.total.value");
     double drift = 0, kinetic = 0, slide = 0;
@@ -407,6 +411,7 @@ class ClosedLoopTest : public QObject {
     const RunSummary sum = run(m, sink);
     EXPECT_FAIL_IF_PENDING(pending);
     QVERIFY2(sum.ok, sum.message.c_str());
+    QVERIFY2(!sum.warning(), sum.quality.warnings.empty() ? "" : sum.quality.warnings.front().c_str());  // right, not suspect
     QCOMPARE(sink.samples.size(), reference.samples.size());
     double dp = 0, da = 0, travel = 0;
     for (size_t i = 0; i < sink.samples.size(); ++i) {
@@ -449,6 +454,7 @@ class ClosedLoopTest : public QObject {
     qInfo("error %.3e rad at t = %.6f s; %ld steps, %ld rejected", r.error, r.t_last, r.summary.steps, r.summary.failures);
     EXPECT_FAIL_IF_PENDING(pending);
     QVERIFY2(r.summary.ok, r.summary.message.c_str());
+    QVERIFY2(!r.summary.warning(), r.summary.quality.warnings.empty() ? "" : r.summary.quality.warnings.front().c_str());
     QCOMPARE(r.t_last, 0.03);
     QVERIFY2(r.error <= tolerance, qPrintable(QString::number(r.error)));
   }
