@@ -18,6 +18,7 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 namespace flexim::io {
 
@@ -327,15 +328,35 @@ class ModelReader {
   std::vector<std::string> m_unread;
 };
 
-/// Whether a problem at where concerns path: the same place, inside it, or one of its parents.
-bool concerns(const std::string& where, const std::string& path) {
-  if (path.empty() || where.empty()) return false;
-  const auto within = [](const std::string& inner, const std::string& outer) {
-    return inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 &&
-           (inner[outer.size()] == '.' || inner[outer.size()] == '[');
-  };
-  return where == path || within(where, path) || within(path, where);
-}
+/// The JSON paths that could not be read. A problem concerns one of them if it is at the same
+/// place, inside it, or at one of its parents. Looked up in a sorted set: a flood of bad items
+/// makes as many problems as unread paths, and a scan of all paths per problem is quadratic.
+class UnreadPaths {
+ public:
+  explicit UnreadPaths(const std::vector<std::string>& paths) {
+    for (const auto& p : paths)
+      if (!p.empty()) m_paths.insert(p);
+  }
+
+  bool concern(const std::string& where) const {
+    if (where.empty()) return false;
+    const std::string_view w(where);
+    // where itself, or a parent: a prefix that ends before a '.' or a '['
+    if (m_paths.count(w)) return true;
+    for (std::size_t i = 1; i < w.size(); ++i)
+      if ((w[i] == '.' || w[i] == '[') && m_paths.count(w.substr(0, i))) return true;
+    // inside where: the first path at or after where + separator starts with it
+    for (const char separator : {'.', '['}) {
+      const std::string prefix = where + separator;
+      const auto it = m_paths.lower_bound(prefix);
+      if (it != m_paths.end() && it->compare(0, prefix.size(), prefix) == 0) return true;
+    }
+    return false;
+  }
+
+ private:
+  std::set<std::string, std::less<>> m_paths;
+};
 
 /// The item and field of a JSON path: "bodies[2].markers[0].name" -> "bodies[2] 'link'", "markers[0].name".
 Location locationOf(const ModelSpec& m, const std::string& where, const std::string& source) {
@@ -371,16 +392,17 @@ void readModel(const Json& root, ModelSpec& m, Diagnostics& diag, const std::str
     read.error("schema_version", "must be " + std::to_string(kModelSchemaVersion));
 
   // what the values mean together; nothing about values that could not be read
-  std::vector<std::string> unread = reader.unread();
+  std::vector<std::string> unreadPaths = reader.unread();
   for (const auto& d : read.items())
-    if (d.severity == Severity::Error) unread.push_back(d.where);
+    if (d.severity == Severity::Error) unreadPaths.push_back(d.where);
+  const UnreadPaths unread(unreadPaths);
   Diagnostics checked = validate(m);
   for (auto& d : read.items()) {
     d.location = locationOf(m, d.where, source);
     diag.add(d);
   }
   for (auto& d : checked.items()) {
-    if (std::any_of(unread.begin(), unread.end(), [&](const std::string& p) { return concerns(d.where, p); })) continue;
+    if (unread.concern(d.where)) continue;
     d.location.file = source;
     diag.add(d);
   }

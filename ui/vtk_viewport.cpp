@@ -33,17 +33,20 @@ VtkViewport::VtkViewport(QWidget* parent) : QOpenGLWidget(parent) {
 }
 
 VtkViewport::~VtkViewport() {
+  // ~QOpenGLWidget deletes the context after this destructor: its aboutToBeDestroyed would reach
+  // a viewport that is no longer one, so disconnect and free VTK's resources while the context lives
+  disconnect(m_contextDeath);
   releaseGraphics();
 }
 
 void VtkViewport::setRenderer(vtkRenderer* renderer) {
   if (renderer == m_renderer) return;
   // removing a renderer releases its GL resources, so the context must be current
-  if (m_initialized) makeCurrent();
+  if (m_graphicsLive) makeCurrent();
   if (m_renderer) m_window->RemoveRenderer(m_renderer);
   m_renderer = renderer;
   if (m_renderer) m_window->AddRenderer(m_renderer);
-  if (m_initialized) doneCurrent();
+  if (m_graphicsLive) doneCurrent();
   update();
 }
 
@@ -69,14 +72,16 @@ QImage VtkViewport::screenshot() {
 
 void VtkViewport::initializeGL() {
   m_surface = context()->surface();
-  // Qt may recreate the context (e.g. on reparenting); VTK's resources die with the old one
-  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &VtkViewport::releaseGraphics,
-          Qt::UniqueConnection);
+  // Qt replaces the context when the widget moves to another window; VTK's resources die with
+  // the old one, so they are freed while it is still current (the destructor drops this link)
+  disconnect(m_contextDeath);
+  m_contextDeath = connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &VtkViewport::releaseGraphics);
   m_window->SetReadyForRendering(true);
   m_window->OpenGLInitContext();
-  if (!m_initialized) {
+  m_graphicsLive = true;
+  if (!m_interactorReady) {
     m_interactor->Initialize();
-    m_initialized = true;
+    m_interactorReady = true;
   }
   const qreal ratio = devicePixelRatioF();
   m_window->SetSize(int(width() * ratio), int(height() * ratio));
@@ -114,11 +119,13 @@ void VtkViewport::paintGL() {
 }
 
 void VtkViewport::releaseGraphics() {
-  if (!m_window || !m_initialized || !context()) return;
+  if (!m_graphicsLive) return;
   makeCurrent();
   m_window->ReleaseGraphicsResources(m_window);
   m_window->Finalize();
   doneCurrent();
+  m_graphicsLive = false;
+  m_surface = nullptr;  // Qt deletes it with the context: VTK must not make it current again
 }
 
 void VtkViewport::onVtkMakeCurrent() {

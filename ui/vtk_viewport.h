@@ -50,6 +50,7 @@ class VtkViewport : public QOpenGLWidget {
   // VTK -> Qt context requests (WindowMakeCurrentEvent, WindowIsCurrentEvent)
   void onVtkMakeCurrent();
   void onVtkIsCurrent(vtkObject* caller, unsigned long event, void* callData);
+  /// Frees VTK's GL resources while their context lives; does nothing when there are none.
   void releaseGraphics();
   /// Sets VTK's event position (pixels, y up) and modifiers from a Qt event.
   void setEventInformation(const QPointF& position, Qt::KeyboardModifiers modifiers);
@@ -58,8 +59,10 @@ class VtkViewport : public QOpenGLWidget {
   vtkSmartPointer<vtkGenericRenderWindowInteractor> m_interactor;
   vtkSmartPointer<vtkRenderer> m_renderer;
   std::function<void()> m_resetCamera;
-  QSurface* m_surface = nullptr;  ///< the surface Qt made current for this widget's context
-  bool m_initialized = false;
+  QSurface* m_surface = nullptr;  ///< the surface Qt makes current for this widget's context
+  QMetaObject::Connection m_contextDeath;  ///< context's aboutToBeDestroyed -> releaseGraphics
+  bool m_graphicsLive = false;    ///< VTK holds resources in context() (initializeGL .. releaseGraphics)
+  bool m_interactorReady = false;
 };
 
 }  // namespace flexim::ui
