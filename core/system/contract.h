@@ -214,6 +214,11 @@ class ForceElement {
   }
   std::vector<int> blocks;  ///< touched blocks (-1 = ground)
   std::string label;
+
+ protected:
+  /// Power [W] of this element's own forces at kin (an applied load's power(): all of it is
+  /// the load's work, no potential holds any of it).
+  double evaluatedPower(const System& sys, const std::vector<BodyKinematics>& kin, double t) const;
 };
 
 /// Power [W] of generalized forces on touched blocks: the sum of f[k] . v_k (ground ignored),

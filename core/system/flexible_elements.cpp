@@ -102,11 +102,8 @@ class NodePointForce final : public ForceElement {
   }
   bool power(const System& sys, const std::vector<BodyKinematics>& kin, double t, double& damping,
              double& applied) const override {
-    ForceRows f;
-    f.resize({sys.blockNv(m_body.body)});
-    evaluate(sys, kin, t, f);
     damping = 0;
-    applied = forcePower(sys, blocks, f, kin);  // no potential: all of it is the load's work
+    applied = evaluatedPower(sys, kin, t);
     return true;
   }
 

@@ -26,11 +26,8 @@ class PointLoad final : public ForceElement {
   }
   bool power(const System& sys, const std::vector<BodyKinematics>& kin, double t, double& damping,
              double& applied) const override {
-    ForceRows f;
-    f.resize({sys.blockNv(m_m.body)});
-    evaluate(sys, kin, t, f);
     damping = 0;
-    applied = forcePower(sys, blocks, f, kin);  // no potential: all of it is the load's work
+    applied = evaluatedPower(sys, kin, t);
     return true;
   }
 
@@ -139,6 +136,15 @@ class Bushing final : public ForceElement {
 };
 
 }  // namespace
+
+double ForceElement::evaluatedPower(const System& sys, const std::vector<BodyKinematics>& kin, double t) const {
+  ForceRows f;
+  std::vector<int> sizes;
+  for (int b : blocks) sizes.push_back(sys.blockNv(b));
+  f.resize(sizes);
+  evaluate(sys, kin, t, f);
+  return forcePower(sys, blocks, f, kin);
+}
 
 double forcePower(const System& sys, const std::vector<int>& blocks, const ForceRows& rows,
                   const std::vector<BodyKinematics>& kin) {

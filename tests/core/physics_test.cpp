@@ -180,19 +180,7 @@ class PhysicsTest : public QObject {
   void doublePendulumEnergy() {
     QFETCH(int, integrator);
     QFETCH(double, tolerance);
-    ModelSpec m;
-    m.gravity = Vec3(0, -9.81, 0);
-    m.ground_markers = {marker("pivot", Vec3::Zero())};
-    m.bodies = {pendulumLink("upper", 1.0, 1.0, Vec3::Zero(), 0.0), pendulumLink("lower", 1.0, 1.0, Vec3(1, 0, 0), 0.0)};
-    m.joints = {{"shoulder", JointType::Revolute, "ground", "pivot", "upper", "top"},
-                {"elbow", JointType::Revolute, "upper", "bottom", "lower", "top"}};
-    SensorSpec e;
-    e.name = "energy";
-    e.type = SensorSpec::Type::Energy;
-    e.quantities = {"kinetic", "potential", "total"};
-    m.sensors = {e};
-    m.solver.t_end = 3;
-    m.solver.output_interval = 1e-2;
+    ModelSpec m = doublePendulum();
     m.solver.integrator = static_cast<IntegratorType>(integrator);
     m.solver.rtol = 1e-11;
     m.solver.atol = 1e-12;
