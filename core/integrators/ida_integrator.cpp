@@ -15,6 +15,7 @@
 // structural pattern from the body/constraint topology (O(N) per Jacobian); the KLU symbolic
 // factorisation is computed once by SUNLinSol_KLU and reused.
 #include "core/integrators/integrator.h"
+#include "core/integrators/constraint_norm.h"
 #include "core/integrators/diagnosis.h"
 
 #include <ida/ida.h>
@@ -35,6 +36,22 @@ namespace {
 /// Size of the iteration-matrix regularisation relative to the multiplier blocks it completes
 /// (see Ida::regularize).
 constexpr double kRegularization = 1e-9;
+
+// IDA measures local errors and Newton corrections only through N_VWrmsNorm and N_VWrmsNormMask
+// of its vectors, all clones of y. Replacing those two operations of y before IDAInit gives it
+// the constraint-aware norm of the Ida that is stepping on this thread.
+thread_local const ConstraintNorm* t_stepping = nullptr;
+
+sunrealtype constraintWrmsNorm(N_Vector x, N_Vector w) {
+  static const ConstraintNorm plain;
+  return (t_stepping ? t_stepping : &plain)
+      ->wrms(N_VGetArrayPointer(x), N_VGetArrayPointer(w), nullptr, static_cast<int>(N_VGetLength(x)));
+}
+sunrealtype constraintWrmsNormMask(N_Vector x, N_Vector w, N_Vector id) {
+  static const ConstraintNorm plain;
+  return (t_stepping ? t_stepping : &plain)
+      ->wrms(N_VGetArrayPointer(x), N_VGetArrayPointer(w), N_VGetArrayPointer(id), static_cast<int>(N_VGetLength(x)));
+}
 
 class Ida final : public Integrator {
  public:
@@ -98,6 +115,8 @@ class Ida final : public Integrator {
     atol.setConstant(m_spec.atol);
     atol.tail(2 * m_nc).setConstant(std::max(m_spec.atol, 1e-5));  // multipliers: loose, not error-tested
 
+    m_y->ops->nvwrmsnorm = &constraintWrmsNorm;
+    m_y->ops->nvwrmsnormmask = &constraintWrmsNormMask;
     m_mem = IDACreate(m_ctx);
     if (!m_mem) return fail(error, "IDACreate failed");
     IDASetErrHandlerFn(m_mem, &Ida::errorHandler, this);
@@ -125,7 +144,9 @@ class Ida final : public Integrator {
   bool step(double t_stop, std::string& error) override {
     double tret = m_t;
     m_lastError.clear();
+    t_stepping = &m_norm;
     const int flag = IDASolve(m_mem, t_stop, &tret, m_y, m_yp, IDA_ONE_STEP);
+    t_stepping = nullptr;
     if (flag < 0) {
       error = diagnose(flag, tret);
       return false;
@@ -396,6 +417,7 @@ class Ida final : public Integrator {
           if (m_M(i, k) != 0) add(m_nq + B.v0 + i, m_nq + B.v0 + k, cj * m_M(i, k));
     }
     regularize(cj, s, add);
+    m_norm.update(m_sys, s.q, m_rowsEval, m_dropped, cj, m_massDiagonal);
   }
 
   /// Keeps the iteration matrix invertible when the constraint Jacobian G loses rank
@@ -471,6 +493,7 @@ class Ida final : public Integrator {
   double m_t = 0, m_tPrev = 0;
   std::vector<char> m_dropped;  ///< dependent rows left out (empty: none)
   StepHistory m_history;
+  ConstraintNorm m_norm;  ///< IDA's error and Newton norm, rebuilt with the iteration matrix
   VecX m_lastIterate, m_newtonCorrection;  ///< for the failure message
   std::string m_lastError;
   std::vector<BodyKinematics> m_kin;

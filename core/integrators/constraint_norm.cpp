@@ -1,0 +1,159 @@
+#include "core/integrators/constraint_norm.h"
+
+#include <Eigen/QR>
+
+#include <algorithm>
+#include <cmath>
+
+namespace flexim {
+
+namespace {
+
+using RowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+/// G over the rows that `keep` accepts, numbered consecutively (compact) or at their own index.
+template <class Keep>
+RowMatrix assembleRows(const System& sys, const std::vector<ConstraintRows>& rows, Keep&& keep, bool compact) {
+  std::vector<Eigen::Triplet<double>> entries;
+  int next = 0;
+  for (size_t c = 0; c < sys.constraints().size(); ++c) {
+    const ConstraintElement& e = *sys.constraints()[c];
+    const int off = sys.constraintOffsets()[c];
+    for (int i = 0; i < e.rows(); ++i) {
+      if (!keep(off + i)) continue;
+      const size_t before = entries.size();
+      for (size_t k = 0; k < e.blocks.size(); ++k) {
+        if (e.blocks[k] < 0) continue;
+        const int v0 = sys.block(e.blocks[k]).v0;
+        const auto g = rows[c].G[k].row(i);
+        for (int j = 0; j < g.size(); ++j)
+          if (g(j) != 0) entries.emplace_back(compact ? next : off + i, v0 + j, g(j));
+      }
+      if (entries.size() > before) ++next;
+    }
+  }
+  RowMatrix G(compact ? next : sys.nc(), sys.nv());
+  G.setFromTriplets(entries.begin(), entries.end());
+  return G;
+}
+
+}  // namespace
+
+void ConstraintNorm::update(const System& sys, const VecX& q, const std::vector<ConstraintRows>& rows,
+                            const std::vector<char>& dropped, double cj, const VecX& massDiagonal) {
+  m_sys = &sys;
+  m_nq = sys.nq();
+  m_nv = sys.nv();
+  m_nc = sys.nc();
+  m_cj = cj;
+  const double meanMass = massDiagonal.size() ? std::max(massDiagonal.mean(), 1e-300) : 1.0;
+  m_invMass = massDiagonal.unaryExpr([&](double m) { return 1.0 / (m > 0 ? m : meanMass); });
+  m_H.resize(sys.nblocks());
+  m_Hpinv.resize(sys.nblocks());
+  for (int b = 0; b < sys.nblocks(); ++b) {
+    const Block& B = sys.block(b);
+    MatX& H = m_H[b];
+    H.resize(B.nq(), B.nv());
+    VecX unit = VecX::Zero(B.nv()), column(B.nq());
+    for (int j = 0; j < B.nv(); ++j) {
+      unit(j) = 1;
+      B.formulation->coordinateRate(q.segment(B.q0, B.nq()), unit, column);
+      H.col(j) = column;
+      unit(j) = 0;
+    }
+    m_Hpinv[b] = H.completeOrthogonalDecomposition().pseudoInverse();
+  }
+  const auto& kinds = sys.rowKinds();
+  auto active = [&](int r) { return dropped.empty() || !dropped[r]; };
+  m_all = assembleRows(sys, rows, active, false);
+  // positions: the rows with a position-level equation; velocities: every bilateral row
+  build(assembleRows(sys, rows, [&](int r) { return active(r) && kinds[r] == RowKind::Equality; }, true),
+        m_position);
+  build(assembleRows(sys, rows, [&](int r) { return active(r) && kinds[r] != RowKind::Unilateral; }, true),
+        m_velocity);
+  m_ready = true;
+}
+
+void ConstraintNorm::build(Eigen::SparseMatrix<double, Eigen::RowMajor> G, Projection& P) const {
+  P.G = std::move(G);
+  const int n = static_cast<int>(P.G.rows());
+  if (n == 0) return;
+  P.rowNorm2.resize(n);
+  for (int r = 0; r < n; ++r) P.rowNorm2(r) = P.G.row(r).squaredNorm();
+  Eigen::SparseMatrix<double> A = P.G * Eigen::SparseMatrix<double>(P.G.transpose());
+  for (int r = 0; r < n; ++r) A.coeffRef(r, r) += kRegularization * P.rowNorm2(r);
+  P.GGt.compute(A);
+}
+
+void ConstraintNorm::accumulate(const Projection& P, const VecX& d, const VecX& wv, double& sum, VecX& normal) const {
+  if (P.empty() || P.GGt.info() != Eigen::Success) {
+    normal.setZero(m_nv);
+    return;
+  }
+  const VecX r = P.G * d;
+  normal = P.G.transpose() * P.GGt.solve(r);
+  // a normal displacement a along row r's direction leaves a residual a |G_r|; weight it like a
+  // displacement of a, with the weights of the coordinates the row touches
+  for (int k = 0; k < P.G.outerSize(); ++k) {
+    double weighted = 0;
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(P.G, k); it; ++it)
+      weighted += it.value() * it.value() * wv(it.col()) * wv(it.col());
+    const double wc = std::sqrt(weighted) / P.rowNorm2(k);
+    sum += (wc * r(k)) * (wc * r(k));
+  }
+}
+
+double ConstraintNorm::wrms(const double* x, const double* w, const double* mask, int N) const {
+  double sum = 0;
+  auto masked = [&](int i) { return mask == nullptr || mask[i] != 0; };
+  if (!m_ready || N != m_nq + m_nv + 2 * m_nc) {
+    for (int i = 0; i < N; ++i)
+      if (masked(i)) sum += (x[i] * w[i]) * (x[i] * w[i]);
+    return std::sqrt(sum / N);
+  }
+  const System& sys = *m_sys;
+  const Eigen::Map<const VecX> xq(x, m_nq), wq(w, m_nq), xv(x + m_nq, m_nv);
+  // positions: to velocity space, split, the tangent part back to coordinates
+  m_wqv.resize(m_nv);
+  m_dq.resize(m_nv);
+  for (int b = 0; b < sys.nblocks(); ++b) {
+    const Block& B = sys.block(b);
+    m_dq.segment(B.v0, B.nv()) = m_Hpinv[b] * xq.segment(B.q0, B.nq());
+    for (int j = 0; j < B.nv(); ++j) {  // weight of a position change along velocity dof j
+      const auto h = m_H[b].col(j);
+      const double length = h.norm();
+      m_wqv(B.v0 + j) = length > 0 ? h.cwiseProduct(wq.segment(B.q0, B.nq())).norm() / length
+                                   : wq.segment(B.q0, B.nq()).mean();
+    }
+  }
+  accumulate(m_position, m_dq, m_wqv, sum, m_normal);
+  m_tq = xq;
+  for (int b = 0; b < sys.nblocks(); ++b) {
+    const Block& B = sys.block(b);
+    m_tq.segment(B.q0, B.nq()) -= m_H[b] * m_normal.segment(B.v0, B.nv());
+  }
+  for (int i = 0; i < m_nq; ++i)
+    if (masked(i)) sum += (m_tq(i) * w[i]) * (m_tq(i) * w[i]);
+  // velocities
+  m_wv = Eigen::Map<const VecX>(w + m_nq, m_nv);
+  accumulate(m_velocity, xv, m_wv, sum, m_normal);
+  for (int i = 0; i < m_nv; ++i)
+    if (masked(m_nq + i)) {
+      const double t = (xv(i) - m_normal(i)) * m_wv(i);
+      sum += t * t;
+    }
+  // multipliers (only in Newton's test: the error test masks them out): by the velocity and
+  // position changes their forces make in one step, M^-1 G^T lambda h and G^T mu h (h ~ 1/cj).
+  // Measured by themselves, lambda near a singular position (a pole ~ 1/(t - t*) along the
+  // vanishing direction, while G^T lambda stays finite) or mu at a small step (~ 1/h) never pass.
+  bool anyMultiplier = false;
+  for (int i = m_nq + m_nv; i < N && !anyMultiplier; ++i) anyMultiplier = masked(i);
+  if (anyMultiplier) {
+    const Eigen::Map<const VecX> xl(x + m_nq + m_nv, m_nc), xm(x + m_nq + m_nv + m_nc, m_nc);
+    sum += (m_invMass.cwiseProduct(m_all.transpose() * xl) / m_cj).cwiseProduct(m_wv).squaredNorm();
+    sum += (m_all.transpose() * xm / m_cj).cwiseProduct(m_wqv).squaredNorm();
+  }
+  return std::sqrt(sum / N);
+}
+
+}  // namespace flexim
