@@ -160,8 +160,10 @@ def n_four_bar(n, nonredundant=False):
             {"name": "B0", "type": "marker", "body": "crank0", "marker": "tip", "quantities": ["position", "velocity"]},
             {"name": "energy", "type": "energy", "quantities": ["kinetic", "potential", "total"]},
         ],
+        # IDA passes the ten aligned positions at rtol 1e-6 (9e-5 rad off the closed form for N = 2)
+        # but not yet at 1e-8 (docs/theory/singular-configurations.md)
         "simulation": {"t_end": 10, "step": 1e-3, "output_interval": 1e-2, "integrator": "ida",
-                       "rtol": 1e-8, "atol": 1e-10},
+                       "rtol": 1e-6, "atol": 1e-8},
     }
 
 

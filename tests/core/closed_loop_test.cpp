@@ -34,7 +34,7 @@ using flexim::test::RecordingSink;
 
 namespace {
 
-const QString kIdaSingular = "#19: IDA stops at the first aligned position of the four-bar";
+const QString kIdaSingular = "#19: at rtol 1e-8 IDA stops at one of the aligned positions of the four-bar";
 
 std::string example(const std::string& file) { return std::string(FLEXIM_SOURCE_DIR) + "/resources/examples/" + file; }
 std::string substitute(const std::string& file) { return std::string(FLEXIM_TEST_DATA) + "/closed_loop/" + file; }
@@ -217,6 +217,13 @@ class ClosedLoopTest : public QObject {
     const QString two = QString::fromStdString(example("n_four_bar_2.json"));
     const QString ten = QString::fromStdString(example("n_four_bar_10.json"));
 #ifndef FLEXIM_CLOSED_LOOP_SLOW
+    // IDA passes the aligned positions at loose tolerances since its norm measures the components
+    // that the constraints fix by their residuals (measured: 9.0e-5 rad and 4e-6 G for N = 2 at
+    // rtol 1e-6, 1.3e-3 rad and 2.3e-5 G for N = 10, 3.6e-2 rad and 5.8e-4 G for N = 2 at 1e-4;
+    // all on the continuous branch). Before, 1e-6 stopped at t = 3.17 s and 1e-4 ended 0.16 rad off.
+    QTest::newRow("N=2 ida rtol 1e-6") << two << 2 << "ida" << 1e-6 << 3e-4 << 1e-5 << QString();
+    QTest::newRow("N=10 ida rtol 1e-6") << ten << 10 << "ida" << 1e-6 << 3e-3 << 1e-4 << QString();
+    QTest::newRow("N=2 ida rtol 1e-4") << two << 2 << "ida" << 1e-4 << 0.1 << 2e-3 << QString();
     QTest::newRow("N=2 ida rtol 1e-8") << two << 2 << "ida" << 1e-8 << 1e-5 << 1e-6 << kIdaSingular;
     QTest::newRow("N=2 gen-alpha h 1e-3") << two << 2 << "gen-alpha" << 1e-3 << 1e-3 << 1e-4 << QString();
     QTest::newRow("N=2 gen-alpha h 1e-4") << two << 2 << "gen-alpha" << 1e-4 << 1e-5 << 1e-6 << QString();
