@@ -257,11 +257,17 @@ int infoCommand(const std::vector<std::string>& args) {
     mopt.exact_rigid_modes = !coords.empty();
     fe::ModalResult modes;
     Diagnostics diag;
-    if (fe::freeModes(K, M, coords, mopt, modes, diag)) {
+    const bool solved = fe::freeModes(K, M, coords, mopt, modes, diag);
+    if (solved) {
       if (refModes.rows() != modes.modes.rows()) refModes.resize(0, 0);
       fe::reportModes(modes, refHz, refModes, M, r);
     }
     for (const auto& d : diag.items()) r.warn(d.message);
+    if (!solved) {
+      // the report up to here is still worth reading; the exit status says the modes are missing
+      std::printf("%s", r.str().c_str());
+      return fail("no modes for '" + a.input + "': the eigen solution failed (see the warnings above)");
+    }
   }
   std::printf("%s", r.str().c_str());
   return 0;

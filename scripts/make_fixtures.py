@@ -248,6 +248,46 @@ def make_bracket():
     summary(d, "bracket_free")
 
 
+def scale_inp_nodes(src, dst, factor):
+    """Copy of a ccx mesh deck with every *NODE coordinate multiplied by factor (m -> mm)."""
+    out, in_nodes = [], False
+    with open(src) as f:
+        for line in f.read().splitlines():
+            if line.startswith("*"):
+                in_nodes = line.upper().replace(" ", "").startswith("*NODE") and \
+                    not line.upper().replace(" ", "").startswith("*NODEFILE")
+                out.append(line)
+            elif in_nodes and line.strip():
+                t = [x.strip() for x in line.split(",")]
+                out.append(", ".join([t[0]] + ["%.13g" % (float(x) * factor) for x in t[1:4]]))
+            else:
+                out.append(line)
+    with open(dst, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def make_sector():
+    """The same cyclic sector in SI and in mm/tonne/s (E in MPa, rho in tonne/mm^3)."""
+    d = os.path.join(DATA, "sector")
+    print("sector")
+    gmsh(d, "sector.geo")
+    gmsh_inp_to_ccx(os.path.join(d, "mesh_gmsh.inp"), os.path.join(d, "mesh_ccx.inp"))
+    scale_inp_nodes(os.path.join(d, "mesh_ccx.inp"), os.path.join(d, "mesh_mm_ccx.inp"), 1000.0)
+    os.remove(os.path.join(d, "mesh_gmsh.inp"))
+    os.remove(os.path.join(d, "mesh.msh"))
+    write_deck(os.path.join(d, "sector_free.inp"), "30 degree disc sector, C3D10, SI, free-free",
+               "mesh_ccx.inp", "SECTOR", freq_step(18))
+    with open(os.path.join(d, "sector_mm_free.inp"), "w") as f:
+        f.write("*HEADING\n30 degree disc sector, C3D10, mm/tonne/s, free-free\n")
+        f.write("*INCLUDE, INPUT=mesh_mm_ccx.inp\n")
+        f.write("*MATERIAL, NAME=STEEL\n*ELASTIC\n%s, %s\n*DENSITY\n%s\n"
+                "*SOLID SECTION, ELSET=SECTOR, MATERIAL=STEEL\n" % ("%.6g" % (float(E) * 1e-6), NU, "%.6g" % (float(RHO) * 1e-12)))
+        f.write("*STEP\n" + freq_step(18) + "*END STEP\n")
+    for job in ("sector_free", "sector_mm_free"):
+        ccx(d, job, (".dat",))
+        summary(d, job)
+
+
 def make_tiny():
     d = os.path.join(DATA, "tiny")
     print("tiny")
@@ -417,7 +457,7 @@ def main(argv):
         if not shutil.which(tool):
             raise SystemExit("needs %s (Debian packages gmsh, calculix-ccx)" % tool)
     parts = {"beam": make_beam, "conrod": make_conrod, "bracket": make_bracket, "tiny": make_tiny,
-             "rod": make_rod}
+             "rod": make_rod, "sector": make_sector}
     for name in (argv or list(parts)):
         parts[name]()
 

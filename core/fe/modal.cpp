@@ -2,6 +2,7 @@
 
 #include <Eigen/CholmodSupport>
 #include <Eigen/Eigenvalues>
+#include <Eigen/SparseCholesky>
 #include <Spectra/MatOp/SparseSymMatProd.h>
 #include <Spectra/SymGEigsShiftSolver.h>
 
@@ -111,16 +112,75 @@ Eigen::MatrixXd rigidBodyModes(const std::vector<Eigen::Vector3d>& coords, const
   return R;
 }
 
-bool freeModes(const SpMat& K, const SpMat& M, const std::vector<Eigen::Vector3d>& coords, const ModalOptions& opt,
+namespace {
+
+/// Mean of the positive diagonal entries (0 if none): the scale of a matrix in its units.
+double meanPositiveDiagonal(const SpMat& A) {
+  double sum = 0;
+  long count = 0;
+  for (Eigen::Index i = 0; i < A.rows(); ++i)
+    if (const double d = A.coeff(i, i); d > 0) {
+      sum += d;
+      ++count;
+    }
+  return count ? sum / count : 0.0;
+}
+
+/// Eigenvalues of (K, M) below s: the negative pivots of LDL^T(K - s M) (Sylvester's law of
+/// inertia), -1 if the factorisation fails.
+int sturmCount(const SpMat& K, const SpMat& M, double s) {
+  Eigen::SimplicialLDLT<SpMat, Eigen::Lower> ldlt(SpMat(K - s * M));
+  if (ldlt.info() != Eigen::Success) return -1;
+  return static_cast<int>((ldlt.vectorD().array() < 0).count());
+}
+
+/// |K x - lambda M x| / max(|K x|, |lambda| |M x|).
+double modeResidual(const SpMat& K, const SpMat& M, const Eigen::VectorXd& x, double lambda) {
+  const Eigen::VectorXd Kx = K * x, Mx = M * x;
+  return (Kx - lambda * Mx).norm() / std::max({Kx.norm(), std::abs(lambda) * Mx.norm(), 1e-300});
+}
+
+std::string hz(double lambda) {
+  std::ostringstream s;
+  s.precision(6);
+  s << std::sqrt(std::max(0.0, lambda)) / (2 * std::numbers::pi) << " Hz";
+  return s.str();
+}
+
+}  // namespace
+
+bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector3d>& coords, const ModalOptions& opt,
                ModalResult& out, Diagnostics& diag) {
-  const Eigen::Index n = K.rows();
-  if (K.rows() != K.cols() || M.rows() != n || M.cols() != n || n == 0) {
+  const Eigen::Index n = K0.rows();
+  if (K0.rows() != K0.cols() || M0.rows() != n || M0.cols() != n || n == 0) {
     diag.error("modes", "stiffness and mass matrices must be square and of equal size");
     return false;
   }
+  // dofs with neither stiffness nor mass make every factorisation singular: name them
+  {
+    std::vector<long> empty;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (K0.coeff(i, i) == 0 && M0.coeff(i, i) == 0) empty.push_back(i);
+    if (!empty.empty()) {
+      std::ostringstream s;
+      s << empty.size() << " degrees of freedom have neither stiffness nor mass (dof";
+      for (size_t k = 0; k < std::min<size_t>(empty.size(), 6); ++k) s << ' ' << empty[k];
+      s << (empty.size() > 6 ? " ..." : "") << "; dof = 3 x node index + component): nodes outside every element?";
+      diag.error("modes", s.str());
+      return false;
+    }
+  }
+  // unit-free: K and M scaled to unit diagonal means, eigenvalues scaled back at the end
+  const double sK = meanPositiveDiagonal(K0), sM = meanPositiveDiagonal(M0);
+  if (!(sK > 0) || !(sM > 0)) {
+    diag.error("modes", sK > 0 ? "the mass matrix has no positive diagonal entry" : "the stiffness matrix has no positive diagonal entry");
+    return false;
+  }
+  const SpMat K = K0 / sK, M = M0 / sM;
+  const double lambdaScale = sK / sM;
   // automatic shift: a fraction of the largest diagonal ratio keeps K - sigma M well conditioned
   // (cond ~ lambda_max / |sigma|) while staying near the low end of the spectrum
-  double sigma = opt.shift;
+  double sigma = opt.shift / lambdaScale;
   if (sigma == 0) {
     double ratioMax = 0;
     const Eigen::VectorXd kd = K.diagonal(), md = M.diagonal();
@@ -137,8 +197,9 @@ bool freeModes(const SpMat& K, const SpMat& M, const std::vector<Eigen::Vector3d
   // fields are deflated from the operator and the iteration only looks for the elastic modes.
   const bool deflate = opt.exact_rigid_modes && opt.expected_rigid == 6 && static_cast<Eigen::Index>(coords.size()) * 3 == n;
   const Eigen::MatrixXd R = deflate ? rigidBodyModes(coords, M) : Eigen::MatrixXd();
-  const int wanted = std::max(1, opt.elastic_modes) + (deflate ? 0 : std::max(0, opt.expected_rigid));
-  int nev = std::min<int>(wanted, static_cast<int>(n) - 1 - static_cast<int>(R.cols()));
+  const int rigidWanted = std::max(0, opt.expected_rigid);
+  const int wanted = std::max(1, opt.elastic_modes) + (deflate ? 0 : rigidWanted);  // from Lanczos
+  const int maxNev = static_cast<int>(n) - 1 - static_cast<int>(R.cols());
   if (deflate) {
     // the rigid fields must be zero-energy; otherwise the body is supported or K is wrong
     const double energy = (K * R).norm() / std::max(K.norm() * R.norm(), 1e-300);
@@ -151,66 +212,139 @@ bool freeModes(const SpMat& K, const SpMat& M, const std::vector<Eigen::Vector3d
   ShiftInvertOp op(K, M);
   op.deflate(deflate ? &R : nullptr);
   Spectra::SparseSymMatProd<double> Bop(M);
+  const double lamMax = opt.max_frequency_hz > 0 ? std::pow(2 * std::numbers::pi * opt.max_frequency_hz, 2) / lambdaScale
+                                                 : 0.0;
 
   Eigen::VectorXd values;
   Eigen::MatrixXd vectors;
-  // With a frequency limit, grow the count until the highest mode found passes the limit.
-  for (;;) {
-    const int ncv = std::min<int>(static_cast<int>(n), std::max(2 * nev + 1, nev + 20));
-    Spectra::SymGEigsShiftSolver<ShiftInvertOp, Spectra::SparseSymMatProd<double>, Spectra::GEigsMode::ShiftInvert>
-        solver(op, Bop, nev, ncv, sigma);
-    if (!op.ok()) {
-      diag.error("modes", "Cholesky factorisation of K - sigma M failed (sigma = " + std::to_string(sigma) +
-                              "); is the mass matrix positive definite and the stiffness symmetric?");
-      return false;
+  int keep = 0;
+  std::string failure;  // why the last attempt's modes were not accepted
+  // one spare mode above the wanted ones: the Sturm check's shift goes below it
+  int nev = std::min(wanted + 1, maxNev);
+  constexpr int kAttempts = 3;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    ++out.attempts;
+    const double shift = sigma * std::pow(10.0, attempt);  // a retry moves the shift
+    const int ncvFactor = 1 << attempt;                    // ... and uses more Lanczos vectors
+    // with a frequency limit, grow the count until the highest mode found passes the limit
+    for (;;) {
+      const int ncv = std::min<int>(static_cast<int>(n), ncvFactor * std::max(2 * nev + 1, nev + 20));
+      Spectra::SymGEigsShiftSolver<ShiftInvertOp, Spectra::SparseSymMatProd<double>, Spectra::GEigsMode::ShiftInvert>
+          solver(op, Bop, nev, ncv, shift);
+      if (!op.ok()) {
+        diag.error("modes", "Cholesky factorisation of K - sigma M failed (sigma = " + std::to_string(shift * lambdaScale) +
+                                "); is the mass matrix positive definite and the stiffness symmetric?");
+        return false;
+      }
+      // Spectra throws on numerical breakdown (e.g. a singular mass matrix): report, never crash
+      try {
+        solver.init();
+        solver.compute(Spectra::SortRule::LargestMagn, 1000, opt.tolerance, Spectra::SortRule::SmallestAlge);
+      } catch (const std::exception& e) {
+        diag.error("modes", std::string("Lanczos iteration broke down (") + e.what() +
+                                "); is the mass matrix positive definite?");
+        return false;
+      }
+      out.iterations += solver.num_iterations();
+      if (solver.info() != Spectra::CompInfo::Successful) {
+        diag.error("modes", "Lanczos iterations did not converge; try fewer modes or another shift");
+        return false;
+      }
+      values = solver.eigenvalues();
+      vectors = solver.eigenvectors();
+      if (deflate) {  // the exact rigid modes come first, with eigenvalue 0
+        Eigen::VectorXd v(values.size() + 6);
+        v << Eigen::VectorXd::Zero(6), values;
+        Eigen::MatrixXd x(n, vectors.cols() + 6);
+        x << R, vectors;
+        values = v;
+        vectors = x;
+      }
+      if (lamMax <= 0 || values.maxCoeff() > lamMax || nev >= maxNev) break;
+      nev = std::min(maxNev, 2 * nev);
     }
-    // Spectra throws on numerical breakdown (e.g. a singular mass matrix): report, never crash
-    try {
-      solver.init();
-      solver.compute(Spectra::SortRule::LargestMagn, 1000, opt.tolerance, Spectra::SortRule::SmallestAlge);
-    } catch (const std::exception& e) {
-      diag.error("modes", std::string("Lanczos iteration broke down (") + e.what() +
-                              "); is the mass matrix positive definite?");
-      return false;
+    // ascending order
+    std::vector<int> order(values.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return values(a) < values(b); });
+    {
+      const Eigen::VectorXd v = values;
+      const Eigen::MatrixXd x = vectors;
+      for (size_t j = 0; j < order.size(); ++j) {
+        values(j) = v(order[j]);
+        vectors.col(j) = x.col(order[j]);
+      }
     }
-    out.iterations += solver.num_iterations();
-    if (solver.info() != Spectra::CompInfo::Successful) {
-      diag.error("modes", "Lanczos iterations did not converge; try fewer modes or another shift");
-      return false;
+    const int computed = static_cast<int>(values.size());
+    if (lamMax > 0) {
+      keep = 0;
+      for (int j = 0; j < computed; ++j)
+        if (values(j) <= lamMax || keep < rigidWanted) ++keep;
+    } else {
+      keep = std::min(computed, wanted + (deflate ? 6 : 0));
     }
-    values = solver.eigenvalues();
-    vectors = solver.eigenvectors();
-    if (deflate) {  // the exact rigid modes come first, with eigenvalue 0
-      Eigen::VectorXd v(values.size() + 6);
-      v << Eigen::VectorXd::Zero(6), values;
-      Eigen::MatrixXd x(n, vectors.cols() + 6);
-      x << R, vectors;
-      values = v;
-      vectors = x;
+    // check 1: every mode's residual (exact rigid fields are checked by their energy above)
+    std::ostringstream bad;
+    int badCount = 0;
+    out.residuals.assign(computed, 0.0);
+    for (int j = 0; j < computed; ++j) {
+      if (deflate && j < 6) continue;
+      out.residuals[j] = modeResidual(K, M, vectors.col(j), values(j));
+      const bool rigidLike = std::abs(values(j)) < 1e-6 * std::abs(sigma);
+      if (!rigidLike && j < keep && out.residuals[j] > opt.residual_tolerance) {
+        if (badCount++ < 5) bad << (badCount > 1 ? ", " : "") << "mode " << j + 1 << " (" << hz(values(j) * lambdaScale)
+                                << ", residual " << out.residuals[j] << ")";
+      }
     }
-    const double fTop = std::sqrt(std::max(0.0, values(values.size() - 1))) / (2 * std::numbers::pi);
-    if (opt.max_frequency_hz <= 0 || fTop >= opt.max_frequency_hz || nev >= n - 1) break;
-    nev = std::min<int>(static_cast<int>(n) - 1, 2 * nev);
+    // check 2: no mode missing. The shift s goes in the highest gap between computed eigenvalues
+    // at or above the kept ones, so that every kept mode is below it.
+    int below = -1;
+    double s = 0;
+    for (int j = computed - 2; j >= keep - 1 && j >= 0; --j) {
+      const double gap = values(j + 1) - values(j);
+      if (gap > 1e-6 * std::max(std::abs(values(j + 1)), std::abs(sigma)) && values(j + 1) > 0) {
+        s = 0.5 * (values(j) + values(j + 1));
+        below = j + 1;
+        break;
+      }
+    }
+    // the count needs an LDL^T factorisation, which only exists simplicial here: affordable up
+    // to sturm_max_dofs (docs/fe-eigensolver.md has the cost)
+    const bool countable = n <= opt.sturm_max_dofs;
+    int count = -2;
+    if (below > 0 && countable) count = sturmCount(K, M, s);
+    out.sturm_shift = s * lambdaScale;
+    out.sturm_count = countable ? count : -1;
+    if (badCount == 0 && (!countable || (below > 0 && count == below))) {
+      failure.clear();
+      break;
+    }
+    std::ostringstream why;
+    if (badCount) why << badCount << " mode(s) with a residual above " << opt.residual_tolerance << ": " << bad.str();
+    if (below <= 0) {
+      // no gap above the kept modes (a multiple eigenvalue at the top): compute more and retry
+      why << (badCount ? "; " : "") << "no gap above the highest mode to check the count in";
+      nev = std::min(maxNev, nev + 4);
+    } else if (count != below) {
+      why << (badCount ? "; " : "") << "the Sturm count finds " << count << " eigenvalues below " << hz(s * lambdaScale)
+          << " but the Lanczos iteration returned " << below;
+      if (count > below) why << ": " << count - below << " mode(s) missing";
+      nev = std::min(maxNev, nev + std::max(4, count - below + 1));
+    }
+    failure = why.str();
+    if (attempt + 1 < kAttempts)
+      diag.info("modes", "retrying the eigen solution with more Lanczos vectors and another shift: " + failure);
   }
-  // ascending order
-  std::vector<int> order(values.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int a, int b) { return values(a) < values(b); });
-  int keep = static_cast<int>(order.size());
-  if (opt.max_frequency_hz > 0) {
-    const double lamMax = std::pow(2 * std::numbers::pi * opt.max_frequency_hz, 2);
-    keep = 0;
-    for (int i : order)
-      if (values(i) <= lamMax || keep < opt.expected_rigid) ++keep;
+  if (!failure.empty()) {
+    diag.error("modes", "the eigen solution failed its checks after " + std::to_string(kAttempts) +
+                            " attempts, so no modes are returned: " + failure);
+    return false;
   }
-  out.eigenvalues.resize(keep);
-  out.modes.resize(n, keep);
-  for (int j = 0; j < keep; ++j) {
-    out.eigenvalues(j) = values(order[j]);
-    out.modes.col(j) = vectors.col(order[j]);
-  }
+  out.eigenvalues = values.head(keep) * lambdaScale;
+  out.modes = vectors.leftCols(keep);
+  out.residuals.resize(keep);
   // rigid modes: eigenvalues far below the first elastic one
-  const double scale = std::abs(sigma);
+  const double scale = std::abs(sigma) * lambdaScale;
   out.rigid.assign(keep, false);
   out.rigid_count = 0;
   for (int j = 0; j < keep; ++j)
@@ -225,24 +359,21 @@ bool freeModes(const SpMat& K, const SpMat& M, const std::vector<Eigen::Vector3d
     diag.warning("modes", s.str());
   }
   if (!deflate && opt.exact_rigid_modes && out.rigid_count == 6 && static_cast<int>(coords.size()) * 3 == n) {
-    const Eigen::MatrixXd R = rigidBodyModes(coords, M);
+    const Eigen::MatrixXd Rx = rigidBodyModes(coords, M0);
     for (int j = 0, r = 0; j < keep; ++j)
       if (out.rigid[j]) {
-        out.modes.col(j) = R.col(r++);
+        out.modes.col(j) = Rx.col(r++);
         out.eigenvalues(j) = 0.0;
+        out.residuals[j] = 0.0;
       }
   }
-  // M-normalise (Spectra returns B-normalised vectors; make it exact) and measure residuals
+  // M-normalise with the physical M (Spectra returns B-normalised vectors; make it exact)
   out.max_residual = 0;
   for (int j = 0; j < keep; ++j) {
-    const Eigen::VectorXd Mx = M * out.modes.col(j);
-    out.modes.col(j) /= std::sqrt(out.modes.col(j).dot(Mx));
-    if (out.rigid[j]) continue;
-    const Eigen::VectorXd Kx = K * out.modes.col(j);
-    const double r = (Kx - out.eigenvalues(j) * (M * out.modes.col(j))).norm() / std::max(Kx.norm(), 1e-300);
-    out.max_residual = std::max(out.max_residual, r);
+    out.modes.col(j) /= std::sqrt(out.modes.col(j).dot(M0 * out.modes.col(j)));
+    if (!out.rigid[j]) out.max_residual = std::max(out.max_residual, out.residuals[j]);
   }
-  out.shift = sigma;
+  out.shift = sigma * lambdaScale;
   out.operations = op.solves();
   return true;
 }

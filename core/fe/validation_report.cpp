@@ -93,6 +93,13 @@ void reportModes(const ModalResult& modes, const std::vector<double>& reference_
   const std::vector<double> f = modes.frequenciesHz();
   r.add(format("modes: %zu (%d rigid), shift %.3g (rad/s)^2, max residual %.1e, %ld solves", f.size(), modes.rigid_count,
                modes.shift, modes.max_residual, modes.operations));
+  if (modes.sturm_count < 0)
+    r.warn(format("Sturm check not made: %ld dofs are above its size limit (docs/fe-eigensolver.md); a missing mode "
+                  "would go unnoticed", static_cast<long>(modes.modes.rows())));
+  else
+    r.add(format("Sturm check: %d eigenvalues below %.6g Hz by the inertia of K - s M, all returned%s", modes.sturm_count,
+                 std::sqrt(std::max(0.0, modes.sturm_shift)) / (2 * std::numbers::pi),
+                 modes.attempts > 1 ? format(" (after %d attempts)", modes.attempts).c_str() : ""));
   Eigen::VectorXd mac;
   Eigen::MatrixXd full;
   if (reference_modes.cols() > 0 && reference_modes.rows() == modes.modes.rows()) {
@@ -103,6 +110,7 @@ void reportModes(const ModalResult& modes, const std::vector<double>& reference_
   double worst = 0;
   for (size_t i = 0; i < f.size(); ++i) {
     std::string line = format("  mode %3zu  %12.6g Hz  %-7s", i + 1, f[i], modes.rigid[i] ? "rigid" : "elastic");
+    if (i < modes.residuals.size() && !modes.rigid[i]) line += format("  residual %.1e", modes.residuals[i]);
     if (i < reference_hz.size()) {
       const double ref = reference_hz[i];
       if (!modes.rigid[i] && ref > 0) {
