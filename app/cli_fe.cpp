@@ -1,5 +1,6 @@
 // flexim-cli commands for FE data: modes, reduce, info.
 #include "app/cli_common.h"
+#include "core/fe/active_dofs.h"
 #include "core/fe/assembly.h"
 #include "core/fe/modal.h"
 #include "core/fe/reduction.h"
@@ -153,7 +154,9 @@ int modesCommand(const std::vector<std::string>& args) {
   mopt.elastic_modes = a.count > 0 ? a.count : 10;
   mopt.max_frequency_hz = a.max_frequency;
   fe::ModalResult modes;
-  const bool ok = fe::freeModes(mats.K, mats.M, mesh.coords, mopt, modes, diag);
+  const fe::ActiveDofs active = fe::activeDofs(mats.K, mats.M, mesh.nodeCount());
+  fe::noteLeftOut(mesh, active, diag);
+  const bool ok = fe::freeModesOfActive(mats.K, mats.M, mesh.coords, mopt, active, modes, diag);
   printDiagnostics(diag);
   if (!ok) return fail("eigen solution failed for '" + a.input + "'");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -234,7 +237,9 @@ int infoCommand(const std::vector<std::string>& args) {
   if (refHz.empty()) loadReferences(a.input, mesh, refHz, refModes);
   Eigen::SparseMatrix<double> K = mesh.K, M = mesh.M;
   std::vector<Eigen::Vector3d> coords = mesh.coords;
-  if (!mesh.elements.empty()) {
+  Diagnostics solveDiag;
+  bool solved = true;  // no matrices: nothing to solve
+  if (!mesh.elements.empty() || !mesh.masses.empty() || !mesh.springs.empty()) {
     fe::AssemblyOptions aopt;
     if (a.material) aopt.override_material = &*a.material;
     fe::AssembledMatrices mats;
@@ -244,6 +249,7 @@ int infoCommand(const std::vector<std::string>& args) {
       std::printf("%s", r.str().c_str());
       return fail("cannot assemble '" + a.input + "'");
     }
+    solveDiag.append(diag);  // warnings of the assembly
     fe::reportMatrices(mesh, mats, r);
     K = mats.K;
     M = mats.M;
@@ -256,20 +262,23 @@ int infoCommand(const std::vector<std::string>& args) {
     mopt.elastic_modes = a.count > 0 ? a.count : std::max<int>(4, static_cast<int>(refHz.size()) - 6);
     mopt.exact_rigid_modes = !coords.empty();
     fe::ModalResult modes;
-    Diagnostics diag;
-    const bool solved = fe::freeModes(K, M, coords, mopt, modes, diag);
+    Diagnostics& diag = solveDiag;
+    const fe::ActiveDofs active =
+        fe::activeDofs(K, M, static_cast<long>(coords.size()) * 3 == K.rows() ? static_cast<int>(coords.size()) : 0);
+    fe::noteLeftOut(mesh, active, diag);
+    solved = fe::freeModesOfActive(K, M, coords, mopt, active, modes, diag);
     if (solved) {
       if (refModes.rows() != modes.modes.rows()) refModes.resize(0, 0);
       fe::reportModes(modes, refHz, refModes, M, r);
     }
-    for (const auto& d : diag.items()) r.warn(d.message);
-    if (!solved) {
-      // the report up to here is still worth reading; the exit status says the modes are missing
-      std::printf("%s", r.str().c_str());
-      return fail("no modes for '" + a.input + "': the eigen solution failed (see the warnings above)");
-    }
+  }
+  for (const auto& d : solveDiag.items()) {
+    if (d.severity == Severity::Info) r.add("note: " + d.message);
+    else r.warn(d.message);
   }
   std::printf("%s", r.str().c_str());
+  // the report is still worth reading; the exit status says the modes are missing
+  if (!solved) return fail("no modes for '" + a.input + "': the eigen solution failed (see the warnings above)");
   return 0;
 }
 

@@ -2,6 +2,8 @@
 
 #include "core/fe/element_library.h"
 
+#include <Eigen/Geometry>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -180,14 +182,89 @@ std::string jacobianMessage(const JacobianFailure& f) {
          " — inverted or badly ordered element";
 }
 
+/// Discrete springs and masses must name existing nodes and carry finite, non-negative values.
+bool checkDiscrete(const FeModel& mesh, Diagnostics& diag) {
+  bool ok = true;
+  const int n = mesh.nodeCount();
+  for (const auto* list : {&mesh.masses, &mesh.springs})
+    for (const Discrete& d : *list) {
+      if (!(d.value >= 0.0) || !std::isfinite(d.value)) {
+        diag.error(d.label, std::string(list == &mesh.masses ? "mass" : "stiffness") + " " + num(d.value) +
+                                " must be finite and >= 0");
+        ok = false;
+      }
+      for (const DiscreteTerm& t : d.terms)
+        if (t.node < 0 || t.node >= n || t.component < 0 || t.component > 2 || !std::isfinite(t.coefficient)) {
+          diag.error(d.label, "refers to a node or direction that does not exist");
+          ok = false;
+          break;
+        }
+    }
+  return ok;
+}
+
+/// Springs that resist a rigid motion make the body supported: free-free modes then fail. Said
+/// once per kind, naming the first spring: grounded springs, and springs across a distance that
+/// are not along the line between their nodes (without rotational DOFs they resist rotation).
+void warnSupportingSprings(const FeModel& mesh, Diagnostics& diag) {
+  int grounded = 0, rotating = 0;
+  std::string firstGrounded, firstRotating;
+  for (const Discrete& d : mesh.springs) {
+    Eigen::Vector3d t = Eigen::Vector3d::Zero(), r = Eigen::Vector3d::Zero();
+    double scale = 0;
+    const Eigen::Vector3d x0 = mesh.coords[static_cast<std::size_t>(d.terms.empty() ? 0 : d.terms[0].node)];
+    for (const DiscreteTerm& a : d.terms) {
+      const Eigen::Vector3d x = mesh.coords[static_cast<std::size_t>(a.node)] - x0;
+      t(a.component) += a.coefficient;
+      for (int k = 0; k < 3; ++k) r(k) += a.coefficient * Eigen::Vector3d::Unit(k).cross(x)(a.component);
+      scale = std::max(scale, std::abs(a.coefficient));
+    }
+    if (t.norm() > 1e-9 * scale) {
+      if (grounded++ == 0) firstGrounded = d.label;
+    } else if (r.norm() > 1e-9 * scale * std::max(1e-300, (mesh.coords[static_cast<std::size_t>(d.terms.back().node)] - x0).norm())) {
+      if (rotating++ == 0) firstRotating = d.label;
+    }
+  }
+  if (grounded)
+    diag.warning(firstGrounded, std::to_string(grounded) + " spring(s) tie the body to ground: it is not free, "
+                                                           "free-free modes will fail (use Craig-Bampton)");
+  if (rotating)
+    diag.warning(firstRotating, std::to_string(rotating) + " spring(s) join separate nodes across the line between "
+                                                           "them: without rotational DOFs they resist rigid rotation");
+}
+
+/// value * c c^T of every discrete spring into K and mass into M; point masses also count in the
+/// lumped nodal masses (a mass on one direction only counts a third: the lumped mass is isotropic).
+void addDiscrete(const FeModel& mesh, AssembledMatrices& out) {
+  auto add = [&](const std::vector<Discrete>& list, Eigen::SparseMatrix<double>& A) {
+    if (list.empty()) return;
+    std::vector<Eigen::Triplet<double>> t;
+    for (const Discrete& d : list)
+      for (const DiscreteTerm& a : d.terms)
+        for (const DiscreteTerm& b : d.terms)
+          t.emplace_back(3 * a.node + a.component, 3 * b.node + b.component, d.value * a.coefficient * b.coefficient);
+    Eigen::SparseMatrix<double> D(A.rows(), A.cols());
+    D.setFromTriplets(t.begin(), t.end());
+    A = A + D;
+  };
+  add(mesh.springs, out.K);
+  add(mesh.masses, out.M);
+  for (const Discrete& d : mesh.masses)
+    for (const DiscreteTerm& a : d.terms) {
+      const double m = d.value * a.coefficient * a.coefficient / 3.0;
+      out.lumped_node_mass[static_cast<std::size_t>(a.node)] += m;
+      out.point_mass += m;
+    }
+}
+
 }  // namespace
 
 bool assemble(const FeModel& mesh, const AssemblyOptions& opt, AssembledMatrices& out, Diagnostics& diag) {
   out = AssembledMatrices{};
   const int n = mesh.nodeCount();
   const std::size_t ne = mesh.elements.size();
-  if (ne == 0) {
-    diag.error("mesh", "has no solid elements to assemble");
+  if (ne == 0 && mesh.masses.empty() && mesh.springs.empty()) {
+    diag.error("mesh", "has no solid elements, springs or masses to assemble");
     return false;
   }
 
@@ -207,6 +284,7 @@ bool assemble(const FeModel& mesh, const AssemblyOptions& opt, AssembledMatrices
     diag.error("mesh", std::to_string(badNodes - kMaxElementErrors) + " more elements with bad node indices");
   std::vector<const Material*> mat;
   if (!resolveMaterials(mesh, opt, mat, diag)) ok = false;
+  if (!checkDiscrete(mesh, diag)) ok = false;
   if (!ok) return false;
 
   // --- sparsity: K has full 3x3 blocks for every node pair sharing an element, the consistent
@@ -314,18 +392,10 @@ bool assemble(const FeModel& mesh, const AssemblyOptions& opt, AssembledMatrices
     }
   }
 
-  int unused = 0, firstUnused = -1;
-  for (int b = 0; b < n; ++b)
-    if (g.degree(b) == 0) {
-      if (firstUnused < 0) firstUnused = b;
-      ++unused;
-    }
-  if (unused > 0)
-    diag.warning("mesh", std::to_string(unused) + " node(s) belong to no element (e.g. node " +
-                             std::to_string(static_cast<int>(mesh.node_ids.size()) > firstUnused
-                                                ? mesh.node_ids[static_cast<std::size_t>(firstUnused)]
-                                                : firstUnused) +
-                             "); their rows and columns of K and M are zero");
+  addDiscrete(mesh, out);
+  warnSupportingSprings(mesh, diag);
+  // nodes outside every element and spring keep empty rows: the eigen solution leaves them out
+  // (active_dofs.h) and says which they are
   return true;
 }
 

@@ -37,6 +37,7 @@ struct AssembledMatrices {
   std::vector<double> lumped_node_mass;
   double volume = 0.0;  ///< sum of element volumes [m^3]
   double mass = 0.0;    ///< sum of rho * element volume [kg]
+  double point_mass = 0.0;  ///< translational mass of FeModel::masses [kg] (a one-direction mass counts 1/3)
 };
 
 /// Assembles K and M of every element of `mesh`. Errors (each naming the element, element set
@@ -46,7 +47,9 @@ struct AssembledMatrices {
 ///  * non-positive Jacobian determinant at an integration point (inverted, badly ordered or
 ///    flat element);
 ///  * node index out of range.
-/// A warning is added for nodes used by no element (their rows and columns are zero).
+/// Discrete springs and masses (FeModel::springs, masses) are added as value * c c^T; a negative
+/// or non-finite value is an error naming the card. Nodes used by no element or spring keep zero
+/// rows in K (see active_dofs.h for how the eigen solution leaves them out).
 /// Cost O(elements); memory about 12 bytes per stored nonzero of K plus 1/3 of that for M.
 bool assemble(const FeModel& mesh, const AssemblyOptions& opt, AssembledMatrices& out, Diagnostics& diag);
 

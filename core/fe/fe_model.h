@@ -45,6 +45,34 @@ struct Dof {
   int component = 0;
 };
 
+/// One degree of freedom of a discrete element: node index, component (0 = x, 1 = y, 2 = z) and
+/// its coefficient in the element's "strain" c (see Discrete).
+struct DiscreteTerm {
+  int node = -1;
+  int component = 0;
+  double coefficient = 1.0;
+};
+
+/// A discrete (lumped) stiffness or mass: adds value * c c^T to K or M, c = sum of coefficient *
+/// unit dof. A point mass m is three of them (one per direction); a spring k between nodes a and
+/// b along the unit vector n is one with c = n at a and -n at b; a scalar spring (CELAS, SPRING2)
+/// is c = e_i at a - e_j at b; a grounded one has terms on one node only. Only translational
+/// DOFs exist in the solid model: rotational parts are dropped by the importers (with a warning).
+struct Discrete {
+  std::string label;               ///< for messages, e.g. "CONM2 12", "element 7 (MASS)"
+  double value = 0.0;              ///< stiffness [N/m] or mass [kg]
+  std::vector<DiscreteTerm> terms;
+};
+
+/// Rotary inertia the deck puts on a node (ROTARYI, CONM2 I11.., CONM1 rotational block). Solid
+/// nodes have no rotational DOF, so it is not in M; kept for the report (and for coupling
+/// reference nodes, once couplings are imported).
+struct RotaryInertia {
+  std::string label;
+  int node = -1;
+  Eigen::Matrix3d J = Eigen::Matrix3d::Zero();  ///< about the node [kg m^2]
+};
+
 struct FeModel {
   // geometry
   std::vector<int> node_ids;                 ///< id in the source file, per node index
@@ -54,6 +82,9 @@ struct FeModel {
   std::map<std::string, std::vector<int>> node_sets;     ///< name (upper case) -> node indices
   std::map<std::string, std::vector<int>> element_sets;  ///< name (upper case) -> element indices
   std::vector<Material> materials;
+  std::vector<Discrete> masses;    ///< point and scalar masses (into M)
+  std::vector<Discrete> springs;   ///< springs (into K)
+  std::vector<RotaryInertia> rotary_inertias;  ///< not in M (no rotational DOFs)
 
   // optional: matrices exported by an FE program (rows/columns described by `dofs`)
   Eigen::SparseMatrix<double> K, M;

@@ -114,6 +114,9 @@ Eigen::MatrixXd rigidBodyModes(const std::vector<Eigen::Vector3d>& coords, const
 
 namespace {
 
+/// Up to this many dofs the eigenproblem is solved dense, all eigenvalues at once.
+constexpr Eigen::Index kDenseLimit = 300;
+
 /// Mean of the positive diagonal entries (0 if none): the scale of a matrix in its units.
 double meanPositiveDiagonal(const SpMat& A) {
   double sum = 0;
@@ -209,15 +212,63 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
       return false;
     }
   }
-  ShiftInvertOp op(K, M);
-  op.deflate(deflate ? &R : nullptr);
-  Spectra::SparseSymMatProd<double> Bop(M);
   const double lamMax = opt.max_frequency_hz > 0 ? std::pow(2 * std::numbers::pi * opt.max_frequency_hz, 2) / lambdaScale
                                                  : 0.0;
 
   Eigen::VectorXd values;
   Eigen::MatrixXd vectors;
   int keep = 0;
+  // Small problems (a few masses and springs, a coarse test mesh): the whole spectrum, dense.
+  // Lanczos returns at most n - 1 modes and leaves no spare above them for the Sturm check.
+  if (n <= kDenseLimit) {
+    // M x = mu (K - sigma M) x with K - sigma M positive definite (M may be singular): lambda = sigma + 1 / mu
+    const Eigen::MatrixXd A = Eigen::MatrixXd(K) - sigma * Eigen::MatrixXd(M), B = Eigen::MatrixXd(M);
+    Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> dense(B, A);
+    if (dense.info() != Eigen::Success) {
+      diag.error("modes", "dense eigen solution failed; is the stiffness symmetric and K - sigma M positive definite?");
+      return false;
+    }
+    std::vector<std::pair<double, int>> found;  // (lambda, column), finite eigenvalues only
+    for (int j = 0; j < dense.eigenvalues().size(); ++j)
+      if (const double mu = dense.eigenvalues()(j); mu > 1e-14 * dense.eigenvalues().cwiseAbs().maxCoeff())
+        found.emplace_back(sigma + 1 / mu, j);
+    std::sort(found.begin(), found.end());
+    const int total = static_cast<int>(found.size());
+    values.resize(total);
+    vectors.resize(n, total);
+    for (int j = 0; j < total; ++j) {
+      values(j) = found[j].first;
+      vectors.col(j) = dense.eigenvectors().col(found[j].second);
+    }
+    keep = total;
+    if (lamMax > 0) {
+      keep = 0;
+      for (int j = 0; j < total; ++j)
+        if (values(j) <= lamMax || keep < rigidWanted) ++keep;
+    } else {
+      keep = std::min(total, std::max(1, opt.elastic_modes) + rigidWanted);
+    }
+    out.attempts = 1;
+    out.residuals.assign(total, 0.0);
+    std::ostringstream bad;
+    int badCount = 0;
+    for (int j = 0; j < keep; ++j) {
+      out.residuals[j] = modeResidual(K, M, vectors.col(j), values(j));
+      if (std::abs(values(j)) >= 1e-6 * std::abs(sigma) && out.residuals[j] > opt.residual_tolerance && badCount++ < 5)
+        bad << (badCount > 1 ? ", " : "") << "mode " << j + 1 << " (" << hz(values(j) * lambdaScale) << ", residual "
+            << out.residuals[j] << ")";
+    }
+    if (badCount) {
+      diag.error("modes", "the dense eigen solution failed its residual check, so no modes are returned: " + bad.str());
+      return false;
+    }
+    // every eigenvalue is known: the count below a shift above the kept ones is exact
+    out.sturm_shift = (keep < total ? 0.5 * (values(keep - 1) + values(keep)) : 2 * values(keep - 1) + 1) * lambdaScale;
+    out.sturm_count = keep;
+  } else {
+  ShiftInvertOp op(K, M);
+  op.deflate(deflate ? &R : nullptr);
+  Spectra::SparseSymMatProd<double> Bop(M);
   std::string failure;  // why the last attempt's modes were not accepted
   // one spare mode above the wanted ones: the Sturm check's shift goes below it
   int nev = std::min(wanted + 1, maxNev);
@@ -340,6 +391,8 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
                             " attempts, so no modes are returned: " + failure);
     return false;
   }
+  out.operations = op.solves();
+  }
   out.eigenvalues = values.head(keep) * lambdaScale;
   out.modes = vectors.leftCols(keep);
   out.residuals.resize(keep);
@@ -374,7 +427,6 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     if (!out.rigid[j]) out.max_residual = std::max(out.max_residual, out.residuals[j]);
   }
   out.shift = sigma * lambdaScale;
-  out.operations = op.solves();
   return true;
 }
 

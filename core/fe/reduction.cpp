@@ -1,6 +1,7 @@
 #include "core/fe/reduction.h"
 
 #include "core/base/rotation.h"
+#include "core/fe/active_dofs.h"
 #include "core/fe/assembly.h"
 #include "core/fe/surface.h"
 
@@ -203,13 +204,28 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
   out.interfaces = interfaces;
   massProperties(out.coords, out.node_mass, report);
 
+  // nodes without stiffness stay out of the eigen solution; an interface cannot hold on to them
+  const ActiveDofs active = activeDofs(mats.K, mats.M, mesh.nodeCount());
+  noteLeftOut(mesh, active, diag);
+  for (const Interface& itf : interfaces)
+    for (int k : itf.nodes)
+      if (active.index[static_cast<std::size_t>(3 * k)] < 0 || active.index[static_cast<std::size_t>(3 * k + 1)] < 0 ||
+          active.index[static_cast<std::size_t>(3 * k + 2)] < 0) {
+        diag.error("interface " + itf.name,
+                   "node " + std::to_string(mesh.node_ids[static_cast<std::size_t>(k)]) +
+                       " belongs to no element (a coupling or rigid-body reference node?): nothing connects it to "
+                       "the structure; use the node set of the nodes it couples instead");
+        break;
+      }
+  if (diag.hasErrors()) return false;
+
   ModalOptions mopt;
   mopt.elastic_modes = opt.modes;
   mopt.max_frequency_hz = opt.max_frequency_hz;
   start = std::chrono::steady_clock::now();
   if (opt.method == ReductionOptions::Method::FreeFree) {
     mopt.exact_rigid_modes = opt.exact_rigid_modes;
-    if (!freeModes(mats.K, mats.M, mesh.coords, mopt, report.modal, diag)) return false;
+    if (!freeModesOfActive(mats.K, mats.M, mesh.coords, mopt, active, report.modal, diag)) return false;
     out.modes = report.modal.modes;
     out.eigenvalues = report.modal.eigenvalues;
     for (bool r : report.modal.rigid) out.kinds.push_back(r ? ModeKind::Rigid : ModeKind::Elastic);
@@ -227,6 +243,23 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
       return false;
     }
     out.interfaces = interfaces;  // averaging interfaces moved their reference points
+    if (!active.all()) {
+      // drop the free columns of left-out dofs: their modes then stay zero there
+      std::vector<Eigen::Triplet<double>> kept;
+      std::vector<int> column(static_cast<std::size_t>(T.cols()), -1);
+      int next = 0;
+      for (int j = 0; j < T.cols(); ++j) {
+        bool keep = true;
+        for (SpMat::InnerIterator it(T, j); it; ++it)
+          if (active.index[static_cast<std::size_t>(it.row())] < 0) keep = false;
+        if (keep) column[static_cast<std::size_t>(j)] = next++;
+      }
+      for (int j = 0; j < T.cols(); ++j)
+        if (column[static_cast<std::size_t>(j)] >= 0)
+          for (SpMat::InnerIterator it(T, j); it; ++it) kept.emplace_back(it.row(), column[static_cast<std::size_t>(j)], it.value());
+      T.resize(T.rows(), next);
+      T.setFromTriplets(kept.begin(), kept.end());
+    }
     const SpMat Kr = SpMat(T.transpose() * mats.K * T), Mr = SpMat(T.transpose() * mats.M * T);
     const int nb = 6 * static_cast<int>(interfaces.size()), ni = static_cast<int>(Kr.rows()) - nb;
     const SpMat Kii = Kr.topLeftCorner(ni, ni), Kib = Kr.topRightCorner(ni, nb), Mii = Mr.topLeftCorner(ni, ni);

@@ -47,6 +47,25 @@ struct PendingSection {
   Loc loc;
 };
 
+/// A discrete element (MASS, ROTARYI, SPRINGA, SPRING1, SPRING2, DASHPOTA): ids until finish().
+struct DiscreteElement {
+  int id = 0;
+  std::string type;
+  std::array<int, 2> nodes{};
+  int count = 0;
+  Loc loc;
+};
+
+/// *MASS, *ROTARY INERTIA or *SPRING with its data lines (interpreted in finish(), when the
+/// element types of its ELSET are known).
+struct DiscreteSection {
+  std::string keyword;  ///< "MASS", "ROTARY INERTIA", "SPRING"
+  std::string elset;
+  Loc loc;
+  bool nonlinear = false, orientation = false;
+  std::vector<std::pair<Loc, std::vector<std::string>>> lines;
+};
+
 struct Keyword {
   std::string name;                                        ///< upper case, single blanks
   std::vector<std::pair<std::string, std::string>> params;  ///< NAME (upper) -> value as written
@@ -58,7 +77,14 @@ struct Keyword {
   bool has(std::string_view key) const { return get(key) != nullptr; }
 };
 
-enum class Block { None, Skip, Heading, Node, Element, SkipElement, NSet, ElSet, Elastic, Density, SolidSection };
+enum class Block {
+  None, Skip, Heading, Node, Element, SkipElement, DiscreteElement, NSet, ElSet, Elastic, Density, SolidSection,
+  DiscreteSection
+};
+
+// Discrete element types that go into K and M (DASHPOTA is read only to say it is skipped).
+const std::set<std::string, std::less<>> kDiscreteTypes{"MASS", "ROTARYI", "SPRINGA", "SPRING1", "SPRING2", "DASHPOTA"};
+int discreteNodeCount(std::string_view t) { return t == "MASS" || t == "ROTARYI" || t == "SPRING1" ? 1 : 2; }
 
 // Keywords that describe the analysis, loads or output: not part of the model, skipped silently.
 const std::set<std::string, std::less<>> kSilentKeywords{
@@ -82,7 +108,7 @@ const std::set<std::string, std::less<>> kSilentKeywords{
 const std::set<std::string, std::less<>> kIgnoredModelKeywords{
     "EQUATION", "MPC", "RIGID BODY", "COUPLING", "DISTRIBUTING COUPLING", "DISTRIBUTING", "KINEMATIC",
     "TIE", "SURFACE", "CONTACT PAIR", "SURFACE INTERACTION", "SURFACE BEHAVIOR", "FRICTION", "GAP",
-    "GAP CONDUCTANCE", "GAP HEAT GENERATION", "SPRING", "DASHPOT", "MASS", "ROTARY INERTIA",
+    "GAP CONDUCTANCE", "GAP HEAT GENERATION", "DASHPOT",
     "SHELL SECTION", "BEAM SECTION", "BEAM GENERAL SECTION", "MEMBRANE SECTION", "FLUID SECTION",
     "USER SECTION", "USER ELEMENT", "ORIENTATION", "TRANSFORM", "CYCLIC SYMMETRY MODEL",
     "PRE-TENSION SECTION", "NORMAL", "EXPANSION", "CONDUCTIVITY", "SPECIFIC HEAT", "PLASTIC",
@@ -195,6 +221,8 @@ class Parser {
   void setLine(Loc loc, bool elements);
   void nodeLine(Loc loc);
   void elementLine(std::string_view line, Loc loc);
+  void discreteElementLine(Loc loc);
+  void discreteSections(fe::FeModel& m);
   void include(const Keyword& k, Loc loc);
   PendingSet& pendingSet(bool elements, const std::string& name, Loc loc);
 
@@ -212,6 +240,10 @@ class Parser {
   std::vector<Loc> m_elementLoc;
   std::unordered_map<int, int> m_elementIndex;
   std::unordered_set<int> m_skippedElementIds;
+  std::vector<DiscreteElement> m_discrete;
+  std::unordered_map<int, int> m_discreteIndex;  ///< element id -> index into m_discrete
+  std::vector<DiscreteSection> m_discreteSections;
+  std::string m_discreteType;                    ///< TYPE= of the open discrete *ELEMENT block
   std::map<std::string, PendingSet> m_nsets, m_elsets;
   std::vector<PendingSection> m_sections;
   std::map<std::string, Loc> m_materialLoc;
@@ -398,6 +430,20 @@ void Parser::keywordLine(std::string_view line, Loc loc) {
     } else {
       m_block = Block::Density;
     }
+  } else if (k.name == "MASS" || k.name == "ROTARY INERTIA" || k.name == "SPRING") {
+    const std::string* elset = k.get("ELSET");
+    if (!elset || trim(*elset).empty()) {
+      error(loc, m_blockName + " needs ELSET=<set>");
+      return;
+    }
+    DiscreteSection sec;
+    sec.keyword = k.name;
+    sec.elset = toUpper(trim(*elset));
+    sec.loc = loc;
+    sec.nonlinear = k.has("NONLINEAR");
+    sec.orientation = k.has("ORIENTATION");
+    m_discreteSections.push_back(std::move(sec));
+    m_block = Block::DiscreteSection;
   } else if (k.name == "SOLID SECTION") {
     const std::string* elset = k.get("ELSET");
     const std::string* material = k.get("MATERIAL");
@@ -433,6 +479,15 @@ void Parser::startElementBlock(const Keyword& k, Loc loc) {
     return;
   }
   const std::string upper = toUpper(trim(*type));
+  if (kDiscreteTypes.count(upper)) {
+    m_block = Block::DiscreteElement;
+    m_discreteType = upper;
+    if (upper == "DASHPOTA")
+      warning(loc, "element type DASHPOTA: dampers are not modelled (modal damping is set on the flexible body); "
+                   "its elements are skipped");
+    if (const std::string* s = k.get("ELSET"); s && !trim(*s).empty()) m_blockSet = &pendingSet(true, toUpper(trim(*s)), loc);
+    return;
+  }
   if (!fe::fromAbaqusName(upper, m_elementType)) {
     m_block = Block::SkipElement;
     // the set exists (empty), so that references to it stay valid
@@ -536,6 +591,17 @@ void Parser::dataLine(std::string_view line, Loc loc) {
     case Block::Element:
       elementLine(line, loc);
       return;
+    case Block::DiscreteElement:
+      splitFields(line, ',', m_fields);
+      discreteElementLine(loc);
+      return;
+    case Block::DiscreteSection: {
+      splitFields(line, ',', m_fields);
+      std::vector<std::string> f;
+      for (const auto x : m_fields) f.emplace_back(trim(x));
+      if (m_discreteSections.back().lines.size() < 4) m_discreteSections.back().lines.emplace_back(loc, std::move(f));
+      return;
+    }
     case Block::NSet:
     case Block::ElSet:
       splitFields(line, ',', m_fields);
@@ -698,6 +764,42 @@ void Parser::elementLine(std::string_view line, Loc loc) {
   if (m_blockSet) m_blockSet->items.push_back({id, id, 1, false, m_elemLoc});
 }
 
+void Parser::discreteElementLine(Loc loc) {
+  std::string problem;
+  DiscreteElement e;
+  e.type = m_discreteType;
+  e.loc = loc;
+  const int need = discreteNodeCount(e.type);
+  if (!parseInt(m_fields[0], e.id, &problem)) {
+    error(loc, "*ELEMENT: element id: " + problem);
+    return;
+  }
+  for (std::size_t i = 1; i < m_fields.size(); ++i) {
+    if (trim(m_fields[i]).empty()) continue;
+    if (e.count == need) {
+      error(loc, "element " + std::to_string(e.id) + ": " + e.type + " needs " + std::to_string(need) + " node(s), got more");
+      return;
+    }
+    if (!parseInt(m_fields[i], e.nodes[static_cast<std::size_t>(e.count)], &problem)) {
+      error(loc, "element " + std::to_string(e.id) + ": node " + problem);
+      return;
+    }
+    ++e.count;
+  }
+  if (e.count != need) {
+    error(loc, "element " + std::to_string(e.id) + ": " + e.type + " needs " + std::to_string(need) + " node(s), got " +
+                   std::to_string(e.count));
+    return;
+  }
+  if (e.id <= 0 || m_elementIndex.count(e.id) || m_discreteIndex.count(e.id)) {
+    error(loc, "element id " + std::to_string(e.id) + (e.id <= 0 ? " must be positive" : " is defined twice"));
+    return;
+  }
+  m_discreteIndex.emplace(e.id, static_cast<int>(m_discrete.size()));
+  m_discrete.push_back(e);
+  if (m_blockSet) m_blockSet->items.push_back({e.id, e.id, 1, false, loc});
+}
+
 void Parser::setLine(Loc loc, bool elements) {
   PendingSet& set = *m_blockSet;
   const char* what = elements ? "element" : "node";
@@ -769,6 +871,159 @@ void Parser::setLine(Loc loc, bool elements) {
   }
 }
 
+// ============================== discrete elements ========================================
+
+/// MASS, ROTARYI and SPRING* elements with their *MASS / *ROTARY INERTIA / *SPRING into the
+/// model's masses, rotary inertias and springs (ccx's definitions: a MASS element is the same
+/// mass in x, y and z; SPRINGA acts along the line between its nodes; SPRING1 ties one DOF of
+/// its node to ground, SPRING2 a DOF of node 1 to a DOF of node 2).
+void Parser::discreteSections(fe::FeModel& m) {
+  std::vector<char> covered(m_discrete.size(), 0);
+  std::string problem;
+  bool rotaryReported = false;
+  for (const DiscreteSection& sec : m_discreteSections) {
+    const std::string kw = "*" + sec.keyword;
+    auto set = m_elsets.find(sec.elset);
+    if (set == m_elsets.end()) {
+      error(sec.loc, kw + ": element set " + sec.elset + " is not defined");
+      continue;
+    }
+    if (sec.nonlinear) {
+      warning(sec.loc, kw + ", NONLINEAR: nonlinear springs are not supported; the springs of " + sec.elset + " are skipped");
+      continue;
+    }
+    const char* wanted = sec.keyword == "MASS" ? "MASS" : sec.keyword == "ROTARY INERTIA" ? "ROTARYI" : "SPRING";
+    // members of the set that are discrete elements of the matching type
+    std::vector<int> members;
+    long long work = 0;
+    for (const SetItem& item : set->second.items)
+      for (long long id = item.first; id <= item.last && work < kMaxSetWork; id += item.incr, ++work) {
+        if (id > std::numeric_limits<int>::max()) break;
+        auto it = m_discreteIndex.find(static_cast<int>(id));
+        if (it == m_discreteIndex.end()) continue;
+        const std::string& type = m_discrete[static_cast<std::size_t>(it->second)].type;
+        if (startsWith(type, wanted)) members.push_back(it->second);
+      }
+    if (members.empty()) {
+      warning(sec.loc, kw + ": element set " + sec.elset + " has no " + wanted + " elements; ignored");
+      continue;
+    }
+    // the data lines: *MASS: mass; *ROTARY INERTIA: I11, I22, I33, I12, I13, I23;
+    // *SPRING: [dof1[, dof2] (SPRING1/SPRING2 only)] then the stiffness
+    const bool scalarSpring = sec.keyword == "SPRING" && m_discrete[static_cast<std::size_t>(members[0])].type != "SPRINGA";
+    const std::size_t valueLine = scalarSpring ? 1 : 0;
+    if (sec.lines.size() <= valueLine) {
+      error(sec.loc, kw + ", ELSET=" + sec.elset + ": missing data line" +
+                         (scalarSpring ? " (SPRING1/SPRING2 need a line with the DOFs, then one with the stiffness)" : ""));
+      continue;
+    }
+    const auto& [vloc, vf] = sec.lines[valueLine];
+    const int nValues = sec.keyword == "ROTARY INERTIA" ? 6 : 1;
+    std::array<double, 6> v{};
+    bool bad = false;
+    for (int i = 0; i < nValues && !bad; ++i) {
+      if (static_cast<std::size_t>(i) >= vf.size() || vf[static_cast<std::size_t>(i)].empty()) {
+        if (i == 0 || sec.keyword != "ROTARY INERTIA") {
+          error(vloc, kw + ": value " + std::to_string(i + 1) + " is missing");
+          bad = true;
+        }
+        continue;  // blank products of inertia are 0
+      }
+      if (!parseDouble(vf[static_cast<std::size_t>(i)], v[static_cast<std::size_t>(i)], &problem)) {
+        error(vloc, kw + ": " + problem);
+        bad = true;
+      }
+    }
+    if (bad) continue;
+    if (sec.keyword != "ROTARY INERTIA" && !(v[0] >= 0)) {
+      error(vloc, kw + ": " + (sec.keyword == "MASS" ? std::string("mass ") : std::string("stiffness ")) + vf[0] +
+                      " must not be negative");
+      continue;
+    }
+    std::array<int, 2> dofs{0, 0};
+    if (scalarSpring) {
+      const auto& [dloc, df] = sec.lines[0];
+      for (std::size_t i = 0; i < 2 && !bad; ++i) {
+        if (i >= df.size() || df[i].empty()) continue;
+        if (!parseInt(df[i], dofs[i], &problem) || dofs[i] < 1 || dofs[i] > 6) {
+          error(dloc, kw + ": degree of freedom " + (i < df.size() ? quoteField(df[i]) : std::string()) +
+                          " must be 1 ... 6");
+          bad = true;
+        }
+      }
+      if (bad) continue;
+      if (dofs[0] == 0) {
+        error(dloc, kw + ": SPRING1/SPRING2 need the degree(s) of freedom on the first data line");
+        continue;
+      }
+      if (dofs[1] == 0) dofs[1] = dofs[0];
+      if (dofs[0] > 3 || dofs[1] > 3) {
+        warning(dloc, kw + ", ELSET=" + sec.elset + ": rotational DOF " + std::to_string(std::max(dofs[0], dofs[1])) +
+                          ": solid nodes have no rotations; these springs are skipped");
+        continue;
+      }
+    }
+    if (sec.orientation)
+      warning(sec.loc, kw + ", ORIENTATION: local directions are not supported; the global directions are used");
+    for (int idx : members) {
+      const DiscreteElement& e = m_discrete[static_cast<std::size_t>(idx)];
+      covered[static_cast<std::size_t>(idx)] = 1;
+      std::array<int, 2> node{-1, -1};
+      for (int i = 0; i < e.count; ++i) {
+        node[static_cast<std::size_t>(i)] = m.indexOf(e.nodes[static_cast<std::size_t>(i)]);
+        if (node[static_cast<std::size_t>(i)] < 0) {
+          error(e.loc, "element " + std::to_string(e.id) + " refers to node " +
+                           std::to_string(e.nodes[static_cast<std::size_t>(i)]) + ", which is not defined");
+          bad = true;
+        }
+      }
+      if (bad) break;
+      fe::Discrete d;
+      d.label = where(e.loc) + ": element " + std::to_string(e.id) + " (" + e.type + ")";
+      d.value = v[0];
+      if (e.type == "MASS") {
+        for (int c = 0; c < 3; ++c) m.masses.push_back({d.label, v[0], {{node[0], c, 1.0}}});
+      } else if (e.type == "ROTARYI") {
+        fe::RotaryInertia r;
+        r.label = d.label;
+        r.node = node[0];
+        r.J << v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2];
+        m.rotary_inertias.push_back(r);
+        if (!rotaryReported) {
+          rotaryReported = true;
+          warning(sec.loc, "*ROTARY INERTIA: solid nodes have no rotational DOFs, so rotary inertia is not in the "
+                           "mass matrix (listed in the mass report only)");
+        }
+      } else if (e.type == "SPRINGA") {
+        const Eigen::Vector3d axis = m.coords[static_cast<std::size_t>(node[1])] - m.coords[static_cast<std::size_t>(node[0])];
+        if (!(axis.norm() > 0)) {
+          error(e.loc, "element " + std::to_string(e.id) + " (SPRINGA): its nodes coincide, the spring has no direction");
+          bad = true;
+          break;
+        }
+        const Eigen::Vector3d n = axis.normalized();
+        for (int c = 0; c < 3; ++c) {
+          if (n(c) != 0) d.terms.push_back({node[0], c, n(c)});
+          if (n(c) != 0) d.terms.push_back({node[1], c, -n(c)});
+        }
+        m.springs.push_back(d);
+      } else if (e.type == "SPRING1") {
+        d.terms.push_back({node[0], dofs[0] - 1, 1.0});
+        m.springs.push_back(d);
+      } else if (e.type == "SPRING2") {
+        d.terms.push_back({node[0], dofs[0] - 1, 1.0});
+        d.terms.push_back({node[1], dofs[1] - 1, -1.0});
+        m.springs.push_back(d);
+      }
+    }
+  }
+  int uncovered = 0;
+  for (std::size_t i = 0; i < m_discrete.size(); ++i)
+    if (!covered[i] && m_discrete[i].type != "DASHPOTA" && uncovered++ == 0)
+      warning(m_discrete[i].loc, "element " + std::to_string(m_discrete[i].id) + " (" + m_discrete[i].type +
+                                     ") has no *MASS / *ROTARY INERTIA / *SPRING for its element set; skipped");
+}
+
 // ============================== resolution ===============================================
 
 bool Parser::finish(fe::FeModel& out) {
@@ -822,6 +1077,7 @@ bool Parser::finish(fe::FeModel& out) {
             }
           }
           if (index < 0) {
+            if (elements && id <= std::numeric_limits<int>::max() && m_discreteIndex.count(static_cast<int>(id))) continue;
             if (elements && id <= std::numeric_limits<int>::max() && m_skippedElementIds.count(static_cast<int>(id))) {
               ++skipped;
               continue;
@@ -883,6 +1139,7 @@ bool Parser::finish(fe::FeModel& out) {
     }
   }
 
+  discreteSections(m);
   if (m_errors > 0 || m_gaveUp) return false;
 
   const std::string topName = m_files.empty() ? std::string() : m_files.front();
@@ -890,7 +1147,8 @@ bool Parser::finish(fe::FeModel& out) {
     m_diag.error(topName, "the deck defines no nodes");
     return false;
   }
-  if (m.elements.empty()) m_diag.warning(topName, "the deck defines no solid elements");
+  if (m.elements.empty() && m.springs.empty() && m.masses.empty())
+    m_diag.warning(topName, "the deck defines no solid elements");
   std::size_t unassigned = 0;
   for (const auto& e : m.elements) unassigned += e.material < 0;
   if (unassigned > 0 && !m.elements.empty())
@@ -899,9 +1157,12 @@ bool Parser::finish(fe::FeModel& out) {
   std::vector<char> used(static_cast<std::size_t>(m.nodeCount()), 0);
   for (const auto& e : m.elements)
     for (int i = 0; i < fe::nodeCount(e.type); ++i) used[static_cast<std::size_t>(e.nodes[static_cast<std::size_t>(i)])] = 1;
+  for (const auto& d : m.springs)
+    for (const auto& t : d.terms) used[static_cast<std::size_t>(t.node)] = 1;
   const auto unused = std::count(used.begin(), used.end(), 0);
   if (unused > 0 && !m.elements.empty())
-    m_diag.info(topName, std::to_string(unused) + " nodes are not used by any element");
+    m_diag.info(topName, std::to_string(unused) + " nodes are not used by any element" +
+                             (m.springs.empty() ? std::string() : std::string(" or spring")));
 
   out = std::move(m);
   return true;

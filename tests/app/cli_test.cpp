@@ -369,6 +369,34 @@ class CliTest : public QObject {
     QVERIFY2(r.err.contains("no node set of that name"), qPrintable(r.err));
   }
 
+  /// Nodes outside every element (a reference node with a point mass, loose points, a Gmsh
+  /// geometry point): reduce and info succeed and name them; an interface on one is refused.
+  void nodesOutsideElements() {
+    const QString dir = QString(FLEXIM_SOURCE_DIR) + "/tests/data/fe/discrete/";
+    const QString body = m_dir.filePath("orphans.frb");
+    Result r = cli({"reduce", dir + "orphans.inp", "--modes", "4", "--out", body});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.err.contains("3 node(s) belong to no element or spring") && r.err.contains("900001, 900002, 900003"),
+             qPrintable(r.err));
+    QVERIFY(!r.err.contains("Cholesky"));
+    r = cli({"info", dir + "orphans.inp"});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.out.contains("nodes: 384") && r.out.contains("note: 3 node(s) belong to no element or spring"),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains("point masses: 0.15 kg (in M)"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("454.17"), qPrintable(r.out));  // ccx (beam_tipmass_free.dat): 454.1764 Hz
+    r = cli({"reduce", dir + "orphans.inp", "--interface", "REF", "--out", body});
+    QVERIFY(r.code != 0);
+    QVERIFY2(r.err.contains("interface REF: error: node 900001 belongs to no element"), qPrintable(r.err));
+    r = cli({"reduce", dir + "disk.msh", "--material", "2.1e11,0.3,7850", "--modes", "4", "--out", body});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.err.contains("geometry points): 1, 7;"), qPrintable(r.err));
+    // a point mass counts in the body: the spring-mass tetrahedron weighs 4 x 2 kg
+    r = cli({"info", dir + "tetra_springs.inp"});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.out.contains("total mass from M: 8 kg") && r.out.contains("11.254"), qPrintable(r.out));
+  }
+
   /// validate ends with the topology, after the model check and its verdict.
   void validatePrintsTopology() {
     Result r = cli({"validate", example("slider_crank_flexible.json")});

@@ -745,11 +745,11 @@ void GmshNastranTest::nastranMalformed() {
   {
     Diagnostics all;
     QCOMPARE(bdfError(replaceLine(ok, 9,
-                                  "FOO     1\nCONM2   1       1               1.\nSPC1    1       123     1\nENDDATA"),
+                                  "FOO     1\nRBE2    1       1       123     2\nSPC1    1       123     1\nENDDATA"),
                       &all),
              std::string());
     QVERIFY(hasMessage(all, Severity::Warning, "in.bdf:9: unknown card FOO skipped (1 card)"));
-    QVERIFY(hasMessage(all, Severity::Warning, "in.bdf:10: CONM2 skipped (1 card): only solid elements"));
+    QVERIFY(hasMessage(all, Severity::Warning, "in.bdf:10: RBE2 skipped (1 card): only solid elements"));
     QVERIFY(hasMessage(all, Severity::Info, "in.bdf:11: SPC1 skipped (1 card): not part of the FE model"));
   }
   // syntax: continuation without a card, garbage card names, too many free fields, duplicates
