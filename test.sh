@@ -52,7 +52,7 @@ sanitizer_environment() {
   export DBUS_SESSION_BUS_ADDRESS="${DBUS_SESSION_BUS_ADDRESS:-disabled:}"
   # Sanitized code runs several times slower: let ctest's limit of 600 s a test stop a slow one,
   # not QtTest's 300 s a function.
-  export QTEST_FUNCTION_TIMEOUT="${QTEST_FUNCTION_TIMEOUT:-600000}"
+  export QTEST_FUNCTION_TIMEOUT="${QTEST_FUNCTION_TIMEOUT:-4800000}"
   flexim_log "ASAN_OPTIONS=$ASAN_OPTIONS"
   flexim_log "UBSAN_OPTIONS=$UBSAN_OPTIONS"
   flexim_log "LSAN_OPTIONS=$LSAN_OPTIONS"
