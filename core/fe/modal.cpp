@@ -266,132 +266,132 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     out.sturm_shift = (keep < total ? 0.5 * (values(keep - 1) + values(keep)) : 2 * values(keep - 1) + 1) * lambdaScale;
     out.sturm_count = keep;
   } else {
-  ShiftInvertOp op(K, M);
-  op.deflate(deflate ? &R : nullptr);
-  Spectra::SparseSymMatProd<double> Bop(M);
-  std::string failure;  // why the last attempt's modes were not accepted
-  // one spare mode above the wanted ones: the Sturm check's shift goes below it
-  int nev = std::min(wanted + 1, maxNev);
-  constexpr int kAttempts = 3;
-  for (int attempt = 0; attempt < kAttempts; ++attempt) {
-    ++out.attempts;
-    const double shift = sigma * std::pow(10.0, attempt);  // a retry moves the shift
-    const int ncvFactor = 1 << attempt;                    // ... and uses more Lanczos vectors
-    // with a frequency limit, grow the count until the highest mode found passes the limit
-    for (;;) {
-      const int ncv = std::min<int>(static_cast<int>(n), ncvFactor * std::max(2 * nev + 1, nev + 20));
-      Spectra::SymGEigsShiftSolver<ShiftInvertOp, Spectra::SparseSymMatProd<double>, Spectra::GEigsMode::ShiftInvert>
-          solver(op, Bop, nev, ncv, shift);
-      if (!op.ok()) {
-        diag.error("modes", "Cholesky factorisation of K - sigma M failed (sigma = " + std::to_string(shift * lambdaScale) +
-                                "); is the mass matrix positive definite and the stiffness symmetric?");
-        return false;
+    ShiftInvertOp op(K, M);
+    op.deflate(deflate ? &R : nullptr);
+    Spectra::SparseSymMatProd<double> Bop(M);
+    std::string failure;  // why the last attempt's modes were not accepted
+    // one spare mode above the wanted ones: the Sturm check's shift goes below it
+    int nev = std::min(wanted + 1, maxNev);
+    constexpr int kAttempts = 3;
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+      ++out.attempts;
+      const double shift = sigma * std::pow(10.0, attempt);  // a retry moves the shift
+      const int ncvFactor = 1 << attempt;                    // ... and uses more Lanczos vectors
+      // with a frequency limit, grow the count until the highest mode found passes the limit
+      for (;;) {
+        const int ncv = std::min<int>(static_cast<int>(n), ncvFactor * std::max(2 * nev + 1, nev + 20));
+        Spectra::SymGEigsShiftSolver<ShiftInvertOp, Spectra::SparseSymMatProd<double>, Spectra::GEigsMode::ShiftInvert>
+            solver(op, Bop, nev, ncv, shift);
+        if (!op.ok()) {
+          diag.error("modes", "Cholesky factorisation of K - sigma M failed (sigma = " + std::to_string(shift * lambdaScale) +
+                                  "); is the mass matrix positive definite and the stiffness symmetric?");
+          return false;
+        }
+        // Spectra throws on numerical breakdown (e.g. a singular mass matrix): report, never crash
+        try {
+          solver.init();
+          solver.compute(Spectra::SortRule::LargestMagn, 1000, opt.tolerance, Spectra::SortRule::SmallestAlge);
+        } catch (const std::exception& e) {
+          diag.error("modes", std::string("Lanczos iteration broke down (") + e.what() +
+                                  "); is the mass matrix positive definite?");
+          return false;
+        }
+        out.iterations += solver.num_iterations();
+        if (solver.info() != Spectra::CompInfo::Successful) {
+          diag.error("modes", "Lanczos iterations did not converge; try fewer modes or another shift");
+          return false;
+        }
+        values = solver.eigenvalues();
+        vectors = solver.eigenvectors();
+        if (deflate) {  // the exact rigid modes come first, with eigenvalue 0
+          Eigen::VectorXd v(values.size() + 6);
+          v << Eigen::VectorXd::Zero(6), values;
+          Eigen::MatrixXd x(n, vectors.cols() + 6);
+          x << R, vectors;
+          values = v;
+          vectors = x;
+        }
+        if (lamMax <= 0 || values.maxCoeff() > lamMax || nev >= maxNev) break;
+        nev = std::min(maxNev, 2 * nev);
       }
-      // Spectra throws on numerical breakdown (e.g. a singular mass matrix): report, never crash
-      try {
-        solver.init();
-        solver.compute(Spectra::SortRule::LargestMagn, 1000, opt.tolerance, Spectra::SortRule::SmallestAlge);
-      } catch (const std::exception& e) {
-        diag.error("modes", std::string("Lanczos iteration broke down (") + e.what() +
-                                "); is the mass matrix positive definite?");
-        return false;
+      // ascending order
+      std::vector<int> order(values.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::sort(order.begin(), order.end(), [&](int a, int b) { return values(a) < values(b); });
+      {
+        const Eigen::VectorXd v = values;
+        const Eigen::MatrixXd x = vectors;
+        for (size_t j = 0; j < order.size(); ++j) {
+          values(j) = v(order[j]);
+          vectors.col(j) = x.col(order[j]);
+        }
       }
-      out.iterations += solver.num_iterations();
-      if (solver.info() != Spectra::CompInfo::Successful) {
-        diag.error("modes", "Lanczos iterations did not converge; try fewer modes or another shift");
-        return false;
+      const int computed = static_cast<int>(values.size());
+      if (lamMax > 0) {
+        keep = 0;
+        for (int j = 0; j < computed; ++j)
+          if (values(j) <= lamMax || keep < rigidWanted) ++keep;
+      } else {
+        keep = std::min(computed, wanted + (deflate ? 6 : 0));
       }
-      values = solver.eigenvalues();
-      vectors = solver.eigenvectors();
-      if (deflate) {  // the exact rigid modes come first, with eigenvalue 0
-        Eigen::VectorXd v(values.size() + 6);
-        v << Eigen::VectorXd::Zero(6), values;
-        Eigen::MatrixXd x(n, vectors.cols() + 6);
-        x << R, vectors;
-        values = v;
-        vectors = x;
+      // check 1: every mode's residual (exact rigid fields are checked by their energy above)
+      std::ostringstream bad;
+      int badCount = 0;
+      out.residuals.assign(computed, 0.0);
+      for (int j = 0; j < computed; ++j) {
+        if (deflate && j < 6) continue;
+        out.residuals[j] = modeResidual(K, M, vectors.col(j), values(j));
+        const bool rigidLike = std::abs(values(j)) < 1e-6 * std::abs(sigma);
+        if (!rigidLike && j < keep && out.residuals[j] > opt.residual_tolerance) {
+          if (badCount++ < 5) bad << (badCount > 1 ? ", " : "") << "mode " << j + 1 << " (" << hz(values(j) * lambdaScale)
+                                  << ", residual " << out.residuals[j] << ")";
+        }
       }
-      if (lamMax <= 0 || values.maxCoeff() > lamMax || nev >= maxNev) break;
-      nev = std::min(maxNev, 2 * nev);
-    }
-    // ascending order
-    std::vector<int> order(values.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return values(a) < values(b); });
-    {
-      const Eigen::VectorXd v = values;
-      const Eigen::MatrixXd x = vectors;
-      for (size_t j = 0; j < order.size(); ++j) {
-        values(j) = v(order[j]);
-        vectors.col(j) = x.col(order[j]);
+      // check 2: no mode missing. The shift s goes in the highest gap between computed eigenvalues
+      // at or above the kept ones, so that every kept mode is below it.
+      int below = -1;
+      double s = 0;
+      for (int j = computed - 2; j >= keep - 1 && j >= 0; --j) {
+        const double gap = values(j + 1) - values(j);
+        if (gap > 1e-6 * std::max(std::abs(values(j + 1)), std::abs(sigma)) && values(j + 1) > 0) {
+          s = 0.5 * (values(j) + values(j + 1));
+          below = j + 1;
+          break;
+        }
       }
-    }
-    const int computed = static_cast<int>(values.size());
-    if (lamMax > 0) {
-      keep = 0;
-      for (int j = 0; j < computed; ++j)
-        if (values(j) <= lamMax || keep < rigidWanted) ++keep;
-    } else {
-      keep = std::min(computed, wanted + (deflate ? 6 : 0));
-    }
-    // check 1: every mode's residual (exact rigid fields are checked by their energy above)
-    std::ostringstream bad;
-    int badCount = 0;
-    out.residuals.assign(computed, 0.0);
-    for (int j = 0; j < computed; ++j) {
-      if (deflate && j < 6) continue;
-      out.residuals[j] = modeResidual(K, M, vectors.col(j), values(j));
-      const bool rigidLike = std::abs(values(j)) < 1e-6 * std::abs(sigma);
-      if (!rigidLike && j < keep && out.residuals[j] > opt.residual_tolerance) {
-        if (badCount++ < 5) bad << (badCount > 1 ? ", " : "") << "mode " << j + 1 << " (" << hz(values(j) * lambdaScale)
-                                << ", residual " << out.residuals[j] << ")";
-      }
-    }
-    // check 2: no mode missing. The shift s goes in the highest gap between computed eigenvalues
-    // at or above the kept ones, so that every kept mode is below it.
-    int below = -1;
-    double s = 0;
-    for (int j = computed - 2; j >= keep - 1 && j >= 0; --j) {
-      const double gap = values(j + 1) - values(j);
-      if (gap > 1e-6 * std::max(std::abs(values(j + 1)), std::abs(sigma)) && values(j + 1) > 0) {
-        s = 0.5 * (values(j) + values(j + 1));
-        below = j + 1;
+      // the count needs an LDL^T factorisation, which only exists simplicial here: affordable up
+      // to sturm_max_dofs (docs/fe-eigensolver.md has the cost)
+      const bool countable = n <= opt.sturm_max_dofs;
+      int count = -2;
+      if (below > 0 && countable) count = sturmCount(K, M, s);
+      out.sturm_shift = s * lambdaScale;
+      out.sturm_count = countable ? count : -1;
+      if (badCount == 0 && (!countable || (below > 0 && count == below))) {
+        failure.clear();
         break;
       }
+      std::ostringstream why;
+      if (badCount) why << badCount << " mode(s) with a residual above " << opt.residual_tolerance << ": " << bad.str();
+      if (below <= 0) {
+        // no gap above the kept modes (a multiple eigenvalue at the top): compute more and retry
+        why << (badCount ? "; " : "") << "no gap above the highest mode to check the count in";
+        nev = std::min(maxNev, nev + 4);
+      } else if (count != below) {
+        why << (badCount ? "; " : "") << "the Sturm count finds " << count << " eigenvalues below " << hz(s * lambdaScale)
+            << " but the Lanczos iteration returned " << below;
+        if (count > below) why << ": " << count - below << " mode(s) missing";
+        nev = std::min(maxNev, nev + std::max(4, count - below + 1));
+      }
+      failure = why.str();
+      if (attempt + 1 < kAttempts)
+        diag.info("modes", "retrying the eigen solution with more Lanczos vectors and another shift: " + failure);
     }
-    // the count needs an LDL^T factorisation, which only exists simplicial here: affordable up
-    // to sturm_max_dofs (docs/fe-eigensolver.md has the cost)
-    const bool countable = n <= opt.sturm_max_dofs;
-    int count = -2;
-    if (below > 0 && countable) count = sturmCount(K, M, s);
-    out.sturm_shift = s * lambdaScale;
-    out.sturm_count = countable ? count : -1;
-    if (badCount == 0 && (!countable || (below > 0 && count == below))) {
-      failure.clear();
-      break;
+    if (!failure.empty()) {
+      diag.error("modes", "the eigen solution failed its checks after " + std::to_string(kAttempts) +
+                              " attempts, so no modes are returned: " + failure);
+      return false;
     }
-    std::ostringstream why;
-    if (badCount) why << badCount << " mode(s) with a residual above " << opt.residual_tolerance << ": " << bad.str();
-    if (below <= 0) {
-      // no gap above the kept modes (a multiple eigenvalue at the top): compute more and retry
-      why << (badCount ? "; " : "") << "no gap above the highest mode to check the count in";
-      nev = std::min(maxNev, nev + 4);
-    } else if (count != below) {
-      why << (badCount ? "; " : "") << "the Sturm count finds " << count << " eigenvalues below " << hz(s * lambdaScale)
-          << " but the Lanczos iteration returned " << below;
-      if (count > below) why << ": " << count - below << " mode(s) missing";
-      nev = std::min(maxNev, nev + std::max(4, count - below + 1));
-    }
-    failure = why.str();
-    if (attempt + 1 < kAttempts)
-      diag.info("modes", "retrying the eigen solution with more Lanczos vectors and another shift: " + failure);
-  }
-  if (!failure.empty()) {
-    diag.error("modes", "the eigen solution failed its checks after " + std::to_string(kAttempts) +
-                            " attempts, so no modes are returned: " + failure);
-    return false;
-  }
-  out.operations = op.solves();
+    out.operations = op.solves();
   }
   out.eigenvalues = values.head(keep) * lambdaScale;
   out.modes = vectors.leftCols(keep);
