@@ -215,9 +215,35 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
   const double lamMax = opt.max_frequency_hz > 0 ? std::pow(2 * std::numbers::pi * opt.max_frequency_hz, 2) / lambdaScale
                                                  : 0.0;
 
-  Eigen::VectorXd values;
+  Eigen::VectorXd values;  // ascending
   Eigen::MatrixXd vectors;
   int keep = 0;
+  // modes returned out of the computed ones: all below the frequency limit (and the rigid
+  // ones), or the number asked for
+  auto keepCount = [&] {
+    const int computed = static_cast<int>(values.size());
+    if (lamMax <= 0) return std::min(computed, std::max(1, opt.elastic_modes) + rigidWanted);
+    int k = 0;
+    for (int j = 0; j < computed; ++j)
+      if (values(j) <= lamMax || k < rigidWanted) ++k;
+    return k;
+  };
+  // check 1: the residual of every kept elastic mode (exact rigid fields are checked by their
+  // energy above); fills out.residuals, returns the failures and names up to five of them
+  auto checkResiduals = [&](int firstComputed, std::string& named) {
+    std::ostringstream bad;
+    int badCount = 0;
+    out.residuals.assign(values.size(), 0.0);
+    for (int j = firstComputed; j < keep; ++j) {
+      out.residuals[j] = modeResidual(K, M, vectors.col(j), values(j));
+      const bool rigidLike = std::abs(values(j)) < 1e-6 * std::abs(sigma);
+      if (!rigidLike && out.residuals[j] > opt.residual_tolerance && badCount++ < 5)
+        bad << (badCount > 1 ? ", " : "") << "mode " << j + 1 << " (" << hz(values(j) * lambdaScale) << ", residual "
+            << out.residuals[j] << ")";
+    }
+    named = bad.str();
+    return badCount;
+  };
   // Small problems (a few masses and springs, a coarse test mesh): the whole spectrum, dense.
   // Lanczos returns at most n - 1 modes and leaves no spare above them for the Sturm check.
   if (n <= kDenseLimit) {
@@ -240,26 +266,12 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
       values(j) = found[j].first;
       vectors.col(j) = dense.eigenvectors().col(found[j].second);
     }
-    keep = total;
-    if (lamMax > 0) {
-      keep = 0;
-      for (int j = 0; j < total; ++j)
-        if (values(j) <= lamMax || keep < rigidWanted) ++keep;
-    } else {
-      keep = std::min(total, std::max(1, opt.elastic_modes) + rigidWanted);
-    }
+    keep = keepCount();
     out.attempts = 1;
-    out.residuals.assign(total, 0.0);
-    std::ostringstream bad;
-    int badCount = 0;
-    for (int j = 0; j < keep; ++j) {
-      out.residuals[j] = modeResidual(K, M, vectors.col(j), values(j));
-      if (std::abs(values(j)) >= 1e-6 * std::abs(sigma) && out.residuals[j] > opt.residual_tolerance && badCount++ < 5)
-        bad << (badCount > 1 ? ", " : "") << "mode " << j + 1 << " (" << hz(values(j) * lambdaScale) << ", residual "
-            << out.residuals[j] << ")";
-    }
+    std::string bad;
+    const int badCount = checkResiduals(0, bad);
     if (badCount) {
-      diag.error("modes", "the dense eigen solution failed its residual check, so no modes are returned: " + bad.str());
+      diag.error("modes", "the dense eigen solution failed its residual check, so no modes are returned: " + bad);
       return false;
     }
     // every eigenvalue is known: the count below a shift above the kept ones is exact
@@ -327,26 +339,9 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
         }
       }
       const int computed = static_cast<int>(values.size());
-      if (lamMax > 0) {
-        keep = 0;
-        for (int j = 0; j < computed; ++j)
-          if (values(j) <= lamMax || keep < rigidWanted) ++keep;
-      } else {
-        keep = std::min(computed, wanted + (deflate ? 6 : 0));
-      }
-      // check 1: every mode's residual (exact rigid fields are checked by their energy above)
-      std::ostringstream bad;
-      int badCount = 0;
-      out.residuals.assign(computed, 0.0);
-      for (int j = 0; j < computed; ++j) {
-        if (deflate && j < 6) continue;
-        out.residuals[j] = modeResidual(K, M, vectors.col(j), values(j));
-        const bool rigidLike = std::abs(values(j)) < 1e-6 * std::abs(sigma);
-        if (!rigidLike && j < keep && out.residuals[j] > opt.residual_tolerance) {
-          if (badCount++ < 5) bad << (badCount > 1 ? ", " : "") << "mode " << j + 1 << " (" << hz(values(j) * lambdaScale)
-                                  << ", residual " << out.residuals[j] << ")";
-        }
-      }
+      keep = keepCount();
+      std::string bad;
+      const int badCount = checkResiduals(deflate ? 6 : 0, bad);
       // check 2: no mode missing. The shift s goes in the highest gap between computed eigenvalues
       // at or above the kept ones, so that every kept mode is below it.
       int below = -1;
@@ -371,7 +366,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
         break;
       }
       std::ostringstream why;
-      if (badCount) why << badCount << " mode(s) with a residual above " << opt.residual_tolerance << ": " << bad.str();
+      if (badCount) why << badCount << " mode(s) with a residual above " << opt.residual_tolerance << ": " << bad;
       if (below <= 0) {
         // no gap above the kept modes (a multiple eigenvalue at the top): compute more and retry
         why << (badCount ? "; " : "") << "no gap above the highest mode to check the count in";
