@@ -42,15 +42,16 @@ constexpr double kRegularization = 1e-9;
 // the constraint-aware norm of the Ida that is stepping on this thread.
 thread_local const ConstraintNorm* t_stepping = nullptr;
 
+const ConstraintNorm& steppingNorm() {
+  static const ConstraintNorm plain;  // before any Ida steps: the plain weighted RMS norm
+  return t_stepping ? *t_stepping : plain;
+}
 sunrealtype constraintWrmsNorm(N_Vector x, N_Vector w) {
-  static const ConstraintNorm plain;
-  return (t_stepping ? t_stepping : &plain)
-      ->wrms(N_VGetArrayPointer(x), N_VGetArrayPointer(w), nullptr, static_cast<int>(N_VGetLength(x)));
+  return steppingNorm().wrms(N_VGetArrayPointer(x), N_VGetArrayPointer(w), nullptr, static_cast<int>(N_VGetLength(x)));
 }
 sunrealtype constraintWrmsNormMask(N_Vector x, N_Vector w, N_Vector id) {
-  static const ConstraintNorm plain;
-  return (t_stepping ? t_stepping : &plain)
-      ->wrms(N_VGetArrayPointer(x), N_VGetArrayPointer(w), N_VGetArrayPointer(id), static_cast<int>(N_VGetLength(x)));
+  return steppingNorm().wrms(N_VGetArrayPointer(x), N_VGetArrayPointer(w), N_VGetArrayPointer(id),
+                             static_cast<int>(N_VGetLength(x)));
 }
 
 class Ida final : public Integrator {
