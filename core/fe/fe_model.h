@@ -73,6 +73,19 @@ struct RotaryInertia {
   Eigen::Matrix3d J = Eigen::Matrix3d::Zero();  ///< about the node [kg m^2]
 };
 
+/// A coupling the deck defines between a reference node and nodes of the mesh: Nastran RBE2 and
+/// CalculiX *RIGID BODY / *COUPLING with *KINEMATIC are rigid, RBE3 and *COUPLING with
+/// *DISTRIBUTING are averaging. It is not put into K or M: it can be chosen as a Craig-Bampton
+/// interface (by name or by reference node), otherwise it is reported as a change of the model.
+struct Coupling {
+  std::string name;         ///< upper case, as a user names it: "RBE2 12", "RBE3 7", the
+                            ///< *COUPLING's CONSTRAINT NAME, "RIGID BODY <NSET or ELSET>"
+  bool rigid = true;        ///< rigid (RBE2-like) or averaging (RBE3-like)
+  int reference_node = -1;  ///< node index of the reference (REF NODE, RBE2 GN, RBE3 REFGRID)
+  std::vector<int> nodes;   ///< attached node indices (dependent nodes, without the reference)
+  std::string where;        ///< "file:line" of its definition, for messages
+};
+
 struct FeModel {
   // geometry
   std::vector<int> node_ids;                 ///< id in the source file, per node index
@@ -85,6 +98,7 @@ struct FeModel {
   std::vector<Discrete> masses;    ///< point and scalar masses (into M)
   std::vector<Discrete> springs;   ///< springs (into K)
   std::vector<RotaryInertia> rotary_inertias;  ///< not in M (no rotational DOFs)
+  std::vector<Coupling> couplings; ///< interface candidates (not in K or M)
 
   // optional: matrices exported by an FE program (rows/columns described by `dofs`)
   Eigen::SparseMatrix<double> K, M;
