@@ -134,6 +134,14 @@ void loadReferences(const std::string& input, const fe::FeModel& mesh, std::vect
   }
 }
 
+/// One line saying what the importer dropped that changes the answer (FeModel::model_changes).
+void printModelChanges(const fe::FeModel& mesh) {
+  if (mesh.model_changes.empty()) return;
+  std::string all;
+  for (const std::string& c : mesh.model_changes) all += (all.empty() ? "" : "; ") + c;
+  std::printf("the reduced model differs from the deck: %s\n", all.c_str());
+}
+
 }  // namespace
 
 int modesCommand(const std::vector<std::string>& args) {
@@ -277,6 +285,7 @@ int infoCommand(const std::vector<std::string>& args) {
     else r.warn(d.message);
   }
   std::printf("%s", r.str().c_str());
+  printModelChanges(mesh);
   // the report is still worth reading; the exit status says the modes are missing
   if (!solved) return fail("no modes for '" + a.input + "': the eigen solution failed (see the warnings above)");
   return 0;

@@ -83,6 +83,7 @@ struct Coupling {
   bool rigid = true;        ///< rigid (RBE2-like) or averaging (RBE3-like)
   int reference_node = -1;  ///< node index of the reference (REF NODE, RBE2 GN, RBE3 REFGRID)
   std::vector<int> nodes;   ///< attached node indices (dependent nodes, without the reference)
+  std::vector<double> weights;  ///< averaging: weight per attached node (RBE3 WT); empty = equal
   std::string where;        ///< "file:line" of its definition, for messages
 };
 
@@ -109,6 +110,10 @@ struct FeModel {
   Eigen::MatrixXd modes;               ///< 3 * nodes x modes, node-major (x, y, z per node)
 
   std::vector<std::string> sources;    ///< files read (for provenance)
+  /// What the importer skipped although it changes the answer (a *TIE, an RBE2 not used as an
+  /// interface, ...), one short phrase each: `info` ends with "the reduced model differs from the
+  /// deck: ..." when this is not empty.
+  std::vector<std::string> model_changes;
 
   int nodeCount() const { return static_cast<int>(coords.size()); }
   /// Adds a node; returns its index, or -1 if the id exists already.

@@ -43,6 +43,10 @@ struct Interface {
   Kind kind = Kind::Rigid;
   std::vector<int> nodes;               ///< node indices
   Eigen::Vector3d reference = Eigen::Vector3d::Zero();  ///< reference point (body frame)
+  /// Only while reducing (not in the .frb): the reference node of a coupling of the deck (node
+  /// index, -1 for a node set). The reference point is then that node, not the (weighted) centroid.
+  int reference_node = -1;
+  std::vector<double> weights;  ///< only while reducing: a coupling's own weights (RBE3 WT), per node
 };
 
 struct SourceFile {

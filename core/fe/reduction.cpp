@@ -30,33 +30,80 @@ double seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
-/// Resolves interface node sets; reference point = centroid of the set's nodes.
+/// The coupling of the deck a spec names: by name, or by its reference node id; nullptr if none.
+const Coupling* findCoupling(const FeModel& mesh, const std::string& key) {
+  for (const Coupling& c : mesh.couplings)
+    if (c.name == upper(key)) return &c;
+  const bool digits = !key.empty() && std::all_of(key.begin(), key.end(), [](unsigned char c) { return std::isdigit(c); });
+  if (!digits) return nullptr;
+  const int node = mesh.indexOf(std::atoi(key.c_str()));
+  for (const Coupling& c : mesh.couplings)
+    if (node >= 0 && c.reference_node == node) return &c;
+  return nullptr;
+}
+
+/// Resolves interfaces from node sets or couplings; reference point = centroid of the set's nodes,
+/// or the coupling's reference node.
 bool resolveInterfaces(const FeModel& mesh, const std::vector<InterfaceSpec>& specs, std::vector<Interface>& out,
                        Diagnostics& diag) {
   std::set<int> used;
   for (const auto& spec : specs) {
-    const auto it = mesh.node_sets.find(upper(spec.set));
-    if (it == mesh.node_sets.end() || it->second.empty()) {
+    Interface itf;
+    const auto set = mesh.node_sets.find(upper(spec.set));
+    if (set != mesh.node_sets.end() && !set->second.empty()) {
+      itf.name = set->first;
+      itf.kind = spec.kind.value_or(Interface::Kind::Rigid);
+      itf.nodes = set->second;
+      for (int n : itf.nodes) itf.reference += mesh.coords[static_cast<std::size_t>(n)];
+      itf.reference /= static_cast<double>(itf.nodes.size());
+    } else if (const Coupling* c = findCoupling(mesh, spec.set)) {
+      itf.name = c->name;
+      itf.kind = spec.kind.value_or(c->rigid ? Interface::Kind::Rigid : Interface::Kind::Averaging);
+      itf.nodes = c->nodes;
+      itf.reference_node = c->reference_node;
+      itf.weights = c->weights;
+      itf.reference = mesh.coords[static_cast<std::size_t>(c->reference_node)];
+      if (itf.nodes.empty()) {
+        diag.error("interface " + spec.set, "the coupling " + c->name + " (" + c->where + ") attaches no node");
+        continue;
+      }
+    } else {
       std::string known;
       for (const auto& [name, nodes] : mesh.node_sets) known += (known.empty() ? "" : ", ") + name;
-      diag.error("interface " + spec.set, "no node set of that name (node sets: " + (known.empty() ? "none" : known) + ")");
+      for (const Coupling& cp : mesh.couplings)
+        known += (known.empty() ? "" : ", ") + cp.name + " (ref node " +
+                 std::to_string(mesh.node_ids[static_cast<std::size_t>(cp.reference_node)]) + ")";
+      diag.error("interface " + spec.set,
+                 "no node set or coupling of that name (node sets and couplings: " + (known.empty() ? "none" : known) + ")");
       continue;
     }
-    Interface itf;
-    itf.name = it->first;
-    itf.kind = spec.kind;
-    itf.nodes = it->second;
-    for (int n : itf.nodes) {
+    std::vector<int> nodes = itf.nodes;
+    if (itf.reference_node >= 0) nodes.push_back(itf.reference_node);
+    for (int n : nodes)
       if (!used.insert(n).second) {
         diag.error("interface " + spec.set, "shares node " + std::to_string(mesh.node_ids[n]) + " with another interface");
         break;
       }
-      itf.reference += mesh.coords[n];
-    }
-    itf.reference /= static_cast<double>(itf.nodes.size());
     out.push_back(std::move(itf));
   }
   return !diag.hasErrors();
+}
+
+/// Craig-Bampton: the reference nodes of coupling interfaces move with their interface, so they
+/// are not left out (and their point masses are in the modes).
+ActiveDofs withoutReferenceNodes(ActiveDofs a, const std::vector<Interface>& interfaces, const SpMat& M) {
+  double removed = 0;
+  for (const Interface& itf : interfaces) {
+    const int k = itf.reference_node;
+    if (k < 0) continue;
+    const auto it = std::find(a.orphan_nodes.begin(), a.orphan_nodes.end(), k);
+    if (it == a.orphan_nodes.end()) continue;
+    a.orphan_nodes.erase(it);
+    for (int d = 3 * k; d < 3 * k + 3; ++d) removed += std::max(0.0, M.coeff(d, d)) / 3;
+  }
+  a.left_out_mass -= removed;
+  if (a.left_out_mass < 1e-9 * removed) a.left_out_mass = 0;  // round-off of the subtraction
+  return a;
 }
 
 /// Mass properties from lumped nodal masses: total, centre of mass, inertia about it.
@@ -100,6 +147,13 @@ bool interfaceTransform(const std::vector<Eigen::Vector3d>& coords, std::vector<
   std::vector<DepRow> rows;
   for (size_t i = 0; i < interfaces.size(); ++i) {
     Interface& itf = interfaces[i];
+    if (itf.reference_node >= 0)  // a coupling's reference node translates with the interface
+      for (int a = 0; a < 3; ++a) {
+        DepRow r{static_cast<int>(i), Eigen::Matrix<double, 1, 6>::Zero(), {}};
+        r.ref(a) = 1;
+        dependent[3 * itf.reference_node + a] = static_cast<int>(rows.size());
+        rows.push_back(std::move(r));
+      }
     if (itf.kind == Interface::Kind::Rigid) {
       for (int k : itf.nodes) {
         // u_k = t + theta x (x_k - p) = [I, -(x_k - p)~] [t; theta]
@@ -119,12 +173,13 @@ bool interfaceTransform(const std::vector<Eigen::Vector3d>& coords, std::vector<
     std::vector<double> w(m, 1.0);
     double wsum = 0;
     for (int j = 0; j < m; ++j) {
-      if (!node_weight.empty() && node_weight[itf.nodes[j]] > 0) w[j] = node_weight[itf.nodes[j]];
+      if (itf.weights.size() == itf.nodes.size()) w[j] = itf.weights[j];  // the deck's own weights
+      else if (!node_weight.empty() && node_weight[itf.nodes[j]] > 0) w[j] = node_weight[itf.nodes[j]];
       wsum += w[j];
     }
     Eigen::Vector3d p = Eigen::Vector3d::Zero();
     for (int j = 0; j < m; ++j) p += w[j] * coords[itf.nodes[j]];
-    itf.reference = p / wsum;
+    if (itf.reference_node < 0) itf.reference = p / wsum;  // a coupling keeps its reference node
     Eigen::Matrix<double, 6, 6> A = Eigen::Matrix<double, 6, 6>::Zero();
     Eigen::MatrixXd B(6, 3 * m);
     for (int j = 0; j < m; ++j) {
@@ -206,7 +261,8 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
 
   // nodes without stiffness stay out of the eigen solution; an interface cannot hold on to them
   const ActiveDofs active = activeDofs(mats.K, mats.M, mesh.nodeCount());
-  noteLeftOut(mesh, active, diag);
+  noteLeftOut(mesh, opt.method == ReductionOptions::Method::CraigBampton ? withoutReferenceNodes(active, interfaces, mats.M) : active,
+              diag);
   for (const Interface& itf : interfaces)
     for (int k : itf.nodes)
       if (active.index[static_cast<std::size_t>(3 * k)] < 0 || active.index[static_cast<std::size_t>(3 * k + 1)] < 0 ||
@@ -214,7 +270,7 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
         diag.error("interface " + itf.name,
                    "node " + std::to_string(mesh.node_ids[static_cast<std::size_t>(k)]) +
                        " belongs to no element (a coupling or rigid-body reference node?): nothing connects it to "
-                       "the structure; use the node set of the nodes it couples instead");
+                       "the structure; name the coupling itself as the interface (`flexim-cli info` lists them)");
         break;
       }
   if (diag.hasErrors()) return false;
@@ -248,10 +304,14 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
       std::vector<Eigen::Triplet<double>> kept;
       std::vector<int> column(static_cast<std::size_t>(T.cols()), -1);
       int next = 0;
+      const int firstInterfaceColumn = static_cast<int>(T.cols()) - 6 * static_cast<int>(interfaces.size());
       for (int j = 0; j < T.cols(); ++j) {
         bool keep = true;
-        for (SpMat::InnerIterator it(T, j); it; ++it)
-          if (active.index[static_cast<std::size_t>(it.row())] < 0) keep = false;
+        // free columns of left-out dofs go; interface columns stay (they may move a left-out
+        // reference node of a coupling)
+        if (j < firstInterfaceColumn)
+          for (SpMat::InnerIterator it(T, j); it; ++it)
+            if (active.index[static_cast<std::size_t>(it.row())] < 0) keep = false;
         if (keep) column[static_cast<std::size_t>(j)] = next++;
       }
       for (int j = 0; j < T.cols(); ++j)

@@ -8,14 +8,19 @@
 #include "core/fe/modal.h"
 #include "core/fe/reduced_body.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace flexim::fe {
 
+/// An interface to build: a node set of the deck (reference point = the nodes' centroid, or the
+/// weighted centroid for averaging), or a coupling of the deck (FeModel::couplings) named by its
+/// name or by its reference node id (reference point = the reference node, which then moves with
+/// the interface's translation).
 struct InterfaceSpec {
-  std::string set;                            ///< node set name (case-insensitive)
-  Interface::Kind kind = Interface::Kind::Rigid;
+  std::string set;                            ///< node set or coupling name (case-insensitive), or reference node id
+  std::optional<Interface::Kind> kind;        ///< unset: the coupling's own kind; rigid for a node set
 };
 
 struct ReductionOptions {

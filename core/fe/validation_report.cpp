@@ -48,6 +48,10 @@ void reportMesh(const FeModel& mesh, ValidationReport& r) {
                  "rotational DOFs)",
                  mesh.masses.size(), m, mesh.springs.size(), mesh.rotary_inertias.size()));
   }
+  for (const Coupling& c : mesh.couplings)
+    r.add(format("coupling %s (%s): reference node %d, %zu nodes, %s; usable as an interface (--interface \"%s\")",
+                 c.name.c_str(), c.where.c_str(), mesh.node_ids[static_cast<std::size_t>(c.reference_node)], c.nodes.size(),
+                 c.rigid ? "rigid" : "averaging", c.name.c_str()));
   if (mesh.elements.empty()) return;
   const int parts = connectedParts(mesh);
   if (parts > 1) r.warn(format("mesh has %d disconnected parts (each adds 6 rigid-body modes)", parts));
