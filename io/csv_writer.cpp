@@ -228,4 +228,21 @@ bool readCsv(const std::string& path, CsvTable& out, std::string* error) {
   return true;
 }
 
+bool writeResultsCsv(const ResultTable& results, const RunSummary& summary, const std::string& path,
+                     const std::string& modelPath, std::string& error) {
+  CsvResultWriter writer(path, modelPath);
+  if (!writer.open()) {
+    error = writer.error();
+    return false;
+  }
+  writer.begin(results.channels(), summary);
+  for (std::size_t i = 0; i < results.size(); ++i) writer.sample(results.sample(i));
+  writer.end(summary);
+  if (!writer.ok()) {
+    error = writer.error();
+    return false;
+  }
+  return true;
+}
+
 }  // namespace flexim::io

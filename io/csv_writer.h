@@ -3,6 +3,7 @@
 // "# end: ..." line. Rows are flushed as they are written, so a crash keeps every sample.
 #pragma once
 
+#include "core/run/result_table.h"
 #include "core/run/simulation.h"
 
 #include <cstdio>
@@ -39,6 +40,11 @@ class CsvResultWriter : public ResultSink {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> m_file{nullptr, &std::fclose};
   std::size_t m_columns = 0;  ///< channel values per row (time not counted)
 };
+
+/// Writes a stored run (the table of its samples and its summary) as one CSV file; modelPath as
+/// for CsvResultWriter. False, with a reason naming the file in error, on failure.
+bool writeResultsCsv(const ResultTable& results, const RunSummary& summary, const std::string& path,
+                     const std::string& modelPath, std::string& error);
 
 /// A CSV result file read back.
 struct CsvTable {

@@ -1,11 +1,11 @@
 #include "ui/main_window.h"
 
+#include "io/csv_writer.h"
 #include "io/model_json.h"
 #include "render/model_scene.h"
 #include "ui/messages_panel.h"
 #include "ui/model_tree.h"
 #include "ui/playback_bar.h"
-#include "ui/results_export.h"
 #include "ui/simulation_controller.h"
 #include "ui/vtk_viewport.h"
 
@@ -327,7 +327,7 @@ void MainWindow::onRunFinished(const RunSummary& summary) {
 
 void MainWindow::showFrame(int index) {
   if (index < 0 || std::size_t(index) >= m_results.size()) return;
-  const Sample& sample = m_results.samples()[std::size_t(index)];
+  const Sample sample = m_results.sample(std::size_t(index));
   m_scene->setSample(sample);
   m_scene->setTime(sample.t);
   m_viewport->update();
@@ -341,7 +341,7 @@ bool MainWindow::exportResultsCsv(const QString& path) {
   std::string error;
   // the CSV metadata names the model file (and its hash) when the model came from one
   const std::string modelFile = QFileInfo::exists(m_modelSource) ? m_modelSource.toStdString() : std::string();
-  if (!ui::exportResultsCsv(m_results, m_lastSummary, path.toStdString(), modelFile, error)) {
+  if (!io::writeResultsCsv(m_results, m_lastSummary, path.toStdString(), modelFile, error)) {
     m_messages->add(Severity::Error, path, QString::fromStdString(error));
     return false;
   }

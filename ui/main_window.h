@@ -1,11 +1,11 @@
 // The application window: viewport + playback bar in the centre, model tree and Messages docks,
 // progress in the status bar. It wires the pieces together; the work is done by ModelScene
-// (drawing), SimulationController (running), ResultStore (samples) and io (files).
+// (drawing), SimulationController (running), ResultTable (samples) and io (files).
 #pragma once
 
 #include "core/model/model.h"
 #include "core/run/simulation.h"
-#include "ui/result_store.h"
+#include "core/run/result_table.h"
 
 #include <QImage>
 #include <QMainWindow>
@@ -48,7 +48,7 @@ class MainWindow : public QMainWindow {
 
   bool isRunning() const;
   const ModelSpec& model() const { return m_model; }
-  const ResultStore& results() const { return m_results; }
+  const ResultTable& results() const { return m_results; }
   const RunSummary& lastSummary() const { return m_lastSummary; }
   /// The whole window with the 3-D view composited in, opaque.
   QImage grabWindowImage();
@@ -85,7 +85,7 @@ class MainWindow : public QMainWindow {
   QString m_modelSource;
   bool m_hasModel = false;
   std::unique_ptr<render::ModelScene> m_scene;
-  ResultStore m_results;
+  ResultTable m_results;
   RunSummary m_lastSummary;
   SimulationController* m_controller = nullptr;
 

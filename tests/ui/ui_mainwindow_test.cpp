@@ -338,26 +338,27 @@ void MainWindowTest::flexibleBodyAnimatesAndScales() {
   QVERIFY(m_window->startRun());
   QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 60000);
   QVERIFY2(m_window->lastSummary().ok, m_window->lastSummary().message.c_str());
-  const std::vector<Sample>& samples = m_window->results().samples();
-  QVERIFY(samples.size() >= 20);
-  QCOMPARE(samples.back().poses.size(), std::size_t(2));  // rod, rod_pin
-  QCOMPARE(samples.back().modal.size(), std::size_t(1));
+  const ResultTable& results = m_window->results();
+  QVERIFY(results.size() >= 20);
+  const Sample last = results.sample(results.size() - 1);
+  QCOMPARE(last.poses.size(), std::size_t(2));  // rod, rod_pin
+  QCOMPARE(last.modal.size(), std::size_t(1));
 
   // the view shows the last sample: the rod's FE frame pose and its modal coordinates
   PlaybackBar* playback = m_window->playbackBar();
   QCOMPARE(playback->currentFrame(), playback->frameCount() - 1);
-  const Sample& last = samples.back();
   QCOMPARE((scene.flexibleSurface(0)->modal() - last.modal[0]).norm(), 0.0);
   QVERIFY(scene.bodyPose(0).translation().isApprox(last.poses[0].position));
   // the colour scale covers the whole run
   double largest = 0.0;
-  for (const Sample& s : samples) largest = std::max(largest, scene.flexibleSurface(0)->maxDisplacement(s.modal[0]));
+  for (std::size_t i = 0; i < results.size(); ++i)
+    largest = std::max(largest, scene.flexibleSurface(0)->maxDisplacement(results.sample(i).modal[0]));
   QVERIFY(largest > 0.0);
   QVERIFY(std::abs(scene.colourRangeMax() - largest) <= 1e-12 * largest);
 
   // scrubbing back deforms the surface back
   playback->setCurrentFrame(0);
-  QCOMPARE((scene.flexibleSurface(0)->modal() - samples.front().modal[0]).norm(), 0.0);
+  QCOMPARE((scene.flexibleSurface(0)->modal() - results.sample(0).modal[0]).norm(), 0.0);
   playback->setCurrentFrame(playback->frameCount() - 1);
 
   // the gravity sag is a fraction of a millimetre: exaggerated 1000 times it is plain to see
@@ -401,7 +402,7 @@ void MainWindowTest::automationRunsTheFlexibleExample() {
   QCOMPARE(scene.virtualBodyCount(), std::size_t(2));
   QVERIFY(scene.flexibleSurface(0) != nullptr);
   QCOMPARE(scene.deformationScale(), 30.0);
-  const Sample& last = m_window->results().samples().back();
+  const Sample last = m_window->results().sample(m_window->results().size() - 1);
   QCOMPARE((scene.flexibleSurface(0)->modal() - last.modal[0]).norm(), 0.0);
   QVERIFY(scene.colourRangeMax() > 0.0);
   const QImage shot(request.screenshotPath);
