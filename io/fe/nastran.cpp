@@ -312,6 +312,7 @@ class NastranParser {
   Mode m_mode = Mode::Read;
   long long m_repeat = 0;  ///< Mode::Replicate: 0 for "=", n for "=n"
   Previous m_prev;
+  std::string_view m_lineText;  ///< the line being read (for messages)
 
   // unsupported BEGIN sections
   std::string m_section;  ///< "" = the main bulk data
@@ -431,6 +432,7 @@ void NastranParser::line(std::string_view raw, const Loc& loc, int depth) {
   if (const std::size_t dollar = cut.find('$'); dollar != std::string_view::npos) cut = cut.substr(0, dollar);
   if (trim(cut).empty()) return;
   const std::string s = cut.find('\t') == std::string_view::npos ? std::string(cut) : expandTabs(cut);
+  m_lineText = s;
 
   // DEQATN's equations are free text: its continuation lines start with a blank or a mark
   if (m_open && m_mode == Mode::Raw) {
@@ -450,6 +452,11 @@ void NastranParser::line(std::string_view raw, const Loc& loc, int depth) {
       beginSection(t, loc);
       return;
     }
+  }
+  if (word == "DEQATN") {  // its equation may hold commas: not a free-field line
+    finishCard();
+    openCard(word, loc, false, {});
+    return;
   }
   const bool free = s.find(',') != std::string::npos;
   std::string_view first;
@@ -538,7 +545,7 @@ void NastranParser::openCard(std::string_view first, const Loc& loc, bool large,
     return;
   }
   if (!validName(first)) {
-    error(loc, "not a bulk data card: " + quoteField(first));
+    error(loc, "not a bulk data card: " + quoteField(trim(m_lineText)));
     return;
   }
   m_open = true;
@@ -1266,9 +1273,9 @@ void NastranParser::resolveGeometry() {
     return true;
   };
 
-  std::vector<Item> roots;
-  for (std::size_t i = 0; i < m_grids.size(); ++i) roots.push_back({true, static_cast<int>(i)});
+  std::vector<Item> roots;  // systems first: a cycle is reported at a CORD card
   for (const auto& [cid, cc] : m_coordCards) roots.push_back({false, cid});
+  for (std::size_t i = 0; i < m_grids.size(); ++i) roots.push_back({true, static_cast<int>(i)});
   std::vector<Item> stack, deps;
   for (const Item& root : roots) {
     if (state(root) != New) continue;

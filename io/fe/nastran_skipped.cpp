@@ -18,29 +18,28 @@ constexpr SkippedGroup kGroups[] = {
      "FORCE FORCE1 FORCE2 MOMENT MOMENT1 MOMENT2 LOAD GRAV RFORCE RFORCE1 ACCEL ACCEL1 PLOAD PLOAD1 PLOAD2 PLOAD4 "
      "PLOADX1 SLOAD TEMP TEMPD TEMPP1 TEMPRB DAREA DLOAD RLOAD1 RLOAD2 TLOAD1 TLOAD2 DELAY DPHASE LSEQ SPCD DEFORM"},
     {K::Harmless,
-     "single-point constraints and supports of the Nastran run (the flexible body is free, or held at its "
-     "interfaces)",
+     "single-point constraints and supports of the Nastran run; the flexible body is free, or held at its "
+     "interfaces",
      nullptr, "SPC SPC1 SPCADD SPCOFF SPCOFF1 SUPORT SUPORT1"},
-    {K::Harmless, "tables (loads, damping, frequency dependence)", nullptr,
+    {K::Harmless, "tables of loads, damping and frequency dependence", nullptr,
      "TABLED1 TABLED2 TABLED3 TABLED4 TABLEM1 TABLEM2 TABLEM3 TABLEM4 TABLES1 TABLEST TABRND1 TABDMP1"},
     {K::Harmless,
-     "degree-of-freedom sets of Nastran's own reduction (choose the interfaces with --interface; a set's grids "
-     "can be given as a node set)",
+     "degree-of-freedom sets of Nastran's own reduction; Flexim's interfaces are chosen with --interface",
      nullptr,
      "ASET ASET1 QSET QSET1 BSET BSET1 CSET CSET1 OMIT OMIT1 SESET SEQSET SEQSET1 SEBSET SEBSET1 SECSET SECSET1 USET "
      "USET1 SET1 SET2 SET3"},
     {K::Harmless, "output requests and monitor points", nullptr, "MONPNT1 MONPNT2 MONPNT3 PLOTEL DTI MONSUM"},
-    {K::Harmless, "design optimisation (design variables, responses, equations)", nullptr,
+    {K::Harmless, "design optimisation: design variables, responses, equations", nullptr,
      "DEQATN DESVAR DRESP1 DRESP2 DRESP3 DCONSTR DCONADD DVPREL1 DVPREL2 DVMREL1 DVMREL2 DVCREL1 DVCREL2 DLINK "
      "DTABLE DOPTPRM DVGRID TOPVAR DSCREEN"},
-    {K::Harmless, "aerodynamic model (it does not change the structure's stiffness or mass)", nullptr,
+    {K::Harmless, "aerodynamic model; it does not change the structure's stiffness or mass", nullptr,
      "AERO AEROS CAERO1 CAERO2 PAERO1 PAERO2 SPLINE1 SPLINE2 SPLINE4 SPLINE5 AELIST AEFACT AESTAT AESURF AELINK "
      "TRIM FLUTTER FLFACT MKAERO1 MKAERO2"},
-    {K::Harmless, "scalar and extra points (no element here uses them)", nullptr, "SPOINT EPOINT"},
+    {K::Harmless, "scalar and extra points; no imported element uses them", nullptr, "SPOINT EPOINT"},
     {K::Harmless,
-     "thermal and temperature-dependent material data (the reference-temperature values of MAT1 are used)",
+     "thermal and temperature-dependent material data; the reference-temperature values of MAT1 are used",
      nullptr, "MAT4 MAT5 MATT1 MATT2 MATT3 MATT4 MATT5 MATT8 MATT9"},
-    {K::Harmless, "references to multipoint constraint sets (the MPC cards themselves are reported)", nullptr,
+    {K::Harmless, "references to multipoint constraint sets; the MPC cards themselves are reported", nullptr,
      "MPCADD"},
     // ---- changes the model ---------------------------------------------------------------
     {K::ChangesModel, "shell elements: their stiffness and mass are missing", "shell elements left out",
@@ -53,7 +52,7 @@ constexpr SkippedGroup kGroups[] = {
     {K::ChangesModel,
      "connectors and scalar springs or masses on scalar points: the parts they join are not connected",
      "connectors left out", "CBUSH1D CBUSH2D CFAST CWELD CSEAM CELAS3 CELAS4 CMASS3 CMASS4 GENEL"},
-    {K::ChangesModel, "gap elements: the gap is open (nothing transmitted)", "gap elements left out", "CGAP"},
+    {K::ChangesModel, "gap elements: the gap is open, nothing is transmitted", "gap elements left out", "CGAP"},
     {K::ChangesModel,
      "contact definitions: parts that touch or are glued through contact are not connected",
      "contact not applied",
@@ -67,23 +66,21 @@ constexpr SkippedGroup kGroups[] = {
     {K::ChangesModel, "dampers: modal damping is set on the flexible body instead", "dampers left out",
      "CDAMP1 CDAMP2 CDAMP3 CDAMP4 CDAMP5 CVISC"},
     {K::ChangesModel,
-     "direct matrix input: stiffness, mass or damping terms added when the case control selects them (K2GG, M2GG, "
-     "...)",
+     "direct matrix input: stiffness, mass or damping terms that the case control adds with K2GG, M2GG, ...",
      "direct matrix input not added", "DMIG DMI DMIK DMIJ DMIJI DMIAX"},
     {K::ChangesModel, "superelement connections: the superelements are not imported", "superelements not imported",
      "SEBULK SECONCT SEELT SELOC SEMPLN CSUPER CSUPEXT SEBNDRY SELABEL EXTRN SENQSET"},
     {K::ChangesModel, "coordinate systems of kinds this importer does not read; grids that use them fail",
      "unsupported coordinate systems skipped", "CORD3G CORD3R"},
     // ---- properties and materials of elements that are not imported ---------------------
-    {K::WithElements, "properties of elements that are not imported (the elements are reported)", nullptr,
+    {K::WithElements, "properties of elements that are not imported; the elements are reported", nullptr,
      "PSHELL PCOMP PCOMPG PCOMPS PCOMPLS PBAR PBARL PBEAM PBEAML PBEAM3 PBEND PROD PTUBE PSHEAR PGAP PWELD PFAST "
      "PSEAM PBUSH1D PBUSH2D PBUSHT PLPLANE PLSOLID PSHLN1 PSHLN2 PSLDN1 PAXSYMH PAXISYM PDAMP PDAMP5 PVISC PDAMPT "
      "PELAST PCONEAX"},
     {K::WithElements,
-     "materials this importer does not read (anisotropic, orthotropic, fluid, nonlinear); an element that uses "
-     "one fails with an error",
+     "anisotropic, orthotropic, fluid and nonlinear materials; an element that uses one fails with an error",
      nullptr, "MAT2 MAT3 MAT8 MAT9 MAT10 MAT11 MATS1 MATHP MATHE MATORT MATVE MATEP MATF MATS3 MATS8 MATDMG"},
-    {K::Harmless, "Nastran's grid-point sequencing and hints (no effect on the model)", nullptr,
+    {K::Harmless, "grid-point sequencing of Nastran's solver; no effect on the model", nullptr,
      "SEQGP SEQSEP"},
 };
 
