@@ -10,6 +10,7 @@
 #include "io/fe/calculix_inp.h"
 #include "io/fe/gmsh_msh.h"
 #include "io/fe/nastran.h"
+#include "tests/io_fe/damage.h"
 
 #include <Eigen/Geometry>
 #include <QTemporaryDir>
@@ -850,17 +851,7 @@ void GmshNastranTest::nastranFuzz() {
   std::mt19937 rng(777);
   int failures = 0;
   for (int iter = 0; iter < 2000; ++iter) {
-    std::string t = base;
-    std::uniform_int_distribution<std::size_t> pos(0, t.size() - 1);
-    const int kind = iter % 3;
-    if (kind == 0) {
-      t.resize(pos(rng));
-    } else if (kind == 1) {
-      for (int k = 0; k < 3; ++k) t[pos(rng)] = "0123456789 +-.*,$E\t\nx"[rng() % 21];
-    } else {
-      const std::size_t p = pos(rng);
-      t.erase(p, std::min<std::size_t>(t.size() - p, 1 + rng() % 20));
-    }
+    const std::string t = test::damage(base, iter, rng, "0123456789 +-.*,$E\t\nx");
     fe::FeModel m;
     Diagnostics diag;
     io::NastranOptions opt;

@@ -17,6 +17,7 @@
 #include "io/fe/import.h"
 #include "io/fe/nastran.h"
 #include "tests/fuzz/fuzz_check.h"
+#include "tests/io_fe/damage.h"
 
 #include <Eigen/Dense>
 #include <QTemporaryDir>
@@ -488,17 +489,7 @@ class NastranTest : public QObject {
     for (const char* name : {"coords.bdf", "spider.bdf", "replication.bdf", "skipped.bdf"}) {
       const std::string base = readFile(kDir + name);
       for (int iter = 0; iter < 400; ++iter) {
-        std::string t = base;
-        std::uniform_int_distribution<std::size_t> pos(0, t.size() - 1);
-        const int kind = iter % 3;
-        if (kind == 0) {
-          t.resize(pos(rng));
-        } else if (kind == 1) {
-          for (int k = 0; k < 3; ++k) t[pos(rng)] = "0123456789 +-.*,=$E\t\nxT"[rng() % 24];
-        } else {
-          const std::size_t p = pos(rng);
-          t.erase(p, std::min<std::size_t>(t.size() - p, 1 + rng() % 20));
-        }
+        const std::string t = test::damage(base, iter, rng, "0123456789 +-.*,=$E\t\nxT");
         fe::FeModel m;
         Diagnostics diag;
         io::NastranOptions opt;
