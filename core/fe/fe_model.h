@@ -114,6 +114,13 @@ struct FeModel {
   /// interface, ...), one short phrase each: `info` ends with "the reduced model differs from the
   /// deck: ..." when this is not empty.
   std::vector<std::string> model_changes;
+  /// Displacement coordinate system of each node (Nastran GRID CD): its id (0 = basic) and the
+  /// directions of the node's x, y, z DOFs in the basic system (columns; cylindrical and
+  /// spherical systems taken at the node). Coordinates, K, M and modes stay in the basic system;
+  /// these are for the directions of interface DOFs. Both empty when every node uses the basic
+  /// system, else one entry per node.
+  std::vector<int> node_cd;
+  std::vector<Eigen::Matrix3d> node_cd_axes;
 
   int nodeCount() const { return static_cast<int>(coords.size()); }
   /// Adds a node; returns its index, or -1 if the id exists already.

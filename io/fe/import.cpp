@@ -30,6 +30,30 @@ bool nameMentionsMass(const std::string& path) {
 
 bool readNastran(const std::string& path, fe::FeModel& out, Diagnostics& diag) { return readNastranBulk(path, out, diag); }
 
+/// A file whose first statement (after comments: Nastran '$', Abaqus '**') is an Abaqus/CalculiX
+/// keyword ("*NODE"): .inc is an include extension of both programs.
+bool looksLikeAbaqus(const std::string& text) {
+  LineReader in(text, "");
+  std::string_view l;
+  while (in.next(l)) {
+    const std::string_view t = trim(l);
+    if (t.empty() || t[0] == '$' || t.substr(0, 2) == "**") continue;
+    return t.size() > 1 && t[0] == '*' && ((t[1] >= 'A' && t[1] <= 'Z') || (t[1] >= 'a' && t[1] <= 'z'));
+  }
+  return false;
+}
+
+/// Include fragments (.blk, .inc, .pch, .bulk): bulk data without BEGIN BULK, read as Nastran
+/// unless an .inc holds Abaqus/CalculiX keywords.
+bool importFragment(const std::string& path, const std::string& ext, fe::FeModel& out, Diagnostics& diag) {
+  if (ext == ".inc") {
+    std::string text;
+    if (!readTextFile(path, text, diag)) return false;
+    if (looksLikeAbaqus(text)) return readCalculixInp(path, out, diag);
+  }
+  return readNastran(path, out, diag);
+}
+
 bool importDat(const std::string& path, fe::FeModel& out, Diagnostics& diag) {
   std::string text;
   if (!readTextFile(path, text, diag)) return false;
@@ -84,6 +108,7 @@ bool dispatch(const std::string& path, fe::FeModel& out, Diagnostics& diag) {
   if (ext == ".inp") return readCalculixInp(path, out, diag);
   if (ext == ".msh") return readGmshMsh(path, out, diag);
   if (ext == ".bdf" || ext == ".nas") return readNastran(path, out, diag);
+  if (ext == ".blk" || ext == ".inc" || ext == ".pch" || ext == ".bulk") return importFragment(path, ext, out, diag);
   if (ext == ".frd") return readCalculixFrd(path, out, diag);
   if (ext == ".dat") return importDat(path, out, diag);
   if (ext == ".sti" || ext == ".mas" || ext == ".dof") {
@@ -98,7 +123,9 @@ bool dispatch(const std::string& path, fe::FeModel& out, Diagnostics& diag) {
 
 }  // namespace
 
-std::string feFileFilter() { return "*.inp *.msh *.bdf *.nas *.dat *.frd *.sti *.mas *.dof *.mtx"; }
+std::string feFileFilter() {
+  return "*.inp *.msh *.bdf *.nas *.dat *.blk *.inc *.pch *.bulk *.frd *.sti *.mas *.dof *.mtx";
+}
 
 bool importFe(const std::string& path, fe::FeModel& out, Diagnostics& diag) {
   try {

@@ -4,6 +4,8 @@
 //   .inp                 CalculiX/Abaqus input deck        readCalculixInp     (replaces out)
 //   .msh                 gmsh 4.1 ASCII mesh               readGmshMsh         (replaces out)
 //   .bdf .nas            Nastran bulk data                 readNastranBulk     (replaces out)
+//   .blk .inc .pch .bulk Nastran include fragments (bulk data without BEGIN BULK), readNastranBulk;
+//                        an .inc whose first statement is a *KEYWORD is CalculiX/Abaqus (readCalculixInp)
 //   .frd                 CalculiX results                  readCalculixFrd     (modes; mesh if out has none)
 //   .dat                 CalculiX eigenvalue table -> out.frequencies_hz when the text holds
 //                        "E I G E N V A L U E", otherwise Nastran bulk data

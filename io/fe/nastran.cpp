@@ -1,15 +1,19 @@
 #include "io/fe/nastran.h"
 
 #include "io/fe/line_reader.h"
+#include "io/fe/nastran_coord.h"
+#include "io/fe/nastran_skipped.h"
 
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <deque>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <vector>
@@ -19,9 +23,13 @@ namespace flexim::io {
 namespace {
 
 namespace fs = std::filesystem;
+using nastran::CoordSystem;
+using nastran::SkippedGroup;
 
 constexpr int kMaxIncludeDepth = 32;
-constexpr std::size_t kMaxCardFields = 200;  ///< longer cards are certainly garbage here
+constexpr std::size_t kMaxCardFields = 200;        ///< longer cards are certainly garbage here...
+constexpr std::size_t kMaxListFields = 2'000'000;  ///< ...except the grid lists of RBE2 and RBE3
+constexpr long long kMaxRepeat = 100'000;          ///< "=n" replication at most
 
 /// Node-order maps, abaqus[i] = nastran[map[i]] (one table for all supported solids).
 /// CTETRA G5..G10 = edges 1-2, 2-3, 3-1, 1-4, 2-4, 3-4: the same as C3D10.
@@ -39,29 +47,11 @@ constexpr std::array<SolidOrder, 4> kOrders{{
     {fe::ElementType::Hex20, 20, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 12, 13, 14, 15}},
 }};
 
-// Cards skipped with an info: analysis, loads, constraints, output, coordinate systems
-// (a GRID that uses a coordinate system is an error by itself).
-const std::set<std::string, std::less<>> kAnalysisCards{
-    "PARAM",   "EIGRL",   "EIGR",    "EIGB",    "EIGC",    "SPC",    "SPC1",   "SPCADD", "SPCD",   "MPCADD", "FORCE",
-    "FORCE1",  "FORCE2",  "MOMENT",  "MOMENT1", "MOMENT2", "LOAD",   "GRAV",   "RFORCE", "PLOAD",  "PLOAD1", "PLOAD2",
-    "PLOAD4",  "TEMP",    "TEMPD",   "CORD1R",  "CORD1C",  "CORD1S", "CORD2R", "CORD2C", "CORD2S", "DTI",    "TABLED1",
-    "TABLED2", "TABLEM1", "TABDMP1", "FREQ",    "FREQ1",   "FREQ2",  "TSTEP",  "NLPARM", "SUPORT", "ASET",   "ASET1",
-    "QSET",    "QSET1",   "BSET",    "BSET1",   "CSET",    "CSET1",  "OMIT",   "OMIT1",  "SESET",  "SET1",   "SET3",
-    "DAREA",   "DLOAD",   "RLOAD1",  "RLOAD2",  "TLOAD1",  "TLOAD2", "DELAY",  "DPHASE", "SPOINT", "EPOINT", "MATT1",
-    "GRDSET",  "BCTSET",  "BSURF",   "BSURFS",  "BCPROP",  "USET",   "USET1",  "MONPNT1"};
-
-// Structural cards the solid model cannot hold: skipped with a warning (the model differs).
-const std::set<std::string, std::less<>> kStructuralCards{
-    "CQUAD4",  "CQUAD8",  "CQUADR",  "CTRIA3",  "CTRIA6", "CTRIAR",  "CSHEAR", "CBAR",   "CBEAM",  "CROD",    "CONROD",
-    "CTUBE",   "CBUSH1D", "CGAP",    "CWELD",  "CFAST",   "CELAS3", "CELAS4",  "CMASS3", "CMASS4",  "RBE1",
-    "RBE2",    "RBE3",    "RBAR",    "RBAR1",   "RROD",   "RSPLINE", "MPC",    "PSHELL", "PCOMP",  "PCOMPG",  "PBAR",
-    "PBARL",   "PBEAM",   "PBEAML",  "PROD",    "PTUBE",  "PSHEAR", "PGAP",    "PWELD",
-    "PFAST",   "MAT2",    "MAT3",    "MAT8",    "MAT9",   "MAT10",   "MATS1",  "CQUADX", "CTRIAX", "CTRIAX6", "PLPLANE",
-    "PLSOLID", "CPLSTN3", "CPLSTN4", "CPLSTS3", "CPLSTS4"};
-
-// Dampers: skipped with a warning that says so.
-const std::set<std::string, std::less<>> kDamperCards{"CDAMP1", "CDAMP2", "CDAMP3", "CDAMP4", "CDAMP5",
-                                                      "CVISC",  "PDAMP",  "PDAMP5", "PVISC"};
+/// The cards this importer reads; every other card is skipped (nastran_skipped.h says how).
+const std::set<std::string, std::less<>> kReadCards{
+    "GRID",  "GRDSET", "CTETRA", "CHEXA",  "CPENTA", "CPYRAM", "MAT1",   "PSOLID", "CONM1",  "CONM2",  "CMASS1",
+    "CMASS2", "CELAS1", "CELAS2", "CBUSH", "PELAS",  "PMASS",  "PBUSH",  "RBE2",   "RBE3",   "CORD1R", "CORD1C",
+    "CORD1S", "CORD2R", "CORD2C", "CORD2S"};
 
 /// A place in the input: index of the file and line number.
 struct Loc {
@@ -87,11 +77,6 @@ struct PendingElement {
   std::string card;
 };
 
-/// CONM1/CONM2/CMASS1/CMASS2/CELAS1/CELAS2/CBUSH, resolved once every GRID and property is read.
-struct PendingDiscrete {
-  Card card;
-};
-
 struct MatCard {
   int index = -1;  ///< into FeModel::materials
   Loc loc;
@@ -101,6 +86,152 @@ struct PropCard {
   int mid = 0;
   Loc loc;
 };
+
+/// A GRID as written: coordinates in its CP system, CD, and whether CP/CD were blank (GRDSET).
+struct GridCard {
+  int id = 0, cp = 0, cd = 0;
+  bool cpBlank = true, cdBlank = true;
+  Eigen::Vector3d x = Eigen::Vector3d::Zero();
+  Loc loc;
+};
+
+/// A CORD1x or CORD2x system as written.
+struct CoordCard {
+  std::string card;  ///< "CORD2R", ...
+  int cid = 0;
+  bool byGrids = false;           ///< CORD1x: three grids; CORD2x: three points in RID
+  int rid = 0;                    ///< CORD2x
+  std::array<int, 3> grids{};     ///< CORD1x: grid ids
+  std::array<Eigen::Vector3d, 3> points{};  ///< CORD2x: A, B, C in RID
+  Loc loc;
+};
+
+/// How the lines of the open card are taken.
+enum class Mode {
+  Read,       ///< a card this importer reads: fields are kept
+  Replicate,  ///< "=", "=n": a replication entry (fields are the codes "=", "==", "*x", ...)
+  Skip,       ///< a card it skips: continuation lines are passed over unread
+  Raw,        ///< DEQATN: free text (commas, blanks) until a line starts in column 1
+  Section,    ///< inside an unsupported BEGIN section (BEGIN SUPER=n, ...): counted, not read
+};
+
+/// The card before a replication entry, as the entry copies it.
+struct Previous {
+  bool valid = false, skipped = false;
+  std::string name;
+  std::vector<std::string> fields;
+  std::vector<std::string> pattern;  ///< the codes of the replication entry that made it ("=n" repeats them)
+};
+
+bool isBlankOrSign(char c) { return c == ' ' || c == '+' || c == '*' || c == ','; }
+
+/// A field written as a real number (a decimal point or an exponent): weights, ALPHA.
+bool looksReal(std::string_view f) {
+  f = trim(f);
+  if (f.empty()) return false;
+  if (f.find('.') != std::string_view::npos) return true;
+  for (std::size_t i = 1; i < f.size(); ++i)
+    if (f[i] == 'e' || f[i] == 'E' || f[i] == 'd' || f[i] == 'D' || f[i] == '+' || f[i] == '-') return true;
+  return false;
+}
+
+/// The first word of s, upper case.
+std::string firstWord(std::string_view s) {
+  s = trim(s);
+  std::size_t n = 0;
+  while (n < s.size() && s[n] != ' ' && s[n] != ',' && s[n] != '\t' && s[n] != '=') ++n;
+  return toUpper(s.substr(0, n));
+}
+
+/// The section a "BEGIN ..." line opens: "" for the main bulk data, else its name ("SUPER=2").
+std::string beginSectionName(std::string_view line) {
+  std::string u = toUpper(trim(line)).substr(5);  // after BEGIN
+  std::string compact;  // blanks around '=' dropped, other runs of blanks -> one
+  for (char ch : u) {
+    if (ch == ' ' || ch == '\t') {
+      if (!compact.empty() && compact.back() != ' ' && compact.back() != '=') compact += ' ';
+    } else {
+      if (ch == '=' && !compact.empty() && compact.back() == ' ') compact.pop_back();
+      compact += ch;
+    }
+  }
+  while (!compact.empty() && compact.back() == ' ') compact.pop_back();
+  if (compact.rfind("BULK", 0) == 0) compact = std::string(trim(std::string_view(compact).substr(4)));
+  return compact;
+}
+
+/// Number of "=n" / "=(n)"; 0 for "="; -1 if not a replication code.
+long long replicationCount(std::string_view f) {
+  f = trim(f);
+  if (f.empty() || f[0] != '=') return -1;
+  f.remove_prefix(1);
+  if (f.empty()) return 0;
+  if (f.front() == '(' && f.size() > 2 && f.back() == ')') f = f.substr(1, f.size() - 2);
+  long long n = 0;
+  const auto r = std::from_chars(f.data(), f.data() + f.size(), n);
+  if (r.ec != std::errc() || r.ptr != f.data() + f.size() || n < 1) return -1;
+  return n;
+}
+
+std::string formatReal(double v) {
+  char buf[40];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".";
+  return s;
+}
+
+/// Nastran field number (2..9) and line (1-based within the card) of data field i, for messages.
+std::string fieldName(std::size_t i) {
+  return "field " + std::to_string(i % 8 + 2) + (i >= 8 ? " of continuation " + std::to_string(i / 8) : std::string());
+}
+
+/// Applies the replication codes of `pattern` to the fields of the card before: "=" copies the
+/// field, "==" copies it and every field after it, "*x" / "*(x)" adds x (integer or real like
+/// the field), anything else (a value or a blank) is taken as written.
+bool replicate(const std::vector<std::string>& pattern, const std::vector<std::string>& prev,
+               std::vector<std::string>& out, std::string& problem) {
+  out.clear();
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const std::string_view f = trim(pattern[i]);
+    const std::string old = i < prev.size() ? prev[i] : std::string();
+    if (f == "==") {
+      for (std::size_t j = i; j < prev.size(); ++j) out.push_back(prev[j]);
+      return true;
+    }
+    if (f == "=") {
+      out.push_back(old);
+      continue;
+    }
+    if (f.empty() || f[0] != '*') {
+      out.emplace_back(f);
+      continue;
+    }
+    std::string_view inc = f.substr(1);
+    if (inc.size() > 2 && inc.front() == '(' && inc.back() == ')') inc = inc.substr(1, inc.size() - 2);
+    if (trim(old).empty()) {
+      problem = fieldName(i) + ": " + quoteField(f) + " increments a blank field of the card before";
+      return false;
+    }
+    if (!looksReal(inc)) {
+      long long a = 0;
+      int b = 0;
+      if (!parseInt64(inc, a) || !parseInt(old, b) || a + b > 2147483647LL || a + b < -2147483647LL) {
+        problem = fieldName(i) + ": cannot add the integer increment " + quoteField(f) + " to " + quoteField(old);
+        return false;
+      }
+      out.push_back(std::to_string(a + b));
+    } else {
+      double a = 0, b = 0;
+      if (!looksReal(old) || !parseNastranReal(inc, a) || !parseNastranReal(old, b) || !std::isfinite(a + b)) {
+        problem = fieldName(i) + ": cannot add the real increment " + quoteField(f) + " to " + quoteField(old);
+        return false;
+      }
+      out.push_back(formatReal(a + b));
+    }
+  }
+  return true;
+}
 
 class NastranParser {
  public:
@@ -118,12 +249,18 @@ class NastranParser {
       m_stop = true;
     }
   }
+  void warning(const Loc& l, const std::string& message) { m_diag.warning(where(l), message); }
 
   void readText(std::string_view text, int file, int depth, bool skipToBulk);
   void include(std::string_view line, const Loc& loc, int depth);
   void line(std::string_view raw, const Loc& loc, int depth);
+  void openCard(std::string_view first, const Loc& loc, bool large, std::string_view idField);
   void finishCard();
+  void expandReplication();
   void card(const Card& c);
+  void countSkipped(const std::string& name, const Loc& loc);
+  void beginSection(std::string_view line, const Loc& loc);
+  void closeSection();
 
   // field access for card c
   bool blank(const Card& c, std::size_t i) const { return i >= c.fields.size() || c.fields[i].empty(); }
@@ -138,13 +275,26 @@ class NastranParser {
   void noExtraFields(const Card& c, std::size_t used);
 
   void grid(const Card& c);
+  void grdset(const Card& c);
+  void coord(const Card& c);
   void solid(const Card& c, bool hexa);
   void mat1(const Card& c);
   void psolid(const Card& c);
   void property(const Card& c);
   void discrete(const Card& c, fe::FeModel& m);
+  void coupling(const Card& c);
   bool gridIndex(const Card& c, std::size_t field, bool required, int& index);
+  bool components(const Card& c, std::size_t field, const char* what, std::string& out);
+  std::size_t gridList(const Card& c, std::size_t i, std::vector<int>& ids, bool& ok);
+  bool axesAt(const Card& c, int cid, const Eigen::Vector3d& x, Eigen::Matrix3d& axes);
+  Eigen::Vector3d nodeDirection(int node, int component) const;
+  std::string notDefined(const char* card, int id) const;
+
+  void resolveGeometry();
   bool resolve(fe::FeModel& out);
+  void resolveElements(std::set<int>& ids);
+  void reportSkipped();
+  void resolveCouplings(std::set<int>& ids);
 
   Diagnostics& m_diag;
   NastranOptions m_options;
@@ -159,16 +309,30 @@ class NastranParser {
   bool m_open = false;
   Card m_card;
   bool m_cardLarge = false;
+  Mode m_mode = Mode::Read;
+  long long m_repeat = 0;  ///< Mode::Replicate: 0 for "=", n for "=n"
+  Previous m_prev;
+  std::string_view m_lineText;  ///< the line being read (for messages)
+
+  // unsupported BEGIN sections
+  std::string m_section;  ///< "" = the main bulk data
+  Loc m_sectionLoc;
+  long long m_sectionCards = 0;
 
   fe::FeModel m_model;
+  std::vector<GridCard> m_grids;  ///< per node index
+  std::optional<std::pair<GridCard, Loc>> m_grdset;
+  std::map<int, CoordCard> m_coordCards;
+  std::map<int, CoordSystem> m_systems;  ///< resolved, by CID
   std::vector<PendingElement> m_elements;
-  std::unordered_map<int, Loc> m_gridLoc;
   std::map<int, MatCard> m_mats;
   std::map<int, PropCard> m_props;
-  std::vector<PendingDiscrete> m_discrete;
+  std::vector<Card> m_discrete, m_couplings;  ///< resolved once every GRID and property is read
   std::map<int, std::pair<double, Loc>> m_pelas, m_pmass;  ///< PID -> K or M
   std::map<int, std::pair<std::array<double, 6>, Loc>> m_pbush;  ///< PID -> K1..K6
-  std::map<std::string, std::pair<int, Loc>> m_skipped;  ///< card name -> count, first place
+  std::map<std::string, std::pair<long long, Loc>> m_skipped;  ///< card name -> count, first place
+  std::map<std::pair<char, int>, std::string> m_skippedIds;  ///< ('M' material / 'P' property, id) -> card
+  std::vector<int> m_sortedIds;  ///< grid ids, sorted (THRU ranges)
   std::vector<std::string_view> m_split;
 };
 
@@ -199,11 +363,11 @@ void NastranParser::readText(std::string_view text, int file, int depth, bool sk
   LineReader in(text, m_files[file]);
   std::string_view l;
   if (skipToBulk) {
-    // skip executive and case control when the file has a BEGIN BULK line
+    // skip executive and case control when the file has a (main) BEGIN BULK line
     bool found = false;
     while (in.next(l)) {
-      const std::string u = toUpper(trim(l));
-      if (u.rfind("BEGIN", 0) == 0 && u.find("BULK") != std::string::npos) {
+      const std::string_view code = l.substr(0, l.find('$'));
+      if (firstWord(code) == "BEGIN" && beginSectionName(code).empty()) {
         found = true;
         break;
       }
@@ -268,33 +432,55 @@ void NastranParser::line(std::string_view raw, const Loc& loc, int depth) {
   if (const std::size_t dollar = cut.find('$'); dollar != std::string_view::npos) cut = cut.substr(0, dollar);
   if (trim(cut).empty()) return;
   const std::string s = cut.find('\t') == std::string_view::npos ? std::string(cut) : expandTabs(cut);
+  m_lineText = s;
 
-  // INCLUDE is a whole-line statement (its file name may contain anything)
+  // DEQATN's equations are free text: its continuation lines start with a blank or a mark
+  if (m_open && m_mode == Mode::Raw) {
+    if (isBlankOrSign(s[0])) return;
+    finishCard();
+  }
+  // INCLUDE and BEGIN are whole-line statements (a file name may contain anything)
+  const std::string word = firstWord(s);
   {
     const std::string_view t = trim(s);
     if (t.size() > 7 && equalsIgnoreCase(t.substr(0, 7), "INCLUDE") && (t[7] == ' ' || t[7] == '\'' || t[7] == '"')) {
       include(t.substr(7), loc, depth);
       return;
     }
+    if (word == "BEGIN") {
+      finishCard();
+      beginSection(t, loc);
+      return;
+    }
+  }
+  if (word == "DEQATN") {  // its equation may hold commas: not a free-field line
+    finishCard();
+    openCard(word, loc, false, {});
+    return;
   }
   const bool free = s.find(',') != std::string::npos;
   std::string_view first;
-  std::vector<std::string_view> data;
-  std::string_view tail;  // what follows the data fields
-  bool large = false;
-
   if (free) {
     splitFields(s, ',', m_split);
+    if (m_split.size() > 1 && m_split.back().empty()) m_split.pop_back();  // a trailing comma
     first = m_split[0];
   } else {
     first = trim(columns(s, 1, 8));
   }
   const bool continuation = first.empty() || first[0] == '+' || first[0] == '*';
+  bool large = false;
   if (continuation) {
     large = !first.empty() && first[0] == '*';
+    if (m_open && (m_mode == Mode::Skip || m_mode == Mode::Section)) return;  // not read
+    if (!m_open) {
+      if (!m_section.empty()) return;
+      error(loc, "continuation line " + quoteField(trim(s)) + " without a card before it");
+      return;
+    }
   } else {
     if (toUpper(first).rfind("ENDDATA", 0) == 0) {
       finishCard();
+      closeSection();
       m_endData = true;
       return;
     }
@@ -304,41 +490,30 @@ void NastranParser::line(std::string_view raw, const Loc& loc, int depth) {
     }
   }
   const std::size_t per = large ? 4 : 8;
+  std::vector<std::string_view> data;
   if (free) {
     for (std::size_t i = 1; i < m_split.size() && i <= per; ++i) data.push_back(m_split[i]);
-    if (m_split.size() > per + 2) {
-      error(loc, "free-field line has " + std::to_string(m_split.size()) + " fields; at most " +
-                     std::to_string(per + 2) + " (name, " + std::to_string(per) +
-                     " data fields, continuation) are allowed");
-      return;
-    }
   } else {
     const std::size_t w = large ? 16 : 8;
     for (std::size_t i = 0; i < per; ++i) data.push_back(trim(columns(s, 9 + i * w, 8 + (i + 1) * w)));
-    tail = trim(columns(s, 81, s.size()));
-    if (!tail.empty() && m_col80Warned.insert(loc.file).second)
-      m_diag.warning(where(loc),
-                     "text after column 80 ignored (fixed-field lines have 80 columns; "
-                     "reported once per file)");
   }
-
-  if (continuation) {
-    if (!m_open) {
-      error(loc, "continuation line " + quoteField(trim(s)) + " without a card before it");
-      return;
-    }
-  } else {
+  if (!continuation) {
     finishCard();
-    if (!validName(first)) {
-      error(loc, "not a bulk data card: " + quoteField(trim(s)));
-      return;
-    }
-    m_open = true;
-    m_card = Card{toUpper(first), loc, {}, {}};
-    m_cardLarge = large;
+    openCard(first, loc, large, data.empty() ? std::string_view() : data[0]);
+    if (!m_open || m_mode == Mode::Skip || m_mode == Mode::Raw || m_mode == Mode::Section) return;
   }
-  if (m_card.fields.size() + per > kMaxCardFields) {
-    error(loc, m_card.name + " card has too many continuation lines");
+  // a card that is read: check the line's form and keep its fields
+  if (free && m_split.size() > per + 2) {
+    error(loc, "free-field line has " + std::to_string(m_split.size()) + " fields; at most " + std::to_string(per + 2) +
+                   " (name, " + std::to_string(per) + " data fields, continuation) are allowed");
+    return;
+  }
+  if (!free && !trim(columns(s, 81, s.size())).empty() && m_col80Warned.insert(loc.file).second)
+    warning(loc, "text after column 80 ignored (fixed-field lines have 80 columns; reported once per file)");
+  const std::string& kind = m_mode == Mode::Replicate ? m_prev.name : m_card.name;
+  const std::size_t limit = kind == "RBE2" || kind == "RBE3" ? kMaxListFields : kMaxCardFields;
+  if (m_card.fields.size() + per > limit) {
+    error(loc, kind + " card has too many continuation lines");
     m_open = false;
     return;
   }
@@ -348,10 +523,143 @@ void NastranParser::line(std::string_view raw, const Loc& loc, int depth) {
   }
 }
 
+/// Starts a card whose first field (the name) is `first`: picks how its lines are read.
+void NastranParser::openCard(std::string_view first, const Loc& loc, bool large, std::string_view idField) {
+  if (!m_section.empty()) {
+    ++m_sectionCards;
+    m_open = true;
+    m_mode = Mode::Section;
+    return;
+  }
+  const long long repeat = replicationCount(first);
+  if (repeat >= 0) {
+    if (!m_prev.valid) {
+      error(loc, "replication entry " + quoteField(first) + " without a card before it to copy");
+      return;
+    }
+    m_open = true;
+    m_mode = Mode::Replicate;
+    m_repeat = repeat;
+    m_card = Card{"=", loc, {}, {}};
+    m_cardLarge = large;
+    return;
+  }
+  if (!validName(first)) {
+    error(loc, "not a bulk data card: " + quoteField(trim(m_lineText)));
+    return;
+  }
+  m_open = true;
+  m_card = Card{toUpper(first), loc, {}, {}};
+  m_cardLarge = large;
+  if (kReadCards.count(m_card.name)) {
+    m_mode = Mode::Read;
+    return;
+  }
+  m_mode = m_card.name == "DEQATN" ? Mode::Raw : Mode::Skip;
+  // the id of a skipped property or material, to say what it is when an element refers to it
+  const SkippedGroup* g = nastran::skippedGroup(m_card.name);
+  int id = 0;
+  if (g && g->kind == SkippedGroup::Kind::WithElements && parseInt(idField, id))
+    m_skippedIds.emplace(std::make_pair(m_card.name.rfind("MAT", 0) == 0 ? 'M' : 'P', id), m_card.name);
+}
+
 void NastranParser::finishCard() {
   if (!m_open) return;
   m_open = false;
-  if (!m_stop) card(m_card);
+  if (m_stop) return;
+  switch (m_mode) {
+    case Mode::Section:
+      return;
+    case Mode::Skip:
+    case Mode::Raw:
+      countSkipped(m_card.name, m_card.loc);
+      m_prev = Previous{true, true, m_card.name, {}, {}};
+      return;
+    case Mode::Replicate:
+      expandReplication();
+      return;
+    case Mode::Read:
+      card(m_card);
+      m_prev = Previous{true, false, m_card.name, m_card.fields, {}};
+      return;
+  }
+}
+
+/// "=" makes one card from the codes on its line(s) and the card before; "=n" makes n more with
+/// the codes of the replication entry before it.
+void NastranParser::expandReplication() {
+  const Card entry = m_card;
+  std::vector<std::string> pattern = entry.fields;
+  long long times = 1;
+  if (m_repeat > 0) {
+    if (m_prev.pattern.empty() && !m_prev.skipped) {
+      error(entry.loc, "=" + std::to_string(m_repeat) + " repeats the codes of a replication entry ('=', '*1', ...), "
+                       "but the card before it is not one");
+      return;
+    }
+    if (m_repeat > kMaxRepeat) {
+      error(entry.loc, "=" + std::to_string(m_repeat) + ": at most " + std::to_string(kMaxRepeat) + " repetitions");
+      return;
+    }
+    for (const std::string& f : entry.fields)
+      if (!f.empty()) {
+        error(entry.loc, "=" + std::to_string(m_repeat) + " takes no fields (found " + quoteField(f) + ")");
+        return;
+      }
+    pattern = m_prev.pattern;
+    times = m_repeat;
+  }
+  for (long long k = 0; k < times && !m_stop; ++k) {
+    if (m_prev.skipped) {
+      countSkipped(m_prev.name, entry.loc);
+      continue;
+    }
+    Card c{m_prev.name, entry.loc, {}, {}};
+    std::string problem;
+    if (!replicate(pattern, m_prev.fields, c.fields, problem)) {
+      error(entry.loc, "replication of " + m_prev.name + ": " + problem);
+      m_prev.valid = false;
+      return;
+    }
+    c.fieldLines.assign(c.fields.size(), entry.loc.line);
+    card(c);
+    m_prev.fields = std::move(c.fields);
+    m_prev.pattern = pattern;
+  }
+}
+
+void NastranParser::countSkipped(const std::string& name, const Loc& loc) {
+  auto [it, inserted] = m_skipped.try_emplace(name, 0, loc);
+  ++it->second.first;
+}
+
+/// BEGIN BULK goes back to the main bulk data; BEGIN SUPER=n (a part superelement), BEGIN
+/// AUXMODEL=n and any other section are counted and reported, not read.
+void NastranParser::beginSection(std::string_view text, const Loc& loc) {
+  closeSection();
+  m_section = beginSectionName(text);
+  m_sectionLoc = loc;
+  m_sectionCards = 0;
+}
+
+void NastranParser::closeSection() {
+  if (m_section.empty()) return;
+  const std::string name = "BEGIN " + m_section;
+  const std::string n = std::to_string(m_sectionCards) + (m_sectionCards == 1 ? " card" : " cards");
+  if (m_section.rfind("SUPER", 0) == 0) {
+    const std::size_t eq = m_section.find('=');
+    const std::string id = eq == std::string::npos ? std::string("?") : m_section.substr(eq + 1);
+    warning(m_sectionLoc, name + ": the bulk data of part superelement " + id + " is not imported (" + n +
+                              " skipped); the model is the main bulk data only");
+    m_model.model_changes.push_back("part superelement " + id + " (" + name + ") not imported");
+  } else if (m_section.rfind("AUXMODEL", 0) == 0) {
+    m_diag.info(where(m_sectionLoc), name + ": auxiliary model of a shape optimisation, not part of the analysis "
+                                            "model (" + n + " skipped)");
+  } else {
+    warning(m_sectionLoc, name + ": this bulk data section is not imported (" + n + " skipped)");
+    m_model.model_changes.push_back("bulk data section '" + name + "' not imported");
+  }
+  m_section.clear();
 }
 
 // ---- fields ------------------------------------------------------------------------------
@@ -397,6 +705,10 @@ void NastranParser::noExtraFields(const Card& c, std::size_t used) {
 void NastranParser::card(const Card& c) {
   if (c.name == "GRID") {
     grid(c);
+  } else if (c.name == "GRDSET") {
+    grdset(c);
+  } else if (c.name.rfind("CORD", 0) == 0) {
+    coord(c);
   } else if (c.name == "CTETRA") {
     solid(c, false);
   } else if (c.name == "CHEXA") {
@@ -407,47 +719,120 @@ void NastranParser::card(const Card& c) {
     psolid(c);
   } else if (c.name == "CONM1" || c.name == "CONM2" || c.name == "CMASS1" || c.name == "CMASS2" ||
              c.name == "CELAS1" || c.name == "CELAS2" || c.name == "CBUSH") {
-    m_discrete.push_back({c});
+    m_discrete.push_back(c);
+  } else if (c.name == "RBE2" || c.name == "RBE3") {
+    m_couplings.push_back(c);
   } else if (c.name == "PELAS" || c.name == "PMASS" || c.name == "PBUSH") {
     property(c);
   } else if (c.name == "CPENTA" || c.name == "CPYRAM") {
     error(c.loc, c.name + " elements are not supported; supported solids: CTETRA (4/10 grids), CHEXA (8/20 grids)");
-  } else {
-    auto [it, inserted] = m_skipped.try_emplace(c.name, 0, c.loc);
-    ++it->second.first;
   }
 }
 
 void NastranParser::grid(const Card& c) {
-  int id = 0, cp = 0, cd = 0;
-  if (!intField(c, 0, "grid id", id, true) || !intField(c, 1, "CP", cp, false) || !intField(c, 5, "CD", cd, false))
+  GridCard g;
+  g.loc = c.loc;
+  g.cpBlank = blank(c, 1);
+  g.cdBlank = blank(c, 5);
+  if (!intField(c, 0, "grid id", g.id, true) || !intField(c, 1, "CP", g.cp, false) || !intField(c, 5, "CD", g.cd, false))
     return;
-  if (id < 1) {
+  if (g.id < 1) {
     error(fieldLoc(c, 0), label(c) + ": grid id must be positive");
     return;
   }
-  if (cp != 0) {
-    error(fieldLoc(c, 1), label(c) + ": coordinate system CP = " + std::to_string(cp) +
-                              " is not supported (only the basic system, CP blank or 0)");
+  if (g.cp < 0) {
+    error(fieldLoc(c, 1), label(c) + ": coordinate system CP = " + std::to_string(g.cp) + " must be 0 or positive");
     return;
   }
-  if (cd != 0) {
-    error(fieldLoc(c, 5), label(c) + ": output coordinate system CD = " + std::to_string(cd) +
-                              " is not supported (only the basic system, CD blank or 0)");
+  if (g.cd < 0) {
+    error(fieldLoc(c, 5), label(c) + ": CD = " + std::to_string(g.cd) +
+                              (g.cd == -1 ? " makes it a fluid grid point, which is not supported"
+                                          : " must be 0 or a coordinate system id"));
     return;
   }
-  Eigen::Vector3d x = Eigen::Vector3d::Zero();
   static const char* kX[] = {"X1", "X2", "X3"};
   for (int k = 0; k < 3; ++k) {
     bool given = false;
-    if (!realField(c, 2 + k, kX[k], x[k], given)) return;
+    if (!realField(c, 2 + static_cast<std::size_t>(k), kX[k], g.x[k], given)) return;
   }
   noExtraFields(c, 8);
-  if (m_model.addNode(id, x) < 0) {
-    error(c.loc, "GRID " + std::to_string(id) + " is defined twice (first at " + where(m_gridLoc[id]) + ")");
+  if (m_model.addNode(g.id, g.x) < 0) {
+    const GridCard& first = m_grids[static_cast<std::size_t>(m_model.indexOf(g.id))];
+    error(c.loc, "GRID " + std::to_string(g.id) + " is defined twice (first at " + where(first.loc) + ")");
     return;
   }
-  m_gridLoc[id] = c.loc;
+  m_grids.push_back(g);
+}
+
+/// GRDSET: the CP and CD of every GRID that leaves them blank (PS and SEID are not used).
+void NastranParser::grdset(const Card& c) {
+  if (m_grdset) {
+    error(c.loc, "GRDSET appears twice (first at " + where(m_grdset->second) + "); only one is allowed");
+    return;
+  }
+  GridCard d;
+  if (!intField(c, 1, "CP", d.cp, false) || !intField(c, 5, "CD", d.cd, false)) return;
+  if (d.cp < 0 || d.cd < 0) {
+    error(c.loc, "GRDSET: CP and CD must be 0 or coordinate system ids");
+    return;
+  }
+  d.cpBlank = blank(c, 1);
+  d.cdBlank = blank(c, 5);
+  m_grdset.emplace(d, c.loc);
+}
+
+/// CORD2R/C/S: CID RID A1 A2 A3 B1 B2 B3 / C1 C2 C3 (points in RID). CORD1R/C/S: up to two
+/// systems per card, CIDA G1A G2A G3A CIDB G1B G2B G3B.
+void NastranParser::coord(const Card& c) {
+  const bool form2 = c.name[4] == '2';
+  const char kind = c.name.size() == 6 ? c.name[5] : '?';
+  if ((c.name[4] != '1' && !form2) || (kind != 'R' && kind != 'C' && kind != 'S')) {
+    countSkipped(c.name, c.loc);  // CORD3G and the like
+    return;
+  }
+  auto add = [&](CoordCard cc, std::size_t cidField) {
+    if (cc.cid < 1) {
+      error(fieldLoc(c, cidField), c.name + ": coordinate system id " + std::to_string(cc.cid) + " must be positive");
+      return;
+    }
+    const auto [it, inserted] = m_coordCards.emplace(cc.cid, cc);
+    if (!inserted)
+      error(cc.loc, c.name + " " + std::to_string(cc.cid) + ": coordinate system " + std::to_string(cc.cid) +
+                        " is defined twice (first " + it->second.card + " at " + where(it->second.loc) + ")");
+  };
+  if (form2) {
+    CoordCard cc{c.name, 0, false, 0, {}, {}, c.loc};
+    if (!intField(c, 0, "CID", cc.cid, true) || !intField(c, 1, "RID", cc.rid, false)) return;
+    if (cc.rid < 0) {
+      error(fieldLoc(c, 1), label(c) + ": RID = " + std::to_string(cc.rid) + " must be 0 or a coordinate system id");
+      return;
+    }
+    static const char* kNames[] = {"A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3"};
+    for (std::size_t k = 0; k < 9; ++k) {
+      bool given = false;
+      double v = 0;
+      if (!realField(c, 2 + k, kNames[k], v, given)) return;
+      cc.points[k / 3][static_cast<Eigen::Index>(k % 3)] = v;
+    }
+    noExtraFields(c, 11);
+    add(cc, 0);
+    return;
+  }
+  for (std::size_t s = 0; s < 2; ++s) {
+    const std::size_t f = 4 * s;
+    if (s == 1 && blank(c, 4) && blank(c, 5) && blank(c, 6) && blank(c, 7)) break;
+    CoordCard cc{c.name, 0, true, 0, {}, {}, fieldLoc(c, f)};
+    if (!intField(c, f, "CID", cc.cid, true)) return;
+    static const char* kG[] = {"G1", "G2", "G3"};
+    for (std::size_t k = 0; k < 3; ++k)
+      if (!intField(c, f + 1 + k, kG[k], cc.grids[k], true)) return;
+    if (cc.grids[0] == cc.grids[1] || cc.grids[0] == cc.grids[2] || cc.grids[1] == cc.grids[2]) {
+      error(cc.loc, c.name + " " + std::to_string(cc.cid) + ": G1, G2 and G3 must be three different grids");
+      return;
+    }
+    add(cc, f);
+  }
+  noExtraFields(c, 8);
 }
 
 void NastranParser::solid(const Card& c, bool hexa) {
@@ -613,7 +998,9 @@ bool NastranParser::gridIndex(const Card& c, std::size_t field, bool required, i
 
 /// Masses and springs on the translational DOFs of GRIDs (the solid model has no rotations):
 /// CONM2's offset and inertia, CONM1's rotational rows, rotational components of CMASS/CELAS and
-/// CBUSH K4..K6 are dropped with a warning; scalar points are not supported.
+/// CBUSH K4..K6 are dropped with a warning; scalar points are not supported. CONM1/CONM2 CID and
+/// CBUSH CID are coordinate systems (cylindrical and spherical ones taken at the grid, GA for
+/// CBUSH); CMASS/CELAS components are in the grid's displacement system (CD).
 void NastranParser::discrete(const Card& c, fe::FeModel& m) {
   const std::string lab = where(c.loc) + ": " + label(c);
   auto warn = [&](const std::string& msg) { m_diag.warning(where(c.loc), label(c) + ": " + msg); };
@@ -627,10 +1014,13 @@ void NastranParser::discrete(const Card& c, fe::FeModel& m) {
       if (c.name == "CONM2" && i == 4) continue;  // field 9 of the first line is blank
       if (!realField(c, 3 + i, "value", v[i], given)) return;
     }
-    if (cid != 0 && !(c.name == "CONM2" && cid == -1)) {
-      warn("coordinate system CID = " + std::to_string(cid) + " is not supported; the card is skipped");
+    if (cid < -1 || (cid == -1 && c.name == "CONM1")) {
+      error(c.loc, label(c) + ": CID = " + std::to_string(cid) + " must be 0 or a coordinate system id" +
+                       (c.name == "CONM2" ? " (or -1)" : ""));
       return;
     }
+    Eigen::Matrix3d A = Eigen::Matrix3d::Identity();  // the CID's axes at the grid
+    if (cid > 0 && !axesAt(c, cid, m.coords[static_cast<std::size_t>(g)], A)) return;
     Eigen::Matrix3d Mt = Eigen::Matrix3d::Zero(), J = Eigen::Matrix3d::Zero();
     if (c.name == "CONM2") {
       if (v[0] < 0) {
@@ -638,7 +1028,7 @@ void NastranParser::discrete(const Card& c, fe::FeModel& m) {
         return;
       }
       Mt = v[0] * Eigen::Matrix3d::Identity();
-      Eigen::Vector3d offset(v[1], v[2], v[3]);
+      Eigen::Vector3d offset = A * Eigen::Vector3d(v[1], v[2], v[3]);
       if (cid == -1) offset -= m.coords[static_cast<std::size_t>(g)];  // X is the centre of gravity
       if (offset.norm() > 0)
         warn("offset (" + std::to_string(offset.x()) + ", " + std::to_string(offset.y()) + ", " +
@@ -653,7 +1043,9 @@ void NastranParser::discrete(const Card& c, fe::FeModel& m) {
       Mt = M6.topLeftCorner<3, 3>();
       J = M6.bottomRightCorner<3, 3>();
       if (M6.bottomLeftCorner<3, 3>().norm() > 0) warn("translation-rotation coupling terms dropped (no rotational DOFs)");
+      Mt = A * Mt * A.transpose();
     }
+    J = A * J * A.transpose();
     const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(Mt);
     if (es.eigenvalues().minCoeff() < -1e-12 * std::max(1.0, es.eigenvalues().cwiseAbs().maxCoeff())) {
       error(c.loc, label(c) + ": the translational mass matrix is not positive semi-definite");
@@ -686,8 +1078,8 @@ void NastranParser::discrete(const Card& c, fe::FeModel& m) {
     const auto& k = prop->second.first;
     if (k[3] != 0 || k[4] != 0 || k[5] != 0) warn("rotational stiffness K4..K6 dropped (solid nodes have no rotations)");
     Eigen::Matrix3d axes = Eigen::Matrix3d::Identity();  // columns: element x, y, z in basic
-    if (hasCid && cid != 0) {
-      warn("coordinate system CID = " + std::to_string(cid) + " is not supported; the card is skipped");
+    if (hasCid && (cid < 0 || !axesAt(c, cid, m.coords[static_cast<std::size_t>(ga)], axes))) {
+      if (cid < 0) error(c.loc, label(c) + ": CID = " + std::to_string(cid) + " must be 0 or a coordinate system id");
       return;
     }
     if (!hasCid) {
@@ -775,7 +1167,9 @@ void NastranParser::discrete(const Card& c, fe::FeModel& m) {
       return;
     }
     if (!gridIndex(c, gf, true, g)) return;
-    d.terms.push_back({g, comp - 1, end == 0 ? 1.0 : -1.0});
+    const Eigen::Vector3d dir = nodeDirection(g, comp - 1);  // the component in the grid's CD system
+    for (int a = 0; a < 3; ++a)
+      if (dir[a] != 0) d.terms.push_back({g, a, (end == 0 ? 1.0 : -1.0) * dir[a]});
   }
   if (d.terms.empty()) {
     error(c.loc, label(c) + ": no grid given");
@@ -784,8 +1178,403 @@ void NastranParser::discrete(const Card& c, fe::FeModel& m) {
   (elas ? m.springs : m.masses).push_back(d);
 }
 
-bool NastranParser::resolve(fe::FeModel& out) {
-  std::set<int> ids;
+
+// ---- coordinate systems ------------------------------------------------------------------
+
+std::string NastranParser::notDefined(const char* what, int id) const {
+  return std::string(what) + " = " + std::to_string(id) + " is not defined (no CORD1R/1C/1S/2R/2C/2S " +
+         std::to_string(id) + ")";
+}
+
+/// Places every grid in the basic system and builds every coordinate system, in the order their
+/// definitions need: a GRID needs its CP system, a CORD2x its RID system, a CORD1x its three
+/// grids. A depth-first walk with an explicit stack (no recursion, so no depth limit) finds
+/// undefined references and cycles; each is reported once, at the card where it shows.
+void NastranParser::resolveGeometry() {
+  // GRDSET defaults
+  if (m_grdset)
+    for (GridCard& g : m_grids) {
+      if (g.cpBlank && !m_grdset->first.cpBlank) g.cp = m_grdset->first.cp;
+      if (g.cdBlank && !m_grdset->first.cdBlank) g.cd = m_grdset->first.cd;
+    }
+  enum State : char { New, Active, Done, Failed };
+  struct Item {
+    bool grid;
+    int key;  ///< node index (grid) or CID (system)
+  };
+  std::vector<State> gridState(m_grids.size(), New);
+  std::map<int, State> sysState;
+  auto state = [&](const Item& it) -> State& { return it.grid ? gridState[static_cast<std::size_t>(it.key)] : sysState[it.key]; };
+  auto name = [&](const Item& it) {
+    return it.grid ? "GRID " + std::to_string(m_grids[static_cast<std::size_t>(it.key)].id)
+                   : m_coordCards.at(it.key).card + " " + std::to_string(it.key);
+  };
+  auto loc = [&](const Item& it) { return it.grid ? m_grids[static_cast<std::size_t>(it.key)].loc : m_coordCards.at(it.key).loc; };
+
+  // the dependencies of an item; false (reported) when one is not defined
+  auto dependencies = [&](const Item& it, std::vector<Item>& deps) {
+    deps.clear();
+    if (it.grid) {
+      const GridCard& g = m_grids[static_cast<std::size_t>(it.key)];
+      if (g.cp == 0) return true;
+      if (!m_coordCards.count(g.cp)) {
+        error(g.loc, name(it) + ": coordinate system " + notDefined("CP", g.cp));
+        return false;
+      }
+      deps.push_back({false, g.cp});
+      return true;
+    }
+    const CoordCard& cc = m_coordCards.at(it.key);
+    if (!cc.byGrids) {
+      if (cc.rid == 0) return true;
+      if (!m_coordCards.count(cc.rid)) {
+        error(cc.loc, name(it) + ": reference system " + notDefined("RID", cc.rid));
+        return false;
+      }
+      deps.push_back({false, cc.rid});
+      return true;
+    }
+    for (std::size_t k = 0; k < 3; ++k) {
+      const int index = m_model.indexOf(cc.grids[k]);
+      if (index < 0) {
+        error(cc.loc, name(it) + ": grid G" + std::to_string(k + 1) + " = " + std::to_string(cc.grids[k]) +
+                          " is not defined (no GRID " + std::to_string(cc.grids[k]) + ")");
+        return false;
+      }
+      deps.push_back({true, index});
+    }
+    return true;
+  };
+  // places a grid or builds a system whose dependencies are done
+  auto compute = [&](const Item& it) {
+    if (it.grid) {
+      const GridCard& g = m_grids[static_cast<std::size_t>(it.key)];
+      Eigen::Vector3d& x = m_model.coords[static_cast<std::size_t>(it.key)];
+      x = g.cp == 0 ? g.x : m_systems.at(g.cp).toBasic(g.x);
+      if (!x.allFinite()) {
+        error(g.loc, name(it) + ": its position in the basic system is not finite");
+        return false;
+      }
+      return true;
+    }
+    const CoordCard& cc = m_coordCards.at(it.key);
+    std::array<Eigen::Vector3d, 3> p;
+    for (std::size_t k = 0; k < 3; ++k)
+      p[k] = cc.byGrids ? m_model.coords[static_cast<std::size_t>(m_model.indexOf(cc.grids[k]))]
+             : cc.rid == 0 ? cc.points[k]
+                           : m_systems.at(cc.rid).toBasic(cc.points[k]);
+    CoordSystem sys;
+    std::string problem;
+    if (!nastran::systemFromPoints(cc.card.back(), p[0], p[1], p[2], sys, problem)) {
+      error(cc.loc, name(it) + ": " + problem + (cc.byGrids ? " (grids G1, G2, G3)" : " (points A, B, C)"));
+      return false;
+    }
+    m_systems[it.key] = sys;
+    return true;
+  };
+
+  std::vector<Item> roots;  // systems first: a cycle is reported at a CORD card
+  for (const auto& [cid, cc] : m_coordCards) roots.push_back({false, cid});
+  for (std::size_t i = 0; i < m_grids.size(); ++i) roots.push_back({true, static_cast<int>(i)});
+  std::vector<Item> stack, deps;
+  for (const Item& root : roots) {
+    if (state(root) != New) continue;
+    state(root) = Active;
+    stack.assign(1, root);
+    while (!stack.empty() && !m_stop) {
+      const Item top = stack.back();
+      bool failed = !dependencies(top, deps), pushed = false;
+      for (const Item& d : deps) {
+        if (failed || pushed) break;
+        State& s = state(d);
+        if (s == Done) continue;
+        if (s == Failed) {
+          failed = true;  // reported where it failed
+        } else if (s == Active) {
+          std::string chain;
+          std::size_t k = stack.size();
+          while (k > 0 && !(stack[k - 1].grid == d.grid && stack[k - 1].key == d.key)) --k;
+          for (std::size_t j = k > 0 ? k - 1 : 0; j < stack.size(); ++j) chain += name(stack[j]) + " -> ";
+          error(loc(d), "coordinate systems defined through each other: " + chain + name(d) +
+                            " (a system cannot depend on itself through RID, CP or the grids of a CORD1)");
+          failed = true;
+        } else {
+          s = Active;
+          stack.push_back(d);
+          pushed = true;
+        }
+      }
+      if (pushed) continue;
+      state(top) = !failed && compute(top) ? Done : Failed;
+      stack.pop_back();
+    }
+  }
+  if (m_stop) return;
+
+  // displacement systems (CD): the directions of each grid's DOFs
+  bool anyCd = false;
+  for (const GridCard& g : m_grids) anyCd = anyCd || g.cd != 0;
+  if (!anyCd) return;
+  const std::size_t n = m_grids.size();
+  m_model.node_cd.assign(n, 0);
+  m_model.node_cd_axes.assign(n, Eigen::Matrix3d::Identity());
+  std::map<int, int> onAxis;  // CD -> grids on its polar axis
+  std::map<int, Loc> firstOnAxis;
+  for (std::size_t i = 0; i < n; ++i) {
+    const GridCard& g = m_grids[i];
+    if (g.cd == 0) continue;
+    m_model.node_cd[i] = g.cd;
+    const auto sys = m_systems.find(g.cd);
+    if (sys == m_systems.end()) {
+      if (!m_coordCards.count(g.cd))
+        error(g.loc, "GRID " + std::to_string(g.id) + ": displacement coordinate system " + notDefined("CD", g.cd));
+      continue;  // else reported where the system failed
+    }
+    bool axis = false;
+    m_model.node_cd_axes[i] = sys->second.directionsAt(m_model.coords[i], &axis);
+    if (axis && ++onAxis[g.cd] == 1) firstOnAxis[g.cd] = g.loc;
+  }
+  for (const auto& [cd, count] : onAxis)
+    warning(firstOnAxis[cd], std::to_string(count) + " grid(s) with CD = " + std::to_string(cd) +
+                                 " lie on the polar axis of that system, where its radial and angular directions are "
+                                 "undefined; the directions at angle 0 are used");
+}
+
+/// The axes of coordinate system cid (0 = basic) at the basic point x, as columns; false
+/// (reported) when cid is not defined.
+bool NastranParser::axesAt(const Card& c, int cid, const Eigen::Vector3d& x, Eigen::Matrix3d& axes) {
+  axes = Eigen::Matrix3d::Identity();
+  if (cid == 0) return true;
+  const auto sys = m_systems.find(cid);
+  if (sys != m_systems.end()) {
+    axes = sys->second.directionsAt(x);
+    return true;
+  }
+  if (!m_coordCards.count(cid)) error(c.loc, label(c) + ": coordinate system " + notDefined("CID", cid));
+  else if (m_errors == 0) error(c.loc, label(c) + ": coordinate system CID = " + std::to_string(cid) + " could not be built");
+  return false;
+}
+
+/// The basic direction of DOF `component` (0..2) of a node: its CD axis, or the basic axis.
+Eigen::Vector3d NastranParser::nodeDirection(int node, int component) const {
+  if (m_model.node_cd_axes.empty()) return Eigen::Vector3d::Unit(component);
+  return m_model.node_cd_axes[static_cast<std::size_t>(node)].col(component);
+}
+
+// ---- RBE2 and RBE3 -----------------------------------------------------------------------
+
+/// A component list such as 123456 (each of 1..6 at most once); blank gives "".
+bool NastranParser::components(const Card& c, std::size_t i, const char* what, std::string& out) {
+  out = blank(c, i) ? std::string() : std::string(trim(c.fields[i]));
+  std::set<char> seen;
+  for (char ch : out)
+    if (ch < '1' || ch > '6' || !seen.insert(ch).second) {
+      error(fieldLoc(c, i), label(c) + ": " + what + " " + quoteField(out) +
+                                " is not a component list (digits 1 to 6, each at most once)");
+      return false;
+    }
+  return true;
+}
+
+/// Reads grid ids from field i on ("G1 G2 ...", "Ga THRU Gb" = every defined grid from Ga to Gb),
+/// skipping blank fields, up to a real number, a word other than THRU, or the end. Returns the
+/// index of the field that ended the list.
+std::size_t NastranParser::gridList(const Card& c, std::size_t i, std::vector<int>& ids, bool& ok) {
+  ok = true;
+  for (; i < c.fields.size(); ++i) {
+    if (blank(c, i)) continue;
+    const std::string f = toUpper(trim(c.fields[i]));
+    if (looksReal(f) || (f != "THRU" && !f.empty() && (f[0] < '0' || f[0] > '9') && f[0] != '+' && f[0] != '-')) break;
+    if (f != "THRU") {
+      int id = 0;
+      if (!intField(c, i, "grid", id, true)) return ok = false, i;
+      ids.push_back(id);
+      continue;
+    }
+    std::size_t j = i + 1;
+    while (j < c.fields.size() && blank(c, j)) ++j;
+    int last = 0;
+    if (ids.empty() || j >= c.fields.size() || !intField(c, j, "grid after THRU", last, true)) {
+      if (ids.empty() || j >= c.fields.size()) error(fieldLoc(c, i), label(c) + ": THRU needs a grid before and after it");
+      return ok = false, i;
+    }
+    const int from = ids.back();
+    if (last < from) {
+      error(fieldLoc(c, j), label(c) + ": " + std::to_string(from) + " THRU " + std::to_string(last) + " runs backwards");
+      return ok = false, i;
+    }
+    if (m_sortedIds.empty()) {
+      m_sortedIds = m_model.node_ids;
+      std::sort(m_sortedIds.begin(), m_sortedIds.end());
+    }
+    for (auto it = std::upper_bound(m_sortedIds.begin(), m_sortedIds.end(), from); it != m_sortedIds.end() && *it <= last; ++it)
+      ids.push_back(*it);
+    i = j;
+  }
+  return i;
+}
+
+/// RBE2 EID GN CM GM1 ... [ALPHA [TREF]]: a rigid coupling of the GMi to GN.
+/// RBE3 EID _ REFGRID REFC WT1 C1 G1,1 ... WT2 C2 G2,1 ... [UM GM1 CM1 ...] [ALPHA a [TREF t]]:
+/// REFGRID follows the weighted average of the Gi,j (weights summed when a grid is in several
+/// groups). Both become FeModel::couplings, interface candidates: not put into K or M.
+void NastranParser::coupling(const Card& c) {
+  const bool rbe2 = c.name == "RBE2";
+  int eid = 0, ref = 0;
+  if (!intField(c, 0, "element id", eid, true) || !intField(c, rbe2 ? 1 : 2, rbe2 ? "GN" : "REFGRID", ref, true)) return;
+  if (eid < 1) {
+    error(fieldLoc(c, 0), label(c) + ": element id must be positive");
+    return;
+  }
+  const std::string name = c.name + " " + std::to_string(eid);
+  std::string comps;
+  if (!components(c, 2 + (rbe2 ? 0 : 1), rbe2 ? "CM" : "REFC", comps)) return;
+  if (comps.empty()) {
+    error(fieldLoc(c, rbe2 ? 2 : 3), name + ": " + (rbe2 ? "CM" : "REFC") + " (the coupled components) is missing");
+    return;
+  }
+  const auto hasAll = [](const std::string& s, const char* need) {
+    for (const char* p = need; *p; ++p)
+      if (s.find(*p) == std::string::npos) return false;
+    return true;
+  };
+  std::vector<int> ids;
+  std::vector<double> wts;  // RBE3: weight per entry of ids
+  bool ok = true;
+  if (rbe2) {
+    const std::size_t end = gridList(c, 3, ids, ok);
+    if (!ok) return;
+    if (end < c.fields.size() && !looksReal(c.fields[end])) {
+      error(fieldLoc(c, end), name + ": " + quoteField(c.fields[end]) + " is neither a grid nor ALPHA");
+      return;
+    }
+    if (!hasAll(comps, "123"))
+      warning(c.loc, name + ": CM = " + comps + " does not tie every translation (123); imported as rigid in all "
+                                                "directions");
+  } else {
+    if (!hasAll(comps, "123456"))
+      warning(c.loc, name + ": REFC = " + comps + "; imported as the average of all six reference components");
+    std::size_t i = 4;
+    while (i < c.fields.size()) {
+      if (blank(c, i)) {
+        ++i;
+        continue;
+      }
+      const std::string f = toUpper(trim(c.fields[i]));
+      if (f == "UM") {
+        warning(fieldLoc(c, i), name + ": UM (dependent DOFs moved to the attached grids) ignored: the reference grid "
+                                       "stays the dependent one");
+        break;
+      }
+      if (f == "ALPHA" || f == "TREF") break;
+      double wt = 0;
+      bool given = false;
+      if (!looksReal(f)) {
+        error(fieldLoc(c, i), name + ": expected a weight WTi (a real number) in " + fieldName(i) + ", found " +
+                                  quoteField(f));
+        return;
+      }
+      if (!realField(c, i, "WT", wt, given)) return;
+      if (!(wt > 0)) {
+        error(fieldLoc(c, i), name + ": weight " + quoteField(f) + " must be positive");
+        return;
+      }
+      std::size_t j = i + 1;
+      while (j < c.fields.size() && blank(c, j)) ++j;
+      std::string ci;
+      if (j >= c.fields.size()) {
+        error(fieldLoc(c, i), name + ": weight " + quoteField(f) + " has no component list and no grids after it");
+        return;
+      }
+      if (!components(c, j, "C", ci)) return;
+      if (!hasAll(ci, "123"))
+        warning(fieldLoc(c, j), name + ": C = " + ci + " does not average every translation (123); imported as "
+                                                        "averaging all three");
+      const std::size_t before = ids.size();
+      i = gridList(c, j + 1, ids, ok);
+      if (!ok) return;
+      if (ids.size() == before) {
+        error(fieldLoc(c, j), name + ": weight " + quoteField(f) + " has no grids");
+        return;
+      }
+      wts.resize(ids.size(), wt);
+    }
+  }
+  if (ids.empty()) {
+    error(c.loc, name + " attaches no grid");
+    return;
+  }
+  // grid ids -> node indices; a grid in several RBE3 groups adds up its weights
+  fe::Coupling cp;
+  cp.name = name;
+  cp.rigid = rbe2;
+  cp.where = where(c.loc);
+  cp.reference_node = m_model.indexOf(ref);
+  if (cp.reference_node < 0) {
+    warning(c.loc, name + ": the reference grid " + std::to_string(ref) + " is not defined (no GRID " +
+                       std::to_string(ref) + "); the coupling is skipped");
+    return;
+  }
+  std::unordered_map<int, std::size_t> slot;
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    if (ids[k] == ref) {
+      error(c.loc, name + ": grid " + std::to_string(ref) + " is both the reference and an attached grid");
+      return;
+    }
+    const int node = m_model.indexOf(ids[k]);
+    if (node < 0) {
+      warning(c.loc, name + ": attached grid " + std::to_string(ids[k]) + " is not defined (no GRID " +
+                         std::to_string(ids[k]) + "); the coupling is skipped");
+      return;
+    }
+    const auto [it, fresh] = slot.emplace(node, cp.nodes.size());
+    if (fresh) {
+      cp.nodes.push_back(node);
+      if (!rbe2) cp.weights.push_back(wts[k]);
+    } else if (!rbe2) {
+      cp.weights[it->second] += wts[k];
+    }
+  }
+  m_model.couplings.push_back(std::move(cp));
+}
+
+void NastranParser::resolveCouplings(std::set<int>& ids) {
+  for (const Card& c : m_couplings) {
+    if (m_stop) return;
+    const std::size_t before = m_model.couplings.size();
+    coupling(c);
+    if (m_model.couplings.size() == before) continue;
+    // element ids are shared by every element, rigid ones included
+    const int eid = std::atoi(c.fields[0].c_str());
+    if (!ids.insert(eid).second) error(c.loc, label(c) + ": element id is used twice");
+  }
+  if (m_model.couplings.empty()) return;
+  // grids that nothing holds: an interface cannot hold on to them either
+  std::vector<char> held(static_cast<std::size_t>(m_model.nodeCount()), 0);
+  for (const fe::Element& e : m_model.elements)
+    for (int k = 0; k < fe::nodeCount(e.type); ++k) held[static_cast<std::size_t>(e.nodes[static_cast<std::size_t>(k)])] = 1;
+  for (const fe::Discrete& s : m_model.springs)
+    for (const fe::DiscreteTerm& t : s.terms) held[static_cast<std::size_t>(t.node)] = 1;
+  for (const fe::Coupling& cp : m_model.couplings) {
+    const auto loose = std::count_if(cp.nodes.begin(), cp.nodes.end(), [&](int n) { return !held[static_cast<std::size_t>(n)]; });
+    if (loose > 0)
+      m_diag.warning(cp.where, cp.name + ": " + std::to_string(loose) + " of its " + std::to_string(cp.nodes.size()) +
+                                   " attached grids belong to no solid element or spring (on shells or beams that "
+                                   "are left out?); as an interface it cannot hold them");
+  }
+  const std::size_t n = m_model.couplings.size();
+  m_model.model_changes.push_back(std::to_string(n) + " RBE2/RBE3 coupling" + (n == 1 ? "" : "s") +
+                                  " not applied (usable as Craig-Bampton interfaces)");
+}
+
+// ---- the model ---------------------------------------------------------------------------
+
+void NastranParser::resolveElements(std::set<int>& ids) {
+  // what a property or material id is when it is not the card an element needs
+  auto other = [&](char kind, int id) {
+    const auto it = m_skippedIds.find({kind, id});
+    return it == m_skippedIds.end() ? std::string() : "; " + it->second + " " + std::to_string(id) + " is not supported";
+  };
   for (const auto& pe : m_elements) {
     if (m_stop) break;
     if (!ids.insert(pe.id).second) {
@@ -808,14 +1597,15 @@ bool NastranParser::resolve(fe::FeModel& out) {
     const auto prop = m_props.find(pe.pid);
     if (ok && prop == m_props.end()) {
       error(pe.loc, pe.card + " " + std::to_string(pe.id) + ": property " + std::to_string(pe.pid) +
-                        " is not defined (no PSOLID " + std::to_string(pe.pid) + ")");
+                        " is not defined (no PSOLID " + std::to_string(pe.pid) + other('P', pe.pid) + ")");
       ok = false;
     }
     if (ok) {
       const auto mat = m_mats.find(prop->second.mid);
       if (mat == m_mats.end()) {
         error(prop->second.loc, "PSOLID " + std::to_string(pe.pid) + ": material " + std::to_string(prop->second.mid) +
-                                    " is not defined (no MAT1 " + std::to_string(prop->second.mid) + ")");
+                                    " is not defined (no MAT1 " + std::to_string(prop->second.mid) +
+                                    other('M', prop->second.mid) + ")");
         ok = false;
       } else {
         e.material = mat->second.index;
@@ -825,28 +1615,74 @@ bool NastranParser::resolve(fe::FeModel& out) {
     m_model.element_sets["PSOLID_" + std::to_string(pe.pid)].push_back(static_cast<int>(m_model.elements.size()));
     m_model.elements.push_back(e);
   }
+}
+
+/// One message per skipped card type ("CQUAD4: 12 cards skipped (shell elements: ...)") and one
+/// model_changes phrase per group of cards that change the model.
+void NastranParser::reportSkipped() {
+  std::map<const SkippedGroup*, std::string> changes;  // group -> "CQUAD4: 12, CTRIA3: 2"
+  std::string unknown;
   for (const auto& [name, s] : m_skipped) {
     const std::string n = std::to_string(s.first) + (s.first == 1 ? " card" : " cards");
-    if (kDamperCards.count(name))
-      m_diag.warning(where(s.second), name + " skipped (" + n + "): dampers are not modelled (modal damping is set on "
-                                             "the flexible body)");
-    else if (kAnalysisCards.count(name))
-      m_diag.info(where(s.second), name + " skipped (" + n + "): not part of the FE model");
-    else if (kStructuralCards.count(name))
-      m_diag.warning(where(s.second),
-                     name + " skipped (" + n + "): only solid elements (CTETRA, CHEXA), PSOLID, MAT1, masses "
-                                               "(CONM1/2, CMASS1/2) and springs (CELAS1/2, CBUSH) are imported");
-    else
-      m_diag.warning(where(s.second), "unknown card " + name + " skipped (" + n + ")");
+    const std::string counted = name + ": " + std::to_string(s.first);
+    const SkippedGroup* g = nastran::skippedGroup(name);
+    if (!g) {
+      warning(s.second, name + ": " + n + " skipped (a card this importer does not know; check whether it changes the "
+                                       "model)");
+      unknown += (unknown.empty() ? "" : ", ") + counted;
+    } else if (g->kind == SkippedGroup::Kind::ChangesModel) {
+      warning(s.second, name + ": " + n + " skipped (" + g->what + ")");
+      std::string& list = changes[g];
+      list += (list.empty() ? "" : ", ") + counted;
+    } else {
+      m_diag.info(where(s.second), name + ": " + n + " skipped (" + g->what + ")");
+    }
   }
-  for (const auto& d : m_discrete) {
+  for (const auto& [g, list] : changes) m_model.model_changes.push_back(std::string(g->phrase) + " (" + list + ")");
+  if (!unknown.empty()) m_model.model_changes.push_back("unknown cards skipped (" + unknown + ")");
+}
+
+bool NastranParser::resolve(fe::FeModel& out) {
+  resolveGeometry();
+  std::set<int> ids;  // element ids, shared by solids, RBE2 and RBE3
+  resolveElements(ids);
+  reportSkipped();
+  for (const Card& d : m_discrete) {
     if (m_stop) break;
-    discrete(d.card, m_model);
+    discrete(d, m_model);
   }
+  resolveCouplings(ids);
   if (m_errors > 0) return false;
   if (m_model.elements.empty() && m_model.masses.empty() && m_model.springs.empty()) {
     m_diag.error(m_files[0], "no solid elements (CTETRA, CHEXA) found");
     return false;
+  }
+  // what the coordinate systems did, per system
+  std::map<int, int> byCp, byCd;
+  const GridCard* firstCp = nullptr;
+  for (const GridCard& g : m_grids) {
+    if (g.cp != 0 && ++byCp[g.cp] == 1 && !firstCp) firstCp = &g;
+    if (g.cd != 0) ++byCd[g.cd];
+  }
+  auto list = [](const char* what, const std::map<int, int>& by, int& total) {
+    std::string s;
+    total = 0;
+    for (const auto& [id, count] : by) {
+      s += (s.empty() ? "" : ", ") + std::string(what) + " " + std::to_string(id) + ": " + std::to_string(count);
+      total += count;
+    }
+    return s;
+  };
+  int total = 0;
+  if (firstCp) {
+    const std::string s = list("CP", byCp, total);
+    m_diag.info(where(firstCp->loc), "GRID: " + std::to_string(total) + " grids given in local coordinate systems (" + s +
+                                         ") are placed in the basic system");
+  }
+  if (!byCd.empty()) {
+    const std::string s = list("CD", byCd, total);
+    m_diag.info(m_files[0], "GRID: " + std::to_string(total) + " grids have their own displacement directions (" + s +
+                                "); kept per node for the directions of interface DOFs");
   }
   out = std::move(m_model);
   return true;
@@ -860,6 +1696,7 @@ bool NastranParser::run(std::string_view text, const std::string& source, fe::Fe
   m_stack.push_back(ec ? source : canon.string());
   readText(text, 0, 0, true);
   finishCard();
+  closeSection();
   return resolve(out);
 }
 

@@ -1,9 +1,14 @@
-// Nastran bulk data (.bdf, .nas, .dat) reader: grids, solid elements, MAT1 and PSOLID, into
-// the common FE model (core/fe/fe_model.h).
+// Nastran bulk data (.bdf, .nas, .dat and include fragments) reader: grids, solid elements,
+// MAT1 and PSOLID, masses and springs, RBE2/RBE3 couplings, into the common FE model
+// (core/fe/fe_model.h). docs/fe-support.md ("Nastran") lists every card and what happens to it.
 //
-// Cards: GRID (CP and CD blank or 0 only: other coordinate systems are errors), CTETRA (4 or
-// 10 grids), CHEXA (8 or 20 grids), PSOLID (PID -> MID), MAT1 (E, G, NU, RHO; a missing one of
-// E, G, NU is derived from the other two; NU = 0 if only E is given, as Nastran does).
+// Cards: GRID (CP: the position is converted to the basic system; CD: kept per node in
+// FeModel::node_cd / node_cd_axes), GRDSET (default CP and CD), CORD1R/1C/1S and CORD2R/2C/2S
+// (nested through RID, CP and the grids of a CORD1; cycles and undefined systems are errors),
+// CTETRA (4 or 10 grids), CHEXA (8 or 20 grids), PSOLID (PID -> MID), MAT1 (E, G, NU, RHO; a
+// missing one of E, G, NU is derived from the other two; NU = 0 if only E is given, as Nastran
+// does), CONM1/CONM2/CMASS1/CMASS2/CELAS1/CELAS2/CBUSH (+ PMASS, PELAS, PBUSH) into M and K,
+// RBE2 and RBE3 into FeModel::couplings (interface candidates, not in K or M).
 // Element node order is mapped to the Abaqus/CalculiX one (nastranToAbaqus()): CTETRA G5..G10
 // are the edges 1-2, 2-3, 3-1, 1-4, 2-4, 3-4 like C3D10; CHEXA G13..G16 are the vertical
 // edges and G17..G20 the top edges, the other way round in C3D20.
@@ -12,17 +17,22 @@
 //
 // Syntax: small field (8 columns, fields 2..9 in columns 9..72, column 73..80 a continuation
 // marker that is not checked), large field (name ending in '*', 16-column fields, continuation
-// lines starting with '*'), free field (commas; "GRID*," for large free field), mixed in one
-// file. A line continues the card above when it starts with '+' or '*', or when its first field
-// is blank (8 blank columns, or a leading comma in free field). Tabs are expanded to 8-column
-// stops. '$' starts a comment. Card names are case-insensitive. Reals may use Nastran's
-// implicit exponent ("2.1+11", "-.5-3") or D exponents. If the file has a "BEGIN BULK" line,
-// everything before it (executive and case control) is skipped; "ENDDATA" ends the data.
-// "INCLUDE 'file'" reads another file (path relative to the including file).
-// Cards that are not part of the solid model are skipped: analysis, load and output cards
-// (PARAM, EIGRL, SPC1, CORD2R, ...) with one info per card name, structural cards that the
-// model cannot hold (CQUAD4, CBAR, CONM2, RBE2, PSHELL, MAT9, ...) and unknown names with one
-// warning per card name. Solid elements of other shapes (CPENTA, CPYRAM) are errors.
+// lines starting with '*'), free field (commas; "GRID*," for large free field; a trailing comma
+// is allowed), mixed in one file. A line continues the card above when it starts with '+' or
+// '*', or when its first field is blank. Tabs are expanded to 8-column stops. '$' starts a
+// comment. Card names are case-insensitive. Reals may use Nastran's implicit exponent
+// ("2.1+11", "-.5-3") or D exponents. Replication: a card "=" copies the card before with the
+// codes of its fields ("=" the same field, "==" this and every later field, "*x" or "*(x)" the
+// field plus x, a value or a blank as written); "=n" or "=(n)" makes n more cards with the same
+// codes. If the file has a main "BEGIN BULK" line, everything before it (executive and case
+// control) is skipped; "ENDDATA" ends the data. "BEGIN SUPER=n" and other BEGIN sections are
+// counted and reported, not read, up to the next BEGIN or ENDDATA. "INCLUDE 'file'" reads
+// another file (path relative to the including file).
+// Cards that are not read are skipped with one message per card name and count: an info for
+// cards that do not change the model (loads, SPCs, output, optimisation: nastran_skipped.h), a
+// warning and a FeModel::model_changes phrase for those that do (shells, beams, MPC, RBAR,
+// contact, ...) and for unknown names; DEQATN's free-text equations are passed over. Solid
+// elements of other shapes (CPENTA, CPYRAM) are errors.
 // Every problem is reported as "file:line: message"; no input crashes or hangs the reader.
 #pragma once
 

@@ -1,10 +1,12 @@
-// Shared checks of the libFuzzer drivers: a reader that reports success must hand back a
-// model whose indices are all in range, and a reader that fails must say why.
+// Shared checks of the libFuzzer drivers (and of tests/io_fe/nastran_test.cpp): a reader that
+// reports success must hand back a model whose indices are all in range (elements, sets, dofs,
+// masses and springs, couplings, displacement systems), and a reader that fails must say why.
 #pragma once
 
 #include "core/base/diagnostics.h"
 #include "core/fe/fe_model.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -47,6 +49,26 @@ inline void checkModel(const fe::FeModel& m) {
   if (m.K.rows() != m.K.cols() || m.M.rows() != m.M.cols()) fail("non-square matrix");
   if (m.modes.cols() > 0 && m.modes.rows() != 3 * static_cast<Eigen::Index>(n)) fail("mode rows != 3 x nodes");
   if (m.modes.cols() != static_cast<Eigen::Index>(m.frequencies_hz.size()) && m.modes.cols() > 0) fail("modes vs frequencies");
+  for (const auto& list : {&m.masses, &m.springs})
+    for (const auto& d : *list)
+      for (const auto& t : d.terms)
+        if (t.node < 0 || t.node >= n || t.component < 0 || t.component > 2) fail("discrete term out of range");
+  // couplings: reference and attached nodes in range and distinct, one finite positive weight per node
+  for (const auto& c : m.couplings) {
+    if (c.reference_node < 0 || c.reference_node >= n) fail("coupling reference node out of range");
+    if (c.nodes.empty()) fail("coupling without nodes");
+    for (int k : c.nodes)
+      if (k < 0 || k >= n || k == c.reference_node) fail("coupling node out of range or the reference");
+    if (!c.weights.empty() && c.weights.size() != c.nodes.size()) fail("coupling weights vs nodes");
+    for (double w : c.weights)
+      if (!(w > 0) || !std::isfinite(w)) fail("coupling weight not positive and finite");
+    if (c.name.empty() || c.where.empty()) fail("coupling without name or place");
+  }
+  // displacement systems (CD): none, or one per node with orthonormal finite axes
+  if (m.node_cd.size() != m.node_cd_axes.size()) fail("node_cd vs node_cd_axes");
+  if (!m.node_cd.empty() && m.node_cd.size() != m.coords.size()) fail("node_cd not one per node");
+  for (const auto& A : m.node_cd_axes)
+    if (!A.allFinite() || !(A.transpose() * A).isIdentity(1e-9)) fail("CD axes not orthonormal");
 }
 
 }  // namespace flexim::fuzz
