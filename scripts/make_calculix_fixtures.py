@@ -30,7 +30,6 @@ Steel: E = 2.1e11 Pa, nu = 0.3, rho = 7850 kg/m^3; SI units.
 """
 
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -130,15 +129,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     for name, text in decks().items():
         write(name, text)
-    for job in ("rigid_body_free", "coupling_kinematic_free"):
-        beam.run(["ccx", "-i", job], OUT)
-        for ext in (".frd", ".sta", ".cvg", ".12d"):
-            p = os.path.join(OUT, job + ext)
-            if os.path.exists(p):
-                os.remove(p)
-    for f in os.listdir(OUT):
-        if f.startswith("spooles") or f.endswith(".out"):
-            os.remove(os.path.join(OUT, f))
+    beam.run_ccx(("rigid_body_free", "coupling_kinematic_free"), OUT)
     return 0
 
 

@@ -73,7 +73,8 @@ struct PendingSurface {
   struct Entry {
     std::string set;  ///< ELSET / NSET name, or empty for an id
     int id = 0;
-    int face = 0;     ///< element faces: 1 = S1, ...
+    std::string label;  ///< element faces: the face label as written ("S1", "SPOS", ...)
+    int face = 0;       ///< element faces: 1 = S1, ... (0: not a solid element face)
     Loc loc;
   };
   std::string name;
@@ -1068,29 +1069,18 @@ void Parser::startSurface(const Keyword& k, Loc loc) {
   m_block = Block::Surface;
 }
 
-/// "ELSET or element id, S<face>" (element faces) or "NSET or node id[, area]" (TYPE=NODE).
+/// "ELSET or element id, S<face>" (element faces) or "NSET or node id[, area]" (TYPE=NODE). Kept
+/// as written: a surface of shells or beams is no error unless a coupling uses it.
 void Parser::surfaceLine(Loc loc) {
-  PendingSurface& s = *m_surface;
-  const std::string kw = "*SURFACE " + s.name;
   PendingSurface::Entry e;
   e.loc = loc;
   const std::string_view first = trim(m_fields[0]);
-  if (first.empty()) {
-    error(loc, kw + ": the first entry must be " + (s.nodes ? "a node set or node id" : "an element set or element id"));
-    return;
-  }
   if (!parseInt(first, e.id)) e.set = toUpper(unquote(first));
-  if (!s.nodes) {
-    const std::string face = m_fields.size() > 1 ? toUpper(trim(m_fields[1])) : std::string();
-    int number = 0;
-    if (face.size() < 2 || face[0] != 'S' || !parseInt(std::string_view(face).substr(1), number) || number < 1 || number > 6) {
-      error(loc, kw + ": " + (face.empty() ? std::string("the face label (S1 ... S6) is missing")
-                                            : "face " + quoteField(face) + " is not one of S1 ... S6 (solid element faces)"));
-      return;
-    }
-    e.face = number;
+  if (!m_surface->nodes && m_fields.size() > 1) {
+    e.label = toUpper(trim(m_fields[1]));
+    if (e.label.size() == 2 && e.label[0] == 'S' && e.label[1] >= '1' && e.label[1] <= '6') e.face = e.label[1] - '0';
   }
-  s.entries.push_back(std::move(e));
+  m_surface->entries.push_back(std::move(e));
 }
 
 void Parser::startCoupling(const Keyword& k, Loc loc) {
@@ -1213,6 +1203,17 @@ bool Parser::couplingNodes(const fe::FeModel& m, const PendingCoupling& c, std::
   const PendingSurface& s = surface->second;
   for (const PendingSurface::Entry& e : s.entries) {
     const std::string entry = e.set.empty() ? std::to_string(e.id) : e.set;
+    if (e.set.empty() && e.id <= 0) {
+      error(e.loc, "*SURFACE " + s.name + ": the first entry must be " +
+                       (s.nodes ? "a node set or node id" : "an element set or element id"));
+      continue;
+    }
+    if (!s.nodes && e.face == 0) {
+      error(e.loc, "*SURFACE " + s.name + ": " +
+                       (e.label.empty() ? std::string("the face label (S1 ... S6) is missing")
+                                        : "face " + quoteField(e.label) + " is not one of S1 ... S6 (solid element faces)"));
+      continue;
+    }
     if (s.nodes) {
       if (e.set.empty()) {
         if (m.indexOf(e.id) < 0) error(e.loc, "*SURFACE " + s.name + ": node " + entry + " is not defined");
