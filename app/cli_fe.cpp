@@ -12,6 +12,7 @@
 #include "io/fe/reduced_body_file.h"
 #include "io/sha256.h"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -29,6 +30,7 @@ namespace fs = std::filesystem;
 struct FeArgs {
   std::string input, out;
   std::optional<fe::Material> material;
+  std::optional<double> density;  ///< --density: of every material, E and nu kept
   int count = -1;
   double max_frequency = 0;
   std::vector<fe::InterfaceSpec> interfaces;
@@ -73,6 +75,9 @@ std::string parseArgs(const std::vector<std::string>& args, FeArgs& a) {
       fe::Material m;
       if (!parseMaterial(next(), m)) return "--material needs E,nu,rho in SI units, e.g. 2.1e11,0.3,7850";
       a.material = m;
+    } else if (o == "--density" && hasValue) {
+      if (!parseNumber(next(), x) || !(x > 0)) return "--density needs a positive density in kg/m^3, e.g. 7850";
+      a.density = x;
     } else if ((o == "--out" || o == "-o") && hasValue) {
       a.out = next();
     } else if (o == "--interface" && hasValue) {
@@ -134,6 +139,43 @@ void loadReferences(const std::string& input, const fe::FeModel& mesh, std::vect
   }
 }
 
+std::string lowerExtension(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+/// Why the elements cannot be assembled for want of material data, with the option that supplies
+/// it (worded for the input's format); empty if nothing is missing or the assembly will say what.
+std::string missingMaterialData(const fe::FeModel& mesh, const FeArgs& a) {
+  if (a.material || mesh.elements.empty()) return {};
+  const std::string ext = lowerExtension(a.input);
+  const char* example = "--material E,nu,rho (SI units, e.g. --material 2.1e11,0.3,7850)";
+  std::vector<char> used(mesh.materials.size(), 0);
+  bool unassigned = false;
+  for (const fe::Element& e : mesh.elements) {
+    if (e.material >= 0 && e.material < static_cast<int>(used.size())) used[static_cast<std::size_t>(e.material)] = 1;
+    unassigned = unassigned || e.material < 0;
+  }
+  if (mesh.materials.empty() && unassigned)
+    return ext == ".msh" ? std::string("a Gmsh mesh holds no materials: give one with ") + example
+                         : "the file defines no material: give one with " + std::string(example);
+  std::string noElastic, noDensity;
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    const fe::Material& m = mesh.materials[i];
+    if (!used[i]) continue;
+    if (!m.has_elastic) noElastic += (noElastic.empty() ? "" : ", ") + m.name;
+    if (!m.has_density && !a.density) noDensity += (noDensity.empty() ? "" : ", ") + m.name;
+  }
+  if (!noElastic.empty()) return "material " + noElastic + " has no elastic constants: give " + example;
+  if (!noDensity.empty()) {
+    const char* card = ext == ".inp" ? " (no *DENSITY)" : ext == ".bdf" || ext == ".nas" || ext == ".dat" ? " (no RHO)" : "";
+    return "material " + noDensity + " has no density" + card +
+           ": give it with --density RHO in kg/m^3 (e.g. --density 7850; E and nu stay the deck's), or " + example;
+  }
+  return {};
+}
+
 /// One line saying what the importer dropped that changes the answer (FeModel::model_changes).
 void printModelChanges(const fe::FeModel& mesh) {
   if (mesh.model_changes.empty()) return;
@@ -149,8 +191,11 @@ int modesCommand(const std::vector<std::string>& args) {
   if (const std::string e = parseArgs(args, a); !e.empty()) return fail("modes: " + e);
   fe::FeModel mesh;
   if (!importMesh(a, mesh)) return fail("cannot import '" + a.input + "'");
+  if (const std::string why = missingMaterialData(mesh, a); !why.empty())
+    return fail("cannot assemble '" + a.input + "': " + why);
   fe::AssemblyOptions aopt;
   if (a.material) aopt.override_material = &*a.material;
+  aopt.override_density = a.density.value_or(0.0);
   fe::AssembledMatrices mats;
   Diagnostics diag;
   const auto t0 = std::chrono::steady_clock::now();
@@ -193,12 +238,15 @@ int reduceCommand(const std::vector<std::string>& args) {
   if (a.out.empty()) return fail("reduce: --out BODY.frb is required");
   fe::FeModel mesh;
   if (!importMesh(a, mesh)) return fail("cannot import '" + a.input + "'");
+  if (const std::string why = missingMaterialData(mesh, a); !why.empty())
+    return fail("cannot reduce '" + a.input + "': " + why);
   fe::ReductionOptions opt;
   opt.modes = a.count > 0 ? a.count : 8;
   opt.max_frequency_hz = a.max_frequency;
   opt.interfaces = a.interfaces;
   opt.orthonormalise = a.orthonormalise;
   if (a.material) opt.material = &*a.material;
+  opt.density = a.density.value_or(0.0);
   const bool cb = a.method.empty() ? !a.interfaces.empty() : a.method == "craig-bampton";
   opt.method = cb ? fe::ReductionOptions::Method::CraigBampton : fe::ReductionOptions::Method::FreeFree;
   fe::ReducedBody body;
@@ -240,6 +288,11 @@ int infoCommand(const std::vector<std::string>& args) {
   fe::FeModel mesh;
   if (!importMesh(a, mesh)) return fail("cannot import '" + a.input + "'");
   fe::reportMesh(mesh, r);
+  if (const std::string why = missingMaterialData(mesh, a); !why.empty()) {
+    std::printf("%s", r.str().c_str());  // the mesh report is still worth reading
+    printModelChanges(mesh);
+    return fail("no modes for '" + a.input + "': " + why);
+  }
   std::vector<double> refHz = mesh.frequencies_hz;
   Eigen::MatrixXd refModes = mesh.modes;
   if (refHz.empty()) loadReferences(a.input, mesh, refHz, refModes);
@@ -250,11 +303,13 @@ int infoCommand(const std::vector<std::string>& args) {
   if (!mesh.elements.empty() || !mesh.masses.empty() || !mesh.springs.empty()) {
     fe::AssemblyOptions aopt;
     if (a.material) aopt.override_material = &*a.material;
+    aopt.override_density = a.density.value_or(0.0);
     fe::AssembledMatrices mats;
     Diagnostics diag;
     if (!fe::assemble(mesh, aopt, mats, diag)) {
       printDiagnostics(diag);
       std::printf("%s", r.str().c_str());
+      printModelChanges(mesh);
       return fail("cannot assemble '" + a.input + "'");
     }
     solveDiag.append(diag);  // warnings of the assembly

@@ -189,6 +189,19 @@ def run(cmd, cwd):
     subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ, OMP_NUM_THREADS="1"))
 
 
+def run_ccx(jobs, folder):
+    """ccx -i JOB for each job in folder; keeps .inp and .dat, deletes ccx's scratch files."""
+    for job in jobs:
+        run(["ccx", "-i", job], folder)
+        for ext in (".frd", ".sta", ".cvg", ".12d"):
+            p = os.path.join(folder, job + ext)
+            if os.path.exists(p):
+                os.remove(p)
+    for f in os.listdir(folder):
+        if f.startswith("spooles") or f.endswith(".out"):
+            os.remove(os.path.join(folder, f))
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     write("beam_mesh.inp", beam_mesh_inp())
@@ -201,15 +214,7 @@ def main():
     write("disk.geo", DISK_GEO)
     # not tetra_springs: 12 DOFs are too few for ccx's ARPACK to reach the elastic modes
     # (NCV > N, "d[n,s]aupd: info=-3"); its reference is the closed form
-    for job in ("beam_tipmass_free", "beam_tipmass_clamped"):
-        run(["ccx", "-i", job], OUT)
-        for ext in (".frd", ".sta", ".cvg", ".12d"):
-            p = os.path.join(OUT, job + ext)
-            if os.path.exists(p):
-                os.remove(p)
-    for f in os.listdir(OUT):
-        if f.startswith("spooles") or f.endswith(".out"):
-            os.remove(os.path.join(OUT, f))
+    run_ccx(("beam_tipmass_free", "beam_tipmass_clamped"), OUT)
     run(["gmsh", "-nt", "1", "disk.geo", "-"], OUT)
     return 0
 

@@ -28,13 +28,21 @@ std::string num(double v) {
   return s.str();
 }
 
+/// Whether the mesh comes from a CalculiX/Abaqus deck: messages then name its keywords (other
+/// formats have other cards, a Gmsh mesh has no materials at all).
+bool fromInp(const FeModel& mesh) {
+  if (mesh.sources.empty()) return false;
+  const std::string& s = mesh.sources.front();
+  return s.size() >= 4 && (s.compare(s.size() - 4, 4, ".inp") == 0 || s.compare(s.size() - 4, 4, ".INP") == 0);
+}
+
 /// Reports problems of a material used by some element; returns false if it is unusable.
-bool checkMaterial(const Material& m, Diagnostics& diag) {
+bool checkMaterial(const Material& m, bool inp, Diagnostics& diag) {
   const std::string where = "material '" + m.name + "'";
   bool ok = true;
   if (!(m.E > 0.0) || !std::isfinite(m.E)) {
     diag.error(where, "Young's modulus E = " + num(m.E) + " must be > 0" +
-                          (m.has_elastic ? std::string() : std::string(" (the material has no *ELASTIC)")));
+                          (m.has_elastic ? std::string() : inp ? " (the material has no *ELASTIC)" : " (the material defines none)"));
     ok = false;
   }
   if (!(m.nu > -1.0 && m.nu < 0.5)) {
@@ -43,20 +51,29 @@ bool checkMaterial(const Material& m, Diagnostics& diag) {
   }
   if (!(m.rho > 0.0) || !std::isfinite(m.rho)) {
     diag.error(where, "density rho = " + num(m.rho) + " must be > 0" +
-                          (m.has_density ? std::string() : std::string(" (the material has no *DENSITY)")));
+                          (m.has_density ? std::string() : inp ? " (the material has no *DENSITY)" : " (the material defines none)"));
     ok = false;
   }
   return ok;
 }
 
-/// Material of every element (nullptr if none could be determined; errors reported).
+/// Material of every element (nullptr if none could be determined; errors reported). `owned`
+/// holds the materials the pointers refer to: the mesh's (or the override material), with
+/// AssemblyOptions::override_density applied.
 bool resolveMaterials(const FeModel& mesh, const AssemblyOptions& opt, std::vector<const Material*>& mat,
-                      Diagnostics& diag) {
+                      std::vector<Material>& owned, Diagnostics& diag) {
   const std::size_t ne = mesh.elements.size();
+  const bool inp = fromInp(mesh);
   mat.assign(ne, nullptr);
+  owned = opt.override_material ? std::vector<Material>{*opt.override_material} : mesh.materials;
+  if (opt.override_density > 0)
+    for (Material& m : owned) {
+      m.rho = opt.override_density;
+      m.has_density = true;
+    }
   if (opt.override_material) {
-    if (!checkMaterial(*opt.override_material, diag)) return false;
-    std::fill(mat.begin(), mat.end(), opt.override_material);
+    if (!checkMaterial(owned.front(), inp, diag)) return false;
+    std::fill(mat.begin(), mat.end(), &owned.front());
     return true;
   }
   bool ok = true;
@@ -73,7 +90,7 @@ bool resolveMaterials(const FeModel& mesh, const AssemblyOptions& opt, std::vect
                                        std::to_string(mesh.materials.size()) + " materials)");
       ok = false;
     } else {
-      mat[i] = &mesh.materials[static_cast<std::size_t>(e.material)];
+      mat[i] = &owned[static_cast<std::size_t>(e.material)];
       used[static_cast<std::size_t>(e.material)] = 1;
     }
   }
@@ -94,9 +111,9 @@ bool resolveMaterials(const FeModel& mesh, const AssemblyOptions& opt, std::vect
           break;
         }
       if (!all) continue;
-      diag.error("element set " + name,
-                 "has no *SOLID SECTION/material (" + std::to_string(list.size()) + " elements, e.g. " +
-                     elementName(mesh.elements[static_cast<std::size_t>(list.front())]) + ")");
+      diag.error("element set " + name, std::string(inp ? "has no *SOLID SECTION/material (" : "has no material (") +
+                                            std::to_string(list.size()) + " elements, e.g. " +
+                                            elementName(mesh.elements[static_cast<std::size_t>(list.front())]) + ")");
       for (int i : list) reported[static_cast<std::size_t>(i)] = 1;
     }
     int rest = 0;
@@ -107,11 +124,11 @@ bool resolveMaterials(const FeModel& mesh, const AssemblyOptions& opt, std::vect
         ++rest;
       }
     if (rest > 0)
-      diag.error("mesh", std::to_string(rest) +
-                             " element(s) have no material: no *SOLID SECTION covers them (e.g. " + examples + ")");
+      diag.error("mesh", std::to_string(rest) + " element(s) have no material" +
+                             (inp ? ": no *SOLID SECTION covers them" : "") + " (e.g. " + examples + ")");
   }
   for (std::size_t m = 0; m < used.size(); ++m)
-    if (used[m] && !checkMaterial(mesh.materials[m], diag)) ok = false;
+    if (used[m] && !checkMaterial(owned[m], inp, diag)) ok = false;
   return ok;
 }
 
@@ -283,7 +300,8 @@ bool assemble(const FeModel& mesh, const AssemblyOptions& opt, AssembledMatrices
   if (badNodes > kMaxElementErrors)
     diag.error("mesh", std::to_string(badNodes - kMaxElementErrors) + " more elements with bad node indices");
   std::vector<const Material*> mat;
-  if (!resolveMaterials(mesh, opt, mat, diag)) ok = false;
+  std::vector<Material> materials;  // what mat points to
+  if (!resolveMaterials(mesh, opt, mat, materials, diag)) ok = false;
   if (!checkDiscrete(mesh, diag)) ok = false;
   if (!ok) return false;
 

@@ -20,6 +20,8 @@ struct AssemblyOptions {
   bool lumped = false;
   /// If set, used for every element instead of Element::material (which may then be -1).
   const Material* override_material = nullptr;
+  /// > 0: the density [kg/m^3] of every material (of override_material too); E and nu are kept.
+  double override_density = 0.0;
   /// Integrate the consistent mass with CalculiX 2.20's points (its stiffness rule: C3D4 1 point,
   /// C3D10 4 points, C3D8R 1 point, C3D20R 2x2x2) instead of rules that are exact for undistorted
   /// elements. Only to reproduce ccx's matrices (they then agree to ~1e-14); lumped_node_mass,
@@ -42,7 +44,8 @@ struct AssembledMatrices {
 
 /// Assembles K and M of every element of `mesh`. Errors (each naming the element, element set
 /// or material) are added to `diag`; returns false if there was any, and `out` is then empty:
-///  * element without material: "element set X has no *SOLID SECTION/material";
+///  * element without material: "element set X has no *SOLID SECTION/material" (decks; other
+///    formats "has no material");
 ///  * material with E <= 0, nu outside (-1, 0.5), rho <= 0;
 ///  * non-positive Jacobian determinant at an integration point (inverted, badly ordered or
 ///    flat element);

@@ -241,6 +241,7 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
   auto start = std::chrono::steady_clock::now();
   AssemblyOptions aopt;
   aopt.override_material = opt.material;
+  aopt.override_density = opt.density;
   AssembledMatrices mats;
   if (!assemble(mesh, aopt, mats, diag)) return false;
   report.seconds_assembly = seconds(start);

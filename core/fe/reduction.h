@@ -32,6 +32,7 @@ struct ReductionOptions {
   bool exact_rigid_modes = true;   ///< free-free: replace computed rigid modes by exact ones
   bool orthonormalise = false;     ///< Craig-Bampton: diagonalise the reduced pencil
   const Material* material = nullptr;  ///< overrides the mesh's materials when set
+  double density = 0.0;                ///< > 0: overrides the density of every material (AssemblyOptions)
 };
 
 /// What the reduction measured, for the validation report.

@@ -152,6 +152,18 @@ std::vector<std::array<int, 3>> outerSurface(const FeModel& mesh) {
   return surface;
 }
 
+std::vector<int> faceNodes(const Element& el, int face) {
+  const Topology topo = topology(el.type);
+  if (face < 1 || face > static_cast<int>(topo.faces.size())) return {};
+  const int* c = topo.faces[static_cast<std::size_t>(face - 1)];
+  std::vector<int> nodes;
+  for (int i = 0; i < topo.corners; ++i) nodes.push_back(el.nodes[static_cast<std::size_t>(c[i])]);
+  if (!topo.edges.empty())
+    for (int i = 0; i < topo.corners; ++i)
+      nodes.push_back(el.nodes[static_cast<std::size_t>(midNode(topo, c[i], c[(i + 1) % topo.corners]))]);
+  return nodes;
+}
+
 int connectedParts(const FeModel& mesh) {
   const int nNodes = mesh.nodeCount();
   std::vector<int> parent(nNodes);

@@ -20,6 +20,12 @@ namespace flexim::fe {
 /// Entries are node indices (into mesh.coords): this is the surface-to-FE-node map.
 std::vector<std::array<int, 3>> outerSurface(const FeModel& mesh);
 
+/// Node indices of face `face` of element `el`, numbered as Abaqus/CalculiX number element faces
+/// (1 = S1, ..., see outerSurface above): the corners in that order, then for quadratic elements
+/// the mid-side nodes (edge corner 1-2, 2-3, ...). Empty if the element type has no such face.
+/// For element-face surfaces (*SURFACE, TYPE=ELEMENT).
+std::vector<int> faceNodes(const Element& el, int face);
+
 /// Number of disconnected parts: groups of elements connected through shared nodes (nodes that
 /// belong to no element are not counted). 0 for a mesh without elements.
 int connectedParts(const FeModel& mesh);

@@ -1,5 +1,6 @@
 #include "io/fe/calculix_inp.h"
 
+#include "core/fe/surface.h"
 #include "io/fe/line_reader.h"
 
 #include <algorithm>
@@ -66,12 +67,50 @@ struct DiscreteSection {
   std::vector<std::pair<Loc, std::vector<std::string>>> lines;
 };
 
+/// *SURFACE: element faces ("ELSET or element id, S1..S6") or nodes ("NSET or node id", TYPE=NODE);
+/// resolved in finish() when a coupling uses it, so it may come after the coupling.
+struct PendingSurface {
+  struct Entry {
+    std::string set;  ///< ELSET / NSET name, or empty for an id
+    int id = 0;
+    std::string label;  ///< element faces: the face label as written ("S1", "SPOS", ...)
+    int face = 0;       ///< element faces: 1 = S1, ... (0: not a solid element face)
+    Loc loc;
+  };
+  std::string name;
+  Loc defined;
+  bool nodes = false;  ///< TYPE=NODE
+  std::vector<Entry> entries;
+};
+
+/// *RIGID BODY, or *COUPLING with its *KINEMATIC / *DISTRIBUTING: a coupling of the model
+/// (fe::Coupling), resolved in finish().
+struct PendingCoupling {
+  std::string keyword;   ///< "*RIGID BODY", "*COUPLING"
+  std::string name;      ///< "RIGID BODY <set>" or the CONSTRAINT NAME (upper case)
+  Loc loc;
+  int ref = 0, rot = 0;  ///< REF NODE and ROT NODE ids (0: none)
+  char source = 'N';     ///< the set its nodes come from: 'N' NSET, 'E' ELSET, 'S' SURFACE
+  std::string set;
+  bool rigid = true;     ///< *KINEMATIC / *RIGID BODY; false: *DISTRIBUTING
+  bool kindGiven = false;
+  unsigned dofs = 0;     ///< bit d-1 set: DOF d on a data line of *KINEMATIC / *DISTRIBUTING
+};
+
 struct Keyword {
   std::string name;                                        ///< upper case, single blanks
   std::vector<std::pair<std::string, std::string>> params;  ///< NAME (upper) -> value as written
+  /// The value of a parameter; blanks in names do not count (ccx removes them: REF NODE = REFNODE).
   const std::string* get(std::string_view key) const {
+    auto squeeze = [](std::string_view s) {
+      std::string out;
+      for (char c : s)
+        if (c != ' ') out += c;
+      return out;
+    };
+    const std::string wanted = squeeze(key);
     for (const auto& p : params)
-      if (p.first == key) return &p.second;
+      if (squeeze(p.first) == wanted) return &p.second;
     return nullptr;
   }
   bool has(std::string_view key) const { return get(key) != nullptr; }
@@ -79,7 +118,7 @@ struct Keyword {
 
 enum class Block {
   None, Skip, Heading, Node, Element, SkipElement, DiscreteElement, NSet, ElSet, Elastic, Density, SolidSection,
-  DiscreteSection
+  DiscreteSection, Surface, CouplingDofs
 };
 
 // Discrete element types that go into K and M (DASHPOTA is read only to say it is skipped).
@@ -104,25 +143,56 @@ const std::set<std::string, std::less<>> kSilentKeywords{
     "CLEARANCE", "DISTRIBUTION", "MASS FLOW", "TRANSFORMF", "VALUES AT INFINITY", "SUBMODEL",
     "INITIAL STRAIN INCREASE", "PHYSICAL CONSTANTS"};
 
-// Model keywords the FE model cannot hold: skipped with one info each.
-const std::set<std::string, std::less<>> kIgnoredModelKeywords{
-    "EQUATION", "MPC", "RIGID BODY", "COUPLING", "DISTRIBUTING COUPLING", "DISTRIBUTING", "KINEMATIC",
-    "TIE", "SURFACE", "CONTACT PAIR", "SURFACE INTERACTION", "SURFACE BEHAVIOR", "FRICTION", "GAP",
-    "GAP CONDUCTANCE", "GAP HEAT GENERATION", "DASHPOT",
-    "SHELL SECTION", "BEAM SECTION", "BEAM GENERAL SECTION", "MEMBRANE SECTION", "FLUID SECTION",
-    "USER SECTION", "USER ELEMENT", "ORIENTATION", "TRANSFORM", "CYCLIC SYMMETRY MODEL",
-    "PRE-TENSION SECTION", "NORMAL", "EXPANSION", "CONDUCTIVITY", "SPECIFIC HEAT", "PLASTIC",
-    "CYCLIC HARDENING", "DEFORMATION PLASTICITY", "DAMPING", "HYPERELASTIC", "HYPERFOAM",
-    "ANISOTROPIC HYPERELASTIC", "USER MATERIAL", "DEPVAR", "CREEP", "ELECTRICAL CONDUCTIVITY",
-    "MAGNETIC PERMEABILITY", "FLUID CONSTANTS", "SPECIFIC GAS CONSTANT", "COHESIVE SECTION",
-    "NODAL THICKNESS", "EMBEDDED ELEMENT"};
+// Model keywords that the FE model has no place for but that do not change mass, stiffness or
+// connectivity (they matter only with something else that is dropped, e.g. friction with a
+// *CONTACT PAIR, or describe damping): skipped with one info each.
+const std::set<std::string, std::less<>> kHarmlessModelKeywords{
+    "SURFACE INTERACTION", "SURFACE BEHAVIOR", "FRICTION", "GAP CONDUCTANCE", "GAP HEAT GENERATION",
+    "DASHPOT", "NORMAL", "NODAL THICKNESS"};
 
-// Sub-options that keep the current *MATERIAL open.
+// Model keywords whose loss changes mass, stiffness or connectivity: skipped with one warning
+// each that says what is affected, and one phrase in FeModel::model_changes (the CLI's `info`
+// ends with "the reduced model differs from the deck: ..."). *RIGID BODY and *COUPLING are read
+// as couplings (interface candidates), *ORIENTATION and anisotropic *ELASTIC types are handled
+// where they are read.
+const std::map<std::string, const char*, std::less<>> kModelChangingKeywords{
+    {"EQUATION", "linear constraints between DOFs not applied"},
+    {"MPC", "multi-point constraints not applied"},
+    {"TIE", "tied surfaces not connected"},
+    {"CONTACT PAIR", "contact not modelled (the surfaces are not connected)"},
+    {"DISTRIBUTING COUPLING", "distributing coupling elements not applied"},
+    {"TRANSFORM", "local node directions not applied"},
+    {"GAP", "gap elements not imported"},
+    {"SHELL SECTION", "shell elements not imported (their stiffness and mass are missing)"},
+    {"MEMBRANE SECTION", "membrane elements not imported (their stiffness and mass are missing)"},
+    {"BEAM SECTION", "beam elements not imported (their stiffness and mass are missing)"},
+    {"BEAM GENERAL SECTION", "beam elements not imported (their stiffness and mass are missing)"},
+    {"FLUID SECTION", "fluid elements not imported"},
+    {"COHESIVE SECTION", "cohesive elements not imported (the parts they join are not connected)"},
+    {"USER SECTION", "user elements not imported"},
+    {"USER ELEMENT", "user elements not imported"},
+    {"EMBEDDED ELEMENT", "embedded elements not tied to their host"},
+    {"PRE-TENSION SECTION", "pre-tension sections not applied"},
+    {"CYCLIC SYMMETRY MODEL", "cyclic symmetry not applied (the sector is reduced as a body of its own)"}};
+
+// Sub-options of *MATERIAL: they keep the current material open. Only *ELASTIC (isotropic) and
+// *DENSITY are read; the others are skipped with a warning (the body is linear elastic), and the
+// ones listed in kStiffnessMaterialOptions also change the model (they define the stiffness
+// instead of an isotropic *ELASTIC). A keyword unknown to Flexim inside a material is skipped with
+// a warning and does not end the material either (ccx does the same).
 const std::set<std::string, std::less<>> kMaterialOptions{
     "ELASTIC", "DENSITY", "EXPANSION", "CONDUCTIVITY", "SPECIFIC HEAT", "PLASTIC", "CYCLIC HARDENING",
     "DEFORMATION PLASTICITY", "DAMPING", "HYPERELASTIC", "HYPERFOAM", "ANISOTROPIC HYPERELASTIC",
     "USER MATERIAL", "DEPVAR", "CREEP", "ELECTRICAL CONDUCTIVITY", "MAGNETIC PERMEABILITY",
     "FLUID CONSTANTS", "SPECIFIC GAS CONSTANT"};
+const std::set<std::string, std::less<>> kStiffnessMaterialOptions{
+    "DEFORMATION PLASTICITY", "HYPERELASTIC", "HYPERFOAM", "ANISOTROPIC HYPERELASTIC", "USER MATERIAL"};
+
+// Keywords read by the parser itself (with kSilentKeywords, kHarmlessModelKeywords,
+// kModelChangingKeywords, kMaterialOptions and kPartKeywords: the keywords Flexim knows).
+const std::set<std::string, std::less<>> kReadKeywords{
+    "HEADING", "NODE", "ELEMENT", "NSET", "ELSET", "MATERIAL", "MASS", "ROTARY INERTIA", "SPRING", "SOLID SECTION",
+    "SURFACE", "RIGID BODY", "COUPLING", "KINEMATIC", "DISTRIBUTING", "ORIENTATION", "SYSTEM", "INCLUDE"};
 
 const std::set<std::string, std::less<>> kPartKeywords{"PART", "END PART", "ASSEMBLY", "END ASSEMBLY",
                                                        "INSTANCE", "END INSTANCE"};
@@ -211,6 +281,25 @@ class Parser {
   void info(Loc l, std::string msg) {
     if (m_infos++ < 200) m_diag.info(where(l), std::move(msg));
   }
+  /// Something of the deck that changes mass, stiffness or connectivity is not in the model: one
+  /// warning per key, and `phrase` in FeModel::model_changes (with a count when it recurs).
+  void modelChange(Loc l, const std::string& key, const std::string& phrase, std::string message) {
+    for (auto& c : m_changes)
+      if (c.key == key) {
+        ++c.count;
+        return;
+      }
+    m_changes.push_back({key, phrase, 1});
+    warning(l, std::move(message));
+  }
+  /// ccx reads numbers from the first 20 characters of a field only: say so once when a field is
+  /// longer (Flexim reads all of it, so the two programs see different values).
+  void checkFieldWidth(std::string_view f, Loc l) {
+    if (f.size() <= 20 || m_longFieldReported) return;
+    m_longFieldReported = true;
+    warning(l, "number " + quoteField(f) + " has more than 20 characters: ccx reads only the first 20 (" +
+                   quoteField(f.substr(0, 20)) + "), Flexim the whole number");
+  }
 
   // ---- reading ----
   void parseLines(std::string_view text, int fileIndex);
@@ -225,6 +314,14 @@ class Parser {
   void discreteSections(fe::FeModel& m);
   void include(const Keyword& k, Loc loc);
   PendingSet& pendingSet(bool elements, const std::string& name, Loc loc);
+  void materialOption(const Keyword& k, Loc loc);
+  void startSurface(const Keyword& k, Loc loc);
+  void surfaceLine(Loc loc);
+  void startCoupling(const Keyword& k, Loc loc);
+  void couplingDofLine(Loc loc);
+  void closeCoupling();
+  void couplings(fe::FeModel& m);
+  bool couplingNodes(const fe::FeModel& m, const PendingCoupling& c, std::vector<int>& nodes);
 
   Diagnostics& m_diag;
   InpOptions m_opt;
@@ -248,6 +345,19 @@ class Parser {
   std::vector<PendingSection> m_sections;
   std::map<std::string, Loc> m_materialLoc;
   std::set<std::string> m_reportedKeywords;
+  std::map<std::string, PendingSurface> m_surfaces;
+  std::vector<PendingCoupling> m_couplings;
+  bool m_couplingOpen = false;      ///< the last *COUPLING still waits for *KINEMATIC / *DISTRIBUTING
+  struct Change {
+    std::string key, phrase;
+    int count = 0;
+  };
+  std::vector<Change> m_changes;    ///< -> FeModel::model_changes
+  std::vector<Loc> m_orientations;  ///< *ORIENTATION keywords
+  bool m_anisotropic = false;       ///< some *ELASTIC had a TYPE other than ISO
+  std::map<std::string, long long> m_skippedMembers;  ///< element set -> skipped (non-solid) elements in it
+  int m_extraEntries = 0;           ///< element data lines with entries beyond the element's nodes
+  bool m_longFieldReported = false;
 
   // state of the current keyword block
   Block m_block = Block::None;
@@ -255,6 +365,7 @@ class Parser {
   std::string m_blockName;          ///< keyword, for messages
   fe::ElementType m_elementType = fe::ElementType::Tet4;
   PendingSet* m_blockSet = nullptr;          ///< NSET= / ELSET= of *NODE / *ELEMENT, or the set of *NSET/*ELSET
+  PendingSurface* m_surface = nullptr;       ///< the open *SURFACE
   bool m_generate = false;
   int m_material = -1;              ///< open *MATERIAL, -1 if none
   int m_blockDataLines = 0;
@@ -356,10 +467,16 @@ void Parser::keywordLine(std::string_view line, Loc loc) {
   m_blockLoc = loc;
   m_blockName = "*" + k.name;
   m_blockDataLines = 0;
-  if (!kMaterialOptions.count(k.name)) m_material = -1;
+  if (m_couplingOpen && k.name != "KINEMATIC" && k.name != "DISTRIBUTING") closeCoupling();
+  // a material ends at the next keyword Flexim knows that is not one of its options; unknown
+  // keywords (and a lone '*') inside it are skipped without ending it, as ccx does
+  const bool known = kReadKeywords.count(k.name) || kSilentKeywords.count(k.name) || kHarmlessModelKeywords.count(k.name) ||
+                     kModelChangingKeywords.count(k.name) || kMaterialOptions.count(k.name) || kPartKeywords.count(k.name);
+  const int material = m_material;
+  if (known && !kMaterialOptions.count(k.name)) m_material = -1;
 
   if (k.name.empty()) {
-    error(loc, "empty keyword");
+    warning(loc, "a lone '*' line is skipped (ccx skips it with a warning too)");
   } else if (k.name == "HEADING") {
     m_block = Block::Heading;
   } else if (k.name == "NODE") {
@@ -414,22 +531,8 @@ void Parser::keywordLine(std::string_view line, Loc loc) {
     m_materialLoc.emplace(upper, loc);
     m_material = static_cast<int>(m_model.materials.size()) - 1;
     m_block = Block::Skip;  // *MATERIAL has no data lines
-  } else if (k.name == "ELASTIC" || k.name == "DENSITY") {
-    if (m_material < 0) {
-      error(loc, m_blockName + " outside a *MATERIAL definition");
-      return;
-    }
-    if (k.name == "ELASTIC") {
-      const std::string* type = k.get("TYPE");
-      if (type && !equalsIgnoreCase(trim(*type), "ISO") && !equalsIgnoreCase(trim(*type), "ISOTROPIC")) {
-        warning(loc, "*ELASTIC, TYPE=" + *type + ": only isotropic elasticity is supported; material " +
-                         m_model.materials[static_cast<std::size_t>(m_material)].name + " gets no elastic constants");
-        return;
-      }
-      m_block = Block::Elastic;
-    } else {
-      m_block = Block::Density;
-    }
+  } else if (kMaterialOptions.count(k.name)) {
+    materialOption(k, loc);
   } else if (k.name == "MASS" || k.name == "ROTARY INERTIA" || k.name == "SPRING") {
     const std::string* elset = k.get("ELSET");
     if (!elset || trim(*elset).empty()) {
@@ -453,20 +556,78 @@ void Parser::keywordLine(std::string_view line, Loc loc) {
     }
     m_sections.push_back({toUpper(trim(*elset)), toUpper(trim(*material)), loc});
     m_block = Block::SolidSection;
+  } else if (k.name == "SURFACE") {
+    startSurface(k, loc);
+  } else if (k.name == "RIGID BODY" || k.name == "COUPLING") {
+    startCoupling(k, loc);
+  } else if (k.name == "KINEMATIC" || k.name == "DISTRIBUTING") {
+    if (!m_couplingOpen) {
+      warning(loc, m_blockName + " does not follow a *COUPLING; skipped");
+      return;
+    }
+    m_couplings.back().rigid = k.name == "KINEMATIC";
+    m_couplings.back().kindGiven = true;
+    m_couplingOpen = false;
+    m_block = Block::CouplingDofs;
+  } else if (k.name == "ORIENTATION") {
+    m_orientations.push_back(loc);  // a change of the model only with an anisotropic material (finish())
   } else if (kSilentKeywords.count(k.name)) {
     // analysis, load or output definition: not part of the model
-  } else if (kIgnoredModelKeywords.count(k.name)) {
+  } else if (kHarmlessModelKeywords.count(k.name)) {
     if (m_reportedKeywords.insert(k.name).second)
-      info(loc, m_blockName + " is not imported (the FE model has no place for it); skipped");
+      info(loc, m_blockName + " is not imported (it does not change mass, stiffness or connectivity here); skipped");
+  } else if (const auto change = kModelChangingKeywords.find(k.name); change != kModelChangingKeywords.end()) {
+    const std::string* elset = k.get("ELSET");
+    modelChange(loc, k.name, m_blockName + ": " + change->second,
+                m_blockName + (elset ? ", ELSET=" + *elset : std::string()) + " is not supported: " + change->second +
+                    "; the reduced model differs from the deck");
   } else if (k.name == "SYSTEM") {
-    warning(loc, "*SYSTEM is not supported: the following node coordinates are read as given, untransformed");
+    modelChange(loc, k.name, "*SYSTEM: node coordinates not transformed",
+                "*SYSTEM is not supported: the following node coordinates are read as given, untransformed");
   } else if (kPartKeywords.count(k.name)) {
-    if (m_reportedKeywords.insert("PART").second)
-      warning(loc, m_blockName + ": Abaqus parts, assemblies and instances are not supported; their "
-                                 "nodes and elements are read as one model without instance transforms");
+    modelChange(loc, "PART", "Abaqus parts and instances read without their transforms",
+                m_blockName + ": Abaqus parts, assemblies and instances are not supported; their "
+                              "nodes and elements are read as one model without instance transforms");
+  } else if (material >= 0) {
+    if (m_reportedKeywords.insert(k.name).second)
+      warning(loc, "unknown keyword " + m_blockName + " in material " +
+                       m_model.materials[static_cast<std::size_t>(material)].name +
+                       ": skipped with its data lines; the material goes on (as in ccx)");
   } else {
     if (m_reportedKeywords.insert(k.name).second)
       warning(loc, "unknown keyword " + m_blockName + " (skipped with its data lines)");
+  }
+}
+
+/// *ELASTIC and *DENSITY are read; the other options of a material are skipped with a warning.
+void Parser::materialOption(const Keyword& k, Loc loc) {
+  if (m_material < 0) {
+    if (k.name == "ELASTIC" || k.name == "DENSITY")
+      error(loc, m_blockName + " outside a *MATERIAL definition");
+    else
+      warning(loc, m_blockName + " outside a *MATERIAL definition; skipped");
+    return;
+  }
+  const std::string& material = m_model.materials[static_cast<std::size_t>(m_material)].name;
+  if (k.name == "DENSITY") {
+    m_block = Block::Density;
+  } else if (k.name == "ELASTIC") {
+    const std::string* type = k.get("TYPE");
+    if (type && !equalsIgnoreCase(trim(*type), "ISO") && !equalsIgnoreCase(trim(*type), "ISOTROPIC")) {
+      m_anisotropic = true;
+      modelChange(loc, "ELASTIC " + material, "material " + material + ": *ELASTIC, TYPE=" + toUpper(trim(*type)) + " not supported",
+                  "*ELASTIC, TYPE=" + *type + ": only isotropic elasticity is supported; material " + material +
+                      " gets no elastic constants from the deck");
+      return;
+    }
+    m_block = Block::Elastic;
+  } else if (kStiffnessMaterialOptions.count(k.name)) {
+    modelChange(loc, k.name + " " + material, "material " + material + ": " + m_blockName + " not supported",
+                m_blockName + " of material " + material + " is not supported: the material's stiffness comes only "
+                                                           "from an isotropic *ELASTIC");
+  } else if (m_reportedKeywords.insert(k.name).second) {
+    warning(loc, m_blockName + " of material " + material +
+                     " is not used (the body is linear elastic); skipped, the material keeps its *ELASTIC and *DENSITY");
   }
 }
 
@@ -617,6 +778,7 @@ void Parser::dataLine(std::string_view line, Loc loc) {
         return;
       }
       splitFields(line, ',', m_fields);
+      for (std::size_t i = 0; i < m_fields.size() && i < 2; ++i) checkFieldWidth(m_fields[i], loc);
       std::string problem;
       if (m_block == Block::Elastic) {
         double E = 0, nu = 0;
@@ -648,6 +810,14 @@ void Parser::dataLine(std::string_view line, Loc loc) {
     }
     case Block::SolidSection:
       return;  // thickness line of 2-D sections: irrelevant for solids
+    case Block::Surface:
+      splitFields(line, ',', m_fields);
+      surfaceLine(loc);
+      return;
+    case Block::CouplingDofs:
+      splitFields(line, ',', m_fields);
+      couplingDofLine(loc);
+      return;
   }
 }
 
@@ -666,6 +836,7 @@ void Parser::nodeLine(Loc loc) {
   const std::size_t n = std::min<std::size_t>(m_fields.size(), 4);
   for (std::size_t i = 1; i < n; ++i) {
     if (m_fields[i].empty()) continue;  // blank field = 0
+    checkFieldWidth(m_fields[i], loc);
     if (!parseDouble(m_fields[i], x[static_cast<Eigen::Index>(i - 1)], &problem)) {
       error(loc, "node " + std::to_string(id) + ": " + problem);
       return;
@@ -702,13 +873,16 @@ void Parser::elementLine(std::string_view line, Loc loc) {
   }
   const bool trailingComma = !line.empty() && line.back() == ',';  // line is trimmed
   std::size_t start = 0;
+  int extra = 0;  // entries after the element's last node: ccx ignores them
   for (;;) {
     std::size_t p = line.find(',', start);
     const bool last = p == std::string_view::npos;
     if (last) p = line.size();
     const std::string_view f = trim(line.substr(start, p - start));
     start = p + 1;
-    if (!f.empty()) {
+    if (!f.empty() && m_elemHave >= need) {
+      ++extra;
+    } else if (!f.empty()) {
       ++onLine;
       int v = 0;
       if (!parseInt(f, v, &problem)) {
@@ -718,17 +892,14 @@ void Parser::elementLine(std::string_view line, Loc loc) {
         m_elemHave = 0;
         return;
       }
-      if (m_elemHave >= need) {
-        error(m_elemLoc, "element " + std::to_string(m_elemBuf[0]) + ": " + fe::abaqusName(m_elementType) + " needs " +
-                             std::to_string(need - 1) + " nodes, got more");
-        m_elemOpen = false;
-        m_elemHave = 0;
-        return;
-      }
       m_elemBuf[static_cast<std::size_t>(m_elemHave++)] = v;
     }
     if (last) break;
   }
+  if (extra > 0 && m_extraEntries++ == 0)
+    warning(loc, "element " + std::to_string(m_elemBuf[0]) + ": " + fe::abaqusName(m_elementType) + " has " +
+                     std::to_string(need - 1) + " nodes; the " + std::to_string(extra) +
+                     " extra entries of the line are ignored (as ccx does)");
   if (m_elemHave == 0) return;
   if (m_elemHave < need) {
     // continued on the next line?
@@ -871,6 +1042,250 @@ void Parser::setLine(Loc loc, bool elements) {
   }
 }
 
+// ============================== surfaces and couplings ===================================
+
+void Parser::startSurface(const Keyword& k, Loc loc) {
+  const std::string* name = k.get("NAME");
+  if (!name || trim(*name).empty()) {
+    error(loc, "*SURFACE needs NAME=<name>");
+    return;
+  }
+  const std::string* type = k.get("TYPE");
+  const std::string upperType = type ? toUpper(trim(*type)) : std::string("ELEMENT");
+  if (upperType != "ELEMENT" && upperType != "NODE") {
+    info(loc, "*SURFACE, TYPE=" + *type + ": only element-face and node surfaces can be read; skipped");
+    return;
+  }
+  const std::string upper = toUpper(trim(*name));
+  if (auto it = m_surfaces.find(upper); it != m_surfaces.end()) {
+    error(loc, "surface " + upper + " is defined twice (first at " + where(it->second.defined) + ")");
+    return;
+  }
+  PendingSurface& s = m_surfaces[upper];
+  s.name = upper;
+  s.defined = loc;
+  s.nodes = upperType == "NODE";
+  m_surface = &s;
+  m_block = Block::Surface;
+}
+
+/// "ELSET or element id, S<face>" (element faces) or "NSET or node id[, area]" (TYPE=NODE). Kept
+/// as written: a surface of shells or beams is no error unless a coupling uses it.
+void Parser::surfaceLine(Loc loc) {
+  PendingSurface::Entry e;
+  e.loc = loc;
+  const std::string_view first = trim(m_fields[0]);
+  if (!parseInt(first, e.id)) e.set = toUpper(unquote(first));
+  if (!m_surface->nodes && m_fields.size() > 1) {
+    e.label = toUpper(trim(m_fields[1]));
+    if (e.label.size() == 2 && e.label[0] == 'S' && e.label[1] >= '1' && e.label[1] <= '6') e.face = e.label[1] - '0';
+  }
+  m_surface->entries.push_back(std::move(e));
+}
+
+void Parser::startCoupling(const Keyword& k, Loc loc) {
+  PendingCoupling c;
+  c.keyword = m_blockName;
+  c.loc = loc;
+  std::string problem;
+  for (const auto& [param, slot] : {std::pair<const char*, int*>{"REF NODE", &c.ref}, {"ROT NODE", &c.rot}})
+    if (const std::string* v = k.get(param); v && !parseInt(*v, *slot, &problem)) {
+      error(loc, c.keyword + ", " + param + "=: " + problem);
+      return;
+    }
+  if (k.name == "RIGID BODY") {
+    const std::string* nset = k.get("NSET");
+    const std::string* elset = k.get("ELSET");
+    if (!nset == !elset || trim(nset ? *nset : *elset).empty()) {
+      error(loc, "*RIGID BODY needs NSET=<set> or ELSET=<set> (one of them)");
+      return;
+    }
+    c.source = nset ? 'N' : 'E';
+    c.set = toUpper(trim(nset ? *nset : *elset));
+    c.name = "RIGID BODY " + c.set;
+    c.kindGiven = true;
+    if (c.ref == 0) {
+      modelChange(loc, "RIGID BODY without REF NODE", "*RIGID BODY without REF NODE not applied",
+                  "*RIGID BODY, " + std::string(nset ? "NSET=" : "ELSET=") + c.set +
+                      " has no REF NODE: ccx makes its own reference node, which Flexim cannot offer as an interface "
+                      "(give REF NODE=); the rigid body is not applied");
+      return;
+    }
+  } else {
+    const std::string* name = k.get("CONSTRAINT NAME");
+    const std::string* surface = k.get("SURFACE");
+    if (!name || trim(*name).empty() || !surface || trim(*surface).empty() || c.ref == 0) {
+      error(loc, "*COUPLING needs CONSTRAINT NAME=<name>, REF NODE=<node> and SURFACE=<surface>");
+      return;
+    }
+    c.source = 'S';
+    c.set = toUpper(trim(*surface));
+    c.name = toUpper(trim(*name));
+    m_couplingOpen = true;  // *KINEMATIC or *DISTRIBUTING must follow
+  }
+  for (const PendingCoupling& other : m_couplings)
+    if (other.name == c.name) {
+      error(loc, "coupling " + c.name + " is defined twice (first at " + where(other.loc) + ")");
+      m_couplingOpen = false;
+      return;
+    }
+  m_couplings.push_back(std::move(c));
+}
+
+/// A data line of *KINEMATIC / *DISTRIBUTING: first DOF[, last DOF].
+void Parser::couplingDofLine(Loc loc) {
+  PendingCoupling& c = m_couplings.back();
+  int range[2] = {0, 0};
+  std::string problem;
+  for (std::size_t i = 0; i < 2 && i < m_fields.size(); ++i) {
+    if (trim(m_fields[i]).empty()) continue;
+    if (!parseInt(m_fields[i], range[i], &problem) || range[i] < 1 || range[i] > 6) {
+      error(loc, m_blockName + ": degree of freedom " + quoteField(m_fields[i]) + " must be 1 ... 6");
+      return;
+    }
+  }
+  if (range[0] == 0) {
+    error(loc, m_blockName + " needs the first degree of freedom");
+    return;
+  }
+  if (range[1] == 0) range[1] = range[0];
+  for (int d = range[0]; d <= range[1]; ++d) c.dofs |= 1u << (d - 1);
+}
+
+/// A *COUPLING that no *KINEMATIC or *DISTRIBUTING follows defines nothing.
+void Parser::closeCoupling() {
+  m_couplingOpen = false;
+  const PendingCoupling& c = m_couplings.back();
+  warning(c.loc, "*COUPLING " + c.name + ": no *KINEMATIC or *DISTRIBUTING follows; skipped");
+  m_couplings.pop_back();
+}
+
+/// The attached nodes of a coupling, in order of first appearance, without its reference and
+/// rotation nodes; false (with an error) if its set or surface is not defined.
+bool Parser::couplingNodes(const fe::FeModel& m, const PendingCoupling& c, std::vector<int>& nodes) {
+  std::vector<char> seen(static_cast<std::size_t>(m.nodeCount()), 0);
+  for (const int id : {c.ref, c.rot})
+    if (const int index = m.indexOf(id); index >= 0) seen[static_cast<std::size_t>(index)] = 1;
+  auto add = [&](int index) {
+    if (index >= 0 && !seen[static_cast<std::size_t>(index)]) {
+      seen[static_cast<std::size_t>(index)] = 1;
+      nodes.push_back(index);
+    }
+  };
+  auto addElement = [&](int e, int face) {
+    const fe::Element& el = m.elements[static_cast<std::size_t>(e)];
+    if (face == 0) {
+      for (int i = 0; i < fe::nodeCount(el.type); ++i) add(el.nodes[static_cast<std::size_t>(i)]);
+      return true;
+    }
+    const std::vector<int> faceNodes = fe::faceNodes(el, face);
+    for (int n : faceNodes) add(n);
+    return !faceNodes.empty();
+  };
+  const std::string what = c.keyword + " " + c.name;
+  if (c.source == 'N' || c.source == 'E') {
+    const auto& sets = c.source == 'N' ? m.node_sets : m.element_sets;
+    const auto set = sets.find(c.set);
+    if (set == sets.end()) {
+      error(c.loc, what + ": " + (c.source == 'N' ? "node" : "element") + " set " + c.set + " is not defined");
+      return false;
+    }
+    for (int i : set->second)
+      if (c.source == 'N') add(i);
+      else addElement(i, 0);
+    return true;
+  }
+  const auto surface = m_surfaces.find(c.set);
+  if (surface == m_surfaces.end()) {
+    error(c.loc, what + ": surface " + c.set + " is not defined");
+    return false;
+  }
+  const PendingSurface& s = surface->second;
+  for (const PendingSurface::Entry& e : s.entries) {
+    const std::string entry = e.set.empty() ? std::to_string(e.id) : e.set;
+    if (e.set.empty() && e.id <= 0) {
+      error(e.loc, "*SURFACE " + s.name + ": the first entry must be " +
+                       (s.nodes ? "a node set or node id" : "an element set or element id"));
+      continue;
+    }
+    if (!s.nodes && e.face == 0) {
+      error(e.loc, "*SURFACE " + s.name + ": " +
+                       (e.label.empty() ? std::string("the face label (S1 ... S6) is missing")
+                                        : "face " + quoteField(e.label) + " is not one of S1 ... S6 (solid element faces)"));
+      continue;
+    }
+    if (s.nodes) {
+      if (e.set.empty()) {
+        if (m.indexOf(e.id) < 0) error(e.loc, "*SURFACE " + s.name + ": node " + entry + " is not defined");
+        add(m.indexOf(e.id));
+      } else if (const auto set = m.node_sets.find(e.set); set != m.node_sets.end()) {
+        for (int i : set->second) add(i);
+      } else {
+        error(e.loc, "*SURFACE " + s.name + ": node set " + entry + " is not defined");
+      }
+      continue;
+    }
+    std::vector<int> elements;
+    if (e.set.empty()) {
+      if (const auto it = m_elementIndex.find(e.id); it != m_elementIndex.end()) elements.push_back(it->second);
+      else if (m_skippedElementIds.count(e.id)) warning(e.loc, "*SURFACE " + s.name + ": element " + entry + " is a skipped non-solid element; left out");
+      else error(e.loc, "*SURFACE " + s.name + ": element " + entry + " is not defined");
+    } else if (const auto set = m.element_sets.find(e.set); set != m.element_sets.end()) {
+      elements = set->second;
+    } else {
+      error(e.loc, "*SURFACE " + s.name + ": element set " + entry + " is not defined");
+    }
+    for (int el : elements)
+      if (!addElement(el, e.face)) {
+        error(e.loc, "*SURFACE " + s.name + ": element " + std::to_string(m.elements[static_cast<std::size_t>(el)].id) + " (" +
+                         fe::abaqusName(m.elements[static_cast<std::size_t>(el)].type) + ") has no face S" +
+                         std::to_string(e.face));
+        break;
+      }
+  }
+  return !m_gaveUp;
+}
+
+/// Pending couplings -> FeModel::couplings; they are not applied to K and M, which changes the
+/// model unless a coupling is chosen as a Craig-Bampton interface.
+void Parser::couplings(fe::FeModel& m) {
+  if (m_couplingOpen) closeCoupling();
+  std::string names;
+  for (const PendingCoupling& c : m_couplings) {
+    fe::Coupling out;
+    out.name = c.name;
+    out.rigid = c.rigid;
+    out.where = where(c.loc);
+    out.reference_node = m.indexOf(c.ref);
+    if (out.reference_node < 0) {
+      error(c.loc, c.keyword + " " + c.name + ": REF NODE " + std::to_string(c.ref) + " is not defined");
+      continue;
+    }
+    const int errors = m_errors;
+    if (!couplingNodes(m, c, out.nodes) || m_errors > errors) continue;
+    if (out.nodes.empty()) {
+      warning(c.loc, c.keyword + " " + c.name + " attaches no node (its set is empty); skipped");
+      continue;
+    }
+    // solid nodes have translations only: a kinematic coupling of DOFs 1-3 already ties them
+    // rigidly to the reference node's translation and rotation
+    const unsigned wanted = c.rigid ? 07u : 077u;
+    if (c.keyword == "*COUPLING" && c.dofs != 0 && (c.dofs & wanted) != wanted)
+      warning(c.loc, "*COUPLING " + c.name + " does not couple all DOFs " + (c.rigid ? "1-3" : "1-6") +
+                         "; as an interface it ties all six DOFs of the reference node");
+    if (m.indexOf(c.rot) < 0 && c.rot != 0) warning(c.loc, c.keyword + ": ROT NODE " + std::to_string(c.rot) + " is not defined");
+    names += (names.empty() ? "" : ", ") + c.name;
+    m.couplings.push_back(std::move(out));
+  }
+  if (m.couplings.empty()) return;
+  const std::size_t n = m.couplings.size();
+  const std::string count = std::to_string(n) + (n == 1 ? " coupling" : " couplings");
+  m_changes.push_back({"COUPLINGS", count + " not applied (usable as Craig-Bampton interfaces)", 1});
+  warning(m_couplings.front().loc, count + " (" + names + ") not applied to K and M: " + (n == 1 ? "it is" : "each is") +
+                                       " usable as a Craig-Bampton interface, by name or reference node id "
+                                       "(--interface \"" + m.couplings.front().name + "\"; `flexim-cli info` lists them)");
+}
+
 // ============================== discrete elements ========================================
 
 /// MASS, ROTARYI and SPRING* elements with their *MASS / *ROTARY INERTIA / *SPRING into the
@@ -889,7 +1304,8 @@ void Parser::discreteSections(fe::FeModel& m) {
       continue;
     }
     if (sec.nonlinear) {
-      warning(sec.loc, kw + ", NONLINEAR: nonlinear springs are not supported; the springs of " + sec.elset + " are skipped");
+      modelChange(sec.loc, "SPRING NONLINEAR", "*SPRING, NONLINEAR: nonlinear springs not imported",
+                  kw + ", NONLINEAR: nonlinear springs are not supported; the springs of " + sec.elset + " are skipped");
       continue;
     }
     const char* wanted = sec.keyword == "MASS" ? "MASS" : sec.keyword == "ROTARY INERTIA" ? "ROTARYI" : "SPRING";
@@ -958,13 +1374,15 @@ void Parser::discreteSections(fe::FeModel& m) {
       }
       if (dofs[1] == 0) dofs[1] = dofs[0];
       if (dofs[0] > 3 || dofs[1] > 3) {
-        warning(dloc, kw + ", ELSET=" + sec.elset + ": rotational DOF " + std::to_string(std::max(dofs[0], dofs[1])) +
-                          ": solid nodes have no rotations; these springs are skipped");
+        modelChange(dloc, "SPRING ROTATIONAL", "*SPRING: springs on rotational DOFs not imported",
+                    kw + ", ELSET=" + sec.elset + ": rotational DOF " + std::to_string(std::max(dofs[0], dofs[1])) +
+                        ": solid nodes have no rotations; these springs are skipped");
         continue;
       }
     }
     if (sec.orientation)
-      warning(sec.loc, kw + ", ORIENTATION: local directions are not supported; the global directions are used");
+      modelChange(sec.loc, kw + " ORIENTATION", kw + ", ORIENTATION: global directions used instead of local ones",
+                  kw + ", ORIENTATION: local directions are not supported; the global directions are used");
     for (int idx : members) {
       const DiscreteElement& e = m_discrete[static_cast<std::size_t>(idx)];
       covered[static_cast<std::size_t>(idx)] = 1;
@@ -991,8 +1409,9 @@ void Parser::discreteSections(fe::FeModel& m) {
         m.rotary_inertias.push_back(r);
         if (!rotaryReported) {
           rotaryReported = true;
-          warning(sec.loc, "*ROTARY INERTIA: solid nodes have no rotational DOFs, so rotary inertia is not in the "
-                           "mass matrix (listed in the mass report only)");
+          modelChange(sec.loc, "ROTARY INERTIA", "*ROTARY INERTIA: rotary inertia not in M",
+                      "*ROTARY INERTIA: solid nodes have no rotational DOFs, so rotary inertia is not in the "
+                      "mass matrix (listed in the mass report only)");
         }
       } else if (e.type == "SPRINGA") {
         const Eigen::Vector3d axis = m.coords[static_cast<std::size_t>(node[1])] - m.coords[static_cast<std::size_t>(node[0])];
@@ -1093,13 +1512,17 @@ bool Parser::finish(fe::FeModel& out) {
         if (missing > 0) {
           const std::string kind = elements ? "element" : "node";
           const std::string setWord = elements ? "*ELSET " : "*NSET ";
-          if (!item.generated)
+          if (!item.generated && elements)
             error(item.loc, setWord + name + ": " + kind + " " + std::to_string(firstMissing) + " is not defined");
+          else if (!item.generated)  // ccx accepts it too (with a warning when the id is above every node's)
+            warning(item.loc, setWord + name + ": node " + std::to_string(firstMissing) +
+                                  " is not defined; it is left out of the set");
           else
             warning(item.loc, setWord + name + ": " + std::to_string(missing) + " of the generated " + kind +
                                   " ids are not defined (first: " + std::to_string(firstMissing) + "); they are left out");
         }
       }
+      if (elements) m_skippedMembers[name] = skipped;
       if (skipped > 0)
         info(set.defined, std::string(elements ? "*ELSET " : "*NSET ") + name + ": " + std::to_string(skipped) +
                               " members are skipped non-solid elements");
@@ -1118,6 +1541,10 @@ bool Parser::finish(fe::FeModel& out) {
       error(sec.loc, "*SOLID SECTION: element set " + sec.elset + " is not defined");
       continue;
     }
+    if (const long long skipped = m_skippedMembers[sec.elset]; skipped > 0)  // plane stress/strain, axisymmetric
+      modelChange(sec.loc, "SOLID SECTION 2-D", "*SOLID SECTION: 2-D (plane or axisymmetric) elements not imported",
+                  "*SOLID SECTION, ELSET=" + sec.elset + ": its " + std::to_string(skipped) +
+                      " non-solid (2-D) elements are not imported; their stiffness and mass are missing");
     int material = -1;
     for (std::size_t i = 0; i < m.materials.size(); ++i)
       if (m.materials[i].name == sec.material) material = static_cast<int>(i);
@@ -1140,7 +1567,22 @@ bool Parser::finish(fe::FeModel& out) {
   }
 
   discreteSections(m);
+  couplings(m);
   if (m_errors > 0 || m_gaveUp) return false;
+
+  if (m_extraEntries > 1)
+    warning(m_elementLoc.empty() ? Loc{} : m_elementLoc.front(),
+            std::to_string(m_extraEntries) + " element data lines in all have entries beyond the element's nodes (ignored)");
+  if (!m_orientations.empty()) {
+    if (m_anisotropic)
+      modelChange(m_orientations.front(), "ORIENTATION", "*ORIENTATION: local material directions not applied",
+                  "*ORIENTATION is not supported: the local directions of the anisotropic materials are not applied");
+    else
+      info(m_orientations.front(), "*ORIENTATION is not imported: every material is isotropic, so local directions change "
+                                   "nothing; skipped");
+  }
+  for (const Change& c : m_changes)
+    m.model_changes.push_back(c.count > 1 ? c.phrase + " (" + std::to_string(c.count) + " definitions)" : c.phrase);
 
   const std::string topName = m_files.empty() ? std::string() : m_files.front();
   if (m.nodeCount() == 0) {

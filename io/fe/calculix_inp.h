@@ -1,21 +1,31 @@
-// CalculiX / Abaqus input deck (.inp) reader: the mesh, sets, materials and solid sections
-// of a deck, into the common FE model (core/fe/fe_model.h).
+// CalculiX / Abaqus input deck (.inp) reader: the mesh, sets, materials, solid sections,
+// discrete elements and couplings of a deck, into the common FE model (core/fe/fe_model.h).
+// docs/fe-support.md ("CalculiX") lists every keyword and what becomes of it.
 //
-// Read: *NODE (NSET=), *ELEMENT (TYPE=C3D4, C3D10, C3D8, C3D8R, C3D20, C3D20R; ELSET=),
-// *NSET / *ELSET (ids, names of other sets, GENERATE), *MATERIAL with *ELASTIC (isotropic)
-// and *DENSITY, *SOLID SECTION (ELSET=, MATERIAL=), *INCLUDE (INPUT= relative to the
-// including file; cycles and depth > 32 are errors), *HEADING.
+// Read: *NODE (NSET=), *ELEMENT (TYPE=C3D4, C3D10, C3D8, C3D8R, C3D20, C3D20R, MASS, ROTARYI,
+// SPRINGA, SPRING1, SPRING2; ELSET=), *NSET / *ELSET (ids, names of other sets, GENERATE),
+// *MATERIAL with *ELASTIC (isotropic) and *DENSITY, *SOLID SECTION (ELSET=, MATERIAL=), *MASS,
+// *ROTARY INERTIA, *SPRING, *SURFACE (element faces S1..S6 or TYPE=NODE), *RIGID BODY and
+// *COUPLING with *KINEMATIC / *DISTRIBUTING (-> FeModel::couplings, interface candidates),
+// *INCLUDE (INPUT= relative to the including file; cycles and depth > 32 are errors), *HEADING.
 // Syntax: keywords and parameter names are case-insensitive and blanks inside keywords are
-// collapsed ("*Solid Section"); set and material names are stored in upper case; "**" lines
-// are comments; keyword lines ending in ',' continue on the next line; an element's node
-// list continues on the next line when its line ends in ',' or holds 16 entries (Abaqus
-// limit); empty fields (gmsh's trailing ", ") are ignored in set and element lists and mean 0
-// in *NODE coordinates. References (element nodes, set members, section sets and materials)
-// are resolved after the whole deck is read, so their order in the file does not matter.
-// Skipped: analysis, step, load and output keywords silently; other model keywords that the
-// FE model cannot hold (*EQUATION, *SHELL SECTION, *ORIENTATION, *PLASTIC, ...) with one info
-// each; non-solid element types that gmsh or Abaqus write next to solids (CPS6, S8R, B31,
-// ...) with a warning; truly unknown keywords with a warning. Unknown element types are errors.
+// collapsed ("*Solid Section"; parameter names ignore blanks, REF NODE = REFNODE); set, material,
+// surface and coupling names are stored in upper case; "**" lines are comments; keyword lines
+// ending in ',' continue on the next line; an element's node list continues on the next line
+// when its line ends in ',' or holds 16 entries (Abaqus limit); empty fields (gmsh's trailing
+// ", ") are ignored in set and element lists and mean 0 in *NODE coordinates. References
+// (element nodes, set members, section sets and materials, surfaces and sets of couplings) are
+// resolved after the whole deck is read, so their order in the file does not matter.
+// Tolerated as ccx does, with a warning: unknown keywords and unused options inside *MATERIAL
+// (they do not end it), a lone '*', entries after an element's last node, undefined nodes in an
+// *NSET (left out), numbers longer than ccx's 20 characters.
+// Skipped: analysis, step, load and output keywords silently; model keywords that do not change
+// mass, stiffness or connectivity (*FRICTION, *SURFACE INTERACTION, ...) with one info each;
+// keywords that do (*TIE, *EQUATION, *MPC, *CONTACT PAIR, *TRANSFORM, anisotropic *ELASTIC,
+// shell/beam/membrane sections, *GAP, ...) with a warning saying what is affected and a phrase
+// in FeModel::model_changes, as are the couplings (not applied to K and M). Non-solid element
+// blocks (CPS6, S8R, B31, ...) are skipped with a warning; truly unknown keywords too. Unknown
+// and unsupported 3-D element types are errors.
 // Every problem is reported as "file:line: message"; no input crashes or hangs the reader.
 #pragma once
 

@@ -397,6 +397,83 @@ class CliTest : public QObject {
     QVERIFY2(r.out.contains("total mass from M: 8 kg") && r.out.contains("11.254"), qPrintable(r.out));
   }
 
+  /// CalculiX keywords that change the model (tests/data/fe/calculix): warnings on stderr, and
+  /// `info` ends with one line listing them; the deck's coupling is listed and usable as a
+  /// Craig-Bampton interface by name or reference node id.
+  void calculixModelChangesAndCouplings() {
+    const QString dir = QString(FLEXIM_SOURCE_DIR) + "/tests/data/fe/calculix/";
+    Result r = cli({"info", dir + "dropped_keywords.inp", "--count", "2"});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.err.contains("dropped_keywords.inp:") && r.err.contains("warning: *TIE is not supported"), qPrintable(r.err));
+    const int line = r.out.indexOf("the reduced model differs from the deck: ");
+    QVERIFY2(line >= 0, qPrintable(r.out));
+    const QString changes = r.out.mid(line).section('\n', 0, 0);
+    for (const char* c : {"*TIE: tied surfaces not connected", "*EQUATION", "*MPC", "*CONTACT PAIR", "*TRANSFORM",
+                          "*SHELL SECTION", "*GAP", "*ELASTIC, TYPE=ENGINEERING CONSTANTS", "*ORIENTATION",
+                          "1 coupling not applied (usable as Craig-Bampton interfaces)"})
+      QVERIFY2(changes.contains(c), qPrintable(QString(c) + " missing in: " + changes));
+    QVERIFY2(r.out.contains("coupling RIGID BODY TIPFACE (") && r.out.contains("reference node 10001, 21 nodes, rigid"),
+             qPrintable(r.out));
+    // a clean deck has no such line
+    r = cli({"info", dir + "beam_clean.inp", "--count", "2"});
+    QVERIFY2(r.code == 0 && !r.out.contains("differs from the deck"), qPrintable(r.err + r.out));
+
+    const QString body = m_dir.filePath("rigid.frb");
+    for (const QString& itf : {QString("RIGID BODY TIPFACE"), QString("10001"), QString("rigid body tipface:rigid")}) {
+      r = cli({"reduce", dir + "rigid_body_free.inp", "--interface", itf, "--modes", "4", "--out", body});
+      QVERIFY2(r.code == 0, qPrintable(itf + ": " + r.err + r.out));
+      r = cli({"info", body});
+      QVERIFY2(r.code == 0 && r.out.contains("interface RIGID BODY TIPFACE (rigid): 21 nodes"), qPrintable(r.out));
+    }
+  }
+
+  /// Materials from the command line: --density for a deck without *DENSITY (the same
+  /// frequencies as the deck with it), --material for a Gmsh mesh; without them `info` prints the
+  /// mesh report and says which option to give, `modes` and `reduce` refuse with the same words.
+  void materialsFromTheCommandLine() {
+    const QString dir = QString(FLEXIM_SOURCE_DIR) + "/tests/data/fe/";
+    const QString deck = dir + "calculix/no_density.inp", body = m_dir.filePath("b.frb");
+    Result r = cli({"info", deck});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.out.contains("nodes: 382") && r.out.contains("elements: 48 C3D20R x 48") &&
+                 r.out.contains("node set TIPFACE: 21 nodes") && r.out.contains("material STEEL: E = 2.1e+11 Pa"),
+             qPrintable(r.out));
+    const QString pointer = "material STEEL has no density (no *DENSITY): give it with --density RHO in kg/m^3";
+    QVERIFY2(r.err.contains(pointer), qPrintable(r.err));
+    for (const QStringList& args : {QStringList{"modes", deck}, QStringList{"reduce", deck, "--out", body}}) {
+      r = cli(args);
+      QVERIFY(r.code == 1);
+      QVERIFY2(r.err.contains(pointer), qPrintable(r.err));
+    }
+    r = cli({"modes", deck, "--count", "4", "--density", "7850"});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    const Result clean = cli({"modes", dir + "calculix/beam_clean.inp", "--count", "4"});
+    QVERIFY2(clean.code == 0, qPrintable(clean.err));
+    const auto table = [](const QString& out) { return out.mid(out.indexOf("mode,frequency")); };
+    QCOMPARE(table(r.out), table(clean.out));
+    QVERIFY(table(r.out).contains("7,588.4"));  // ccx: 588.4427 Hz
+    r = cli({"reduce", deck, "--density", "7850", "--modes", "2", "--out", body});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    r = cli({"info", deck, "--density", "7850", "--count", "2"});
+    QVERIFY2(r.code == 0 && r.out.contains("total mass from M: 0.2355 kg"), qPrintable(r.err + r.out));
+    r = cli({"info", deck, "--density", "0"});
+    QVERIFY(r.code == 1 && r.err.contains("--density needs a positive density in kg/m^3"));
+
+    // a Gmsh mesh has no materials: the pointer is --material, never a CalculiX keyword
+    const QString msh = dir + "discrete/disk.msh";
+    for (const QStringList& args : {QStringList{"info", msh}, QStringList{"modes", msh}, QStringList{"reduce", msh, "--out", body},
+                                    QStringList{"modes", msh, "--density", "7850"}}) {
+      r = cli(args);
+      QVERIFY2(r.code == 1, qPrintable(args.join(' ')));
+      QVERIFY2(r.err.contains("a Gmsh mesh holds no materials: give one with --material E,nu,rho"), qPrintable(r.err));
+      QVERIFY2(!(r.err + r.out).contains("SOLID SECTION") && !(r.err + r.out).contains("DENSITY"), qPrintable(r.err + r.out));
+    }
+    r = cli({"info", msh});
+    QVERIFY2(r.out.contains("nodes: ") && r.out.contains("elements: "), qPrintable(r.out));
+    r = cli({"modes", msh, "--material", "2.1e11,0.3,7850", "--density", "7850", "--count", "1"});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+  }
+
   /// validate ends with the topology, after the model check and its verdict.
   void validatePrintsTopology() {
     Result r = cli({"validate", example("slider_crank_flexible.json")});
