@@ -1,7 +1,8 @@
 // CalculiX / Abaqus input deck (.inp) reader: the mesh, sets, materials and solid sections
 // of a deck, into the common FE model (core/fe/fe_model.h).
 //
-// Read: *NODE (NSET=), *ELEMENT (TYPE=C3D4, C3D10, C3D8, C3D8R, C3D20, C3D20R; ELSET=),
+// Read: *NODE (NSET=), *ELEMENT (TYPE=C3D4, C3D10, C3D8, C3D8R, C3D8I, C3D20, C3D20R, C3D6,
+// C3D15, and the pyramids C3D5, C3D13 that ccx 2.20 lacks (fe_model.h); ELSET=),
 // *NSET / *ELSET (ids, names of other sets, GENERATE), *MATERIAL with *ELASTIC (isotropic)
 // and *DENSITY, *SOLID SECTION (ELSET=, MATERIAL=), *INCLUDE (INPUT= relative to the
 // including file; cycles and depth > 32 are errors), *HEADING.

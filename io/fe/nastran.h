@@ -2,11 +2,13 @@
 // the common FE model (core/fe/fe_model.h).
 //
 // Cards: GRID (CP and CD blank or 0 only: other coordinate systems are errors), CTETRA (4 or
-// 10 grids), CHEXA (8 or 20 grids), PSOLID (PID -> MID), MAT1 (E, G, NU, RHO; a missing one of
-// E, G, NU is derived from the other two; NU = 0 if only E is given, as Nastran does).
+// 10 grids), CPYRAM (5 or 13), CPENTA (6 or 15), CHEXA (8 or 20), PSOLID (PID -> MID), MAT1 (E,
+// G, NU, RHO; a missing one of E, G, NU is derived from the other two; NU = 0 if only E is
+// given, as Nastran does).
 // Element node order is mapped to the Abaqus/CalculiX one (nastranToAbaqus()): CTETRA G5..G10
-// are the edges 1-2, 2-3, 3-1, 1-4, 2-4, 3-4 like C3D10; CHEXA G13..G16 are the vertical
-// edges and G17..G20 the top edges, the other way round in C3D20.
+// are the edges 1-2, 2-3, 3-1, 1-4, 2-4, 3-4 like C3D10; CHEXA G13..G16 and CPENTA G10..G12 are
+// the vertical edges and CHEXA G17..G20, CPENTA G13..G15 the top edges, the other way round in
+// C3D20 and C3D15; CPYRAM is the pyramids' own order (C3D5, C3D13).
 // Model: node ids = GRID ids, element ids = EIDs, one material "MAT1_<mid>" per MAT1 card, one
 // element set "PSOLID_<pid>" per property used. Nodes and elements keep the file order.
 //
@@ -22,7 +24,7 @@
 // Cards that are not part of the solid model are skipped: analysis, load and output cards
 // (PARAM, EIGRL, SPC1, CORD2R, ...) with one info per card name, structural cards that the
 // model cannot hold (CQUAD4, CBAR, CONM2, RBE2, PSHELL, MAT9, ...) and unknown names with one
-// warning per card name. Solid elements of other shapes (CPENTA, CPYRAM) are errors.
+// warning per card name.
 // Every problem is reported as "file:line: message"; no input crashes or hangs the reader.
 #pragma once
 
@@ -50,8 +52,8 @@ bool readNastranBulk(const std::string& path, fe::FeModel& out, Diagnostics& dia
 bool readNastranBulkFromString(std::string_view text, const std::string& source, fe::FeModel& out, Diagnostics& diag,
                                const NastranOptions& options = {});
 
-/// Node-order map from a Nastran solid (CTETRA 4/10 grids, CHEXA 8/20 grids) to the FE element
-/// type's Abaqus order: abaqus[i] = nastran[map[i]].
+/// Node-order map from a Nastran solid (CTETRA 4/10 grids, CPYRAM 5/13, CPENTA 6/15, CHEXA 8/20)
+/// to the FE element type's Abaqus order: abaqus[i] = nastran[map[i]].
 std::span<const int> nastranToAbaqus(fe::ElementType type);
 
 /// Parses a Nastran real field: "1.5", "1.", ".5", "1.5E+3", "1.5D3", "2.1+11", "-.5-3".
