@@ -192,7 +192,8 @@ void allocate(Eigen::SparseMatrix<double>& A, int n, const std::vector<std::int6
 }
 
 std::string jacobianMessage(const JacobianFailure& f) {
-  std::string where = std::string(f.massRule ? "mass " : "") + "integration point " + std::to_string(f.point);
+  std::string where = f.point == 0 ? std::string("the element centre")
+                                   : std::string(f.massRule ? "mass " : "") + "integration point " + std::to_string(f.point);
   if (f.degenerate)
     return "zero Jacobian determinant (" + num(f.detJ) + ") at " + where + " — degenerate (flat) element";
   return "negative Jacobian determinant (" + num(f.detJ) + ") at " + where +

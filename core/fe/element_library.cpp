@@ -64,27 +64,32 @@ constexpr std::array<QuadPoint, 15> kTet15{{
     tetPoint(kKd, kKd, kKc, kKc, kK3),
 }};
 
-// Gauss-Legendre tensor-product rules on [-1, 1]^3 (xi fastest, then eta, then zeta).
+// Gauss-Legendre points {x, w} on [-1, 1], P = 1..4 points (exact to degree 2P - 1).
 template <int P>
-constexpr std::array<QuadPoint, P * P * P> gaussRule() {
-  std::array<double, P> x{}, w{};
+constexpr std::array<std::array<double, 2>, P> gauss1d() {
   if constexpr (P == 1) {
-    x = {0.0};
-    w = {2.0};
+    return {{{0.0, 2.0}}};
   } else if constexpr (P == 2) {
     const double g = 0.57735026918962576451;  // 1/sqrt(3)
-    x = {-g, g};
-    w = {1.0, 1.0};
-  } else {
+    return {{{-g, 1.0}, {g, 1.0}}};
+  } else if constexpr (P == 3) {
     const double g = 0.77459666924148337704;  // sqrt(3/5)
-    x = {-g, 0.0, g};
-    w = {5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0};
+    return {{{-g, 5.0 / 9.0}, {0.0, 8.0 / 9.0}, {g, 5.0 / 9.0}}};
+  } else {
+    const double a = 0.86113631159405257522, b = 0.33998104358485626480;
+    const double wa = 0.34785484513745385737, wb = 0.65214515486254614263;
+    return {{{-a, wa}, {-b, wb}, {b, wb}, {a, wa}}};
   }
-  std::array<QuadPoint, P * P * P> r{};
+}
+
+// Tensor-product rules on [-1, 1]^3 (xi fastest, then eta, then zeta).
+template <int P, int Q = P, int R = P>
+constexpr std::array<QuadPoint, P * Q * R> gaussRule() {
+  std::array<QuadPoint, P * Q * R> r{};
   int q = 0;
-  for (int k = 0; k < P; ++k)
-    for (int j = 0; j < P; ++j)
-      for (int i = 0; i < P; ++i) r[q++] = {x[i], x[j], x[k], w[i] * w[j] * w[k]};
+  for (const auto& z : gauss1d<R>())
+    for (const auto& y : gauss1d<Q>())
+      for (const auto& x : gauss1d<P>()) r[q++] = {x[0], y[0], z[0], x[1] * y[1] * z[1]};
   return r;
 }
 
@@ -92,6 +97,53 @@ constexpr std::array<QuadPoint, P * P * P> gaussRule() {
 constexpr std::array<QuadPoint, 1> kHex1 = gaussRule<1>();
 constexpr std::array<QuadPoint, 8> kHex8 = gaussRule<2>();
 constexpr std::array<QuadPoint, 27> kHex27 = gaussRule<3>();
+
+// Triangle rules on the unit triangle (area 1/2): {xi, eta, w}.
+using TriPoint = std::array<double, 3>;
+constexpr std::array<TriPoint, 1> kTri1{{{1.0 / 3.0, 1.0 / 3.0, 0.5}}};
+constexpr std::array<TriPoint, 3> kTri3{{{1.0 / 6.0, 1.0 / 6.0, 1.0 / 6.0},  // degree 2, interior points
+                                         {2.0 / 3.0, 1.0 / 6.0, 1.0 / 6.0},
+                                         {1.0 / 6.0, 2.0 / 3.0, 1.0 / 6.0}}};
+// degree 4 with 6 points (Strang & Fix 1973; D. A. Dunavant, IJNME 21 (1985) 1129, rule 4):
+// orbits (a, a, 1 - 2a) and (b, b, 1 - 2b)
+constexpr double kTa = 0.44594849091596488632, kTb = 0.091576213509770743460;
+constexpr double kTwa = 0.22338158967801146570 / 2, kTwb = 0.10995174365532186764 / 2;
+constexpr std::array<TriPoint, 6> kTri6{{{kTa, kTa, kTwa},
+                                         {1 - 2 * kTa, kTa, kTwa},
+                                         {kTa, 1 - 2 * kTa, kTwa},
+                                         {kTb, kTb, kTwb},
+                                         {1 - 2 * kTb, kTb, kTwb},
+                                         {kTb, 1 - 2 * kTb, kTwb}}};
+
+// Wedge rules: a triangle rule times Gauss in zeta (triangle points fastest, as CalculiX).
+template <int P, std::size_t T>
+constexpr std::array<QuadPoint, T * P> wedgeRule(const std::array<TriPoint, T>& tri) {
+  std::array<QuadPoint, T * P> r{};
+  int q = 0;
+  for (const auto& z : gauss1d<P>())
+    for (const auto& t : tri) r[q++] = {t[0], t[1], z[0], t[2] * z[1]};
+  return r;
+}
+constexpr std::array<QuadPoint, 2> kWedge2 = wedgeRule<2>(kTri1);    // CalculiX C3D6 (gauss3d7)
+constexpr std::array<QuadPoint, 6> kWedge6 = wedgeRule<2>(kTri3);
+constexpr std::array<QuadPoint, 9> kWedge9 = wedgeRule<3>(kTri3);    // CalculiX C3D15 (gauss3d8)
+constexpr std::array<QuadPoint, 18> kWedge18 = wedgeRule<3>(kTri6);
+
+// Pyramid rules: Gauss in the collapsed coordinates (a, b, c) in [-1, 1]^3, mapped to xi = a h,
+// eta = b h, zeta = 1 - h with h = (1 - c) / 2; the volume element is h^2 / 2 da db dc.
+template <int P, int R>
+constexpr std::array<QuadPoint, P * P * R> pyramidRule() {
+  std::array<QuadPoint, P * P * R> r = gaussRule<P, P, R>();
+  for (QuadPoint& p : r) {
+    const double h = 0.5 * (1.0 - p.zeta);
+    p = {p.xi * h, p.eta * h, 1.0 - h, 0.5 * p.w * h * h};
+  }
+  return r;
+}
+constexpr std::array<QuadPoint, 8> kPyramid8 = pyramidRule<2, 2>();
+constexpr std::array<QuadPoint, 12> kPyramid12 = pyramidRule<2, 3>();
+constexpr std::array<QuadPoint, 27> kPyramid27 = pyramidRule<3, 3>();
+constexpr std::array<QuadPoint, 36> kPyramid36 = pyramidRule<3, 4>();
 
 // ------------------------------------------------------------------------------------------------
 // Shape functions
@@ -176,23 +228,164 @@ void shapeHex20(const double xi[3], double* N, double* dN) {
   }
 }
 
+// C3D8I incompatible modes 1 - xi^2, 1 - eta^2, 1 - zeta^2: dphi_k / dxi_j = -2 xi_k delta_kj.
+void bubblesHex8(const double xi[3], double*, double* dphi) {
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 3; ++j) dphi[3 * k + j] = k == j ? -2.0 * xi[k] : 0.0;
+}
+
+// Wedges: triangle coordinates L = (1 - xi - eta, xi, eta) (corner i % 3) times functions of
+// zeta; nodes 1-3 at zeta = -1, 4-6 at zeta = 1. C3D15 mid-edge nodes 7..15: edges 1-2, 2-3,
+// 3-1, 4-5, 5-6, 6-4, 1-4, 2-5, 3-6 (1-based).
+constexpr std::array<std::array<double, 3>, 15> kWedgeNodes{{{0, 0, -1},
+                                                            {1, 0, -1},
+                                                            {0, 1, -1},
+                                                            {0, 0, 1},
+                                                            {1, 0, 1},
+                                                            {0, 1, 1},
+                                                            {0.5, 0, -1},
+                                                            {0.5, 0.5, -1},
+                                                            {0, 0.5, -1},
+                                                            {0.5, 0, 1},
+                                                            {0.5, 0.5, 1},
+                                                            {0, 0.5, 1},
+                                                            {0, 0, 0},
+                                                            {1, 0, 0},
+                                                            {0, 1, 0}}};
+constexpr double kDL[3][2] = {{-1, -1}, {1, 0}, {0, 1}};  // dL_i / d(xi, eta)
+
+void shapeWedge6(const double xi[3], double* N, double* dN) {
+  const double L[3] = {1.0 - xi[0] - xi[1], xi[0], xi[1]};
+  for (int a = 0; a < 6; ++a) {  // L (1 +- zeta) / 2
+    const int i = a % 3;
+    const double s = a < 3 ? -1.0 : 1.0, fz = 0.5 * (1.0 + s * xi[2]);
+    N[a] = L[i] * fz;
+    dN[3 * a + 0] = kDL[i][0] * fz;
+    dN[3 * a + 1] = kDL[i][1] * fz;
+    dN[3 * a + 2] = 0.5 * s * L[i];
+  }
+}
+
+void shapeWedge15(const double xi[3], double* N, double* dN) {
+  const double L[3] = {1.0 - xi[0] - xi[1], xi[0], xi[1]}, z = xi[2], bz = 1.0 - z * z;
+  for (int a = 0; a < 6; ++a) {  // corners: L ((2L - 1)(1 +- zeta) - (1 - zeta^2)) / 2
+    const int i = a % 3;
+    const double s = a < 3 ? -1.0 : 1.0, fz = 1.0 + s * z;
+    N[a] = 0.5 * L[i] * ((2.0 * L[i] - 1.0) * fz - bz);
+    const double dL = 0.5 * ((4.0 * L[i] - 1.0) * fz - bz);
+    dN[3 * a + 0] = kDL[i][0] * dL;
+    dN[3 * a + 1] = kDL[i][1] * dL;
+    dN[3 * a + 2] = 0.5 * L[i] * (s * (2.0 * L[i] - 1.0) + 2.0 * z);
+  }
+  for (int e = 0; e < 6; ++e) {  // triangle edges, bottom then top: 2 L_i L_j (1 +- zeta)
+    const int i = e % 3, j = (i + 1) % 3, a = 6 + e;
+    const double s = e < 3 ? -1.0 : 1.0, fz = 1.0 + s * z;
+    N[a] = 2.0 * L[i] * L[j] * fz;
+    for (int k = 0; k < 2; ++k) dN[3 * a + k] = 2.0 * (kDL[i][k] * L[j] + L[i] * kDL[j][k]) * fz;
+    dN[3 * a + 2] = 2.0 * L[i] * L[j] * s;
+  }
+  for (int i = 0; i < 3; ++i) {  // vertical edges: L (1 - zeta^2)
+    const int a = 12 + i;
+    N[a] = L[i] * bz;
+    dN[3 * a + 0] = kDL[i][0] * bz;
+    dN[3 * a + 1] = kDL[i][1] * bz;
+    dN[3 * a + 2] = -2.0 * z * L[i];
+  }
+}
+
+// Pyramids (Bedrosian 1992): base corners 1-4, apex 5, C3D13 mid-edge nodes 6..13 on the edges
+// 1-2, 2-3, 3-4, 4-1, 1-5, 2-5, 3-5, 4-5 (1-based).
+constexpr std::array<std::array<double, 3>, 13> kPyramidNodes{{{-1, -1, 0},
+                                                               {1, -1, 0},
+                                                               {1, 1, 0},
+                                                               {-1, 1, 0},
+                                                               {0, 0, 1},
+                                                               {0, -1, 0},
+                                                               {1, 0, 0},
+                                                               {0, 1, 0},
+                                                               {-1, 0, 0},
+                                                               {-0.5, -0.5, 0.5},
+                                                               {0.5, -0.5, 0.5},
+                                                               {0.5, 0.5, 0.5},
+                                                               {-0.5, 0.5, 0.5}}};
+
+/// Collapsed coordinates a = xi / h, b = eta / h, h = 1 - zeta (a = b = 0 at the apex).
+struct Collapsed {
+  double a, b, h;
+  explicit Collapsed(const double xi[3]) : h(1.0 - xi[2]) {
+    a = h > 0.0 ? xi[0] / h : 0.0;
+    b = h > 0.0 ? xi[1] / h : 0.0;
+  }
+  /// Node `n` with N = h P(a, b, h), P polynomial: dN/dxi = P_a, dN/deta = P_b and dN/dzeta =
+  /// a P_a + b P_b - P - h P_h, without dividing by h.
+  void set(int n, double P, double Pa, double Pb, double Ph, double* N, double* dN) const {
+    N[n] = h * P;
+    dN[3 * n + 0] = Pa;
+    dN[3 * n + 1] = Pb;
+    dN[3 * n + 2] = a * Pa + b * Pb - P - h * Ph;
+  }
+};
+
+void shapePyramid5(const double xi[3], double* N, double* dN) {
+  const Collapsed c(xi);
+  for (int i = 0; i < 4; ++i) {  // h (1 + a_i a)(1 + b_i b) / 4: the collapsed 8-node brick
+    const double ai = kPyramidNodes[i][0], bi = kPyramidNodes[i][1], u = 1.0 + ai * c.a, v = 1.0 + bi * c.b;
+    c.set(i, 0.25 * u * v, 0.25 * ai * v, 0.25 * bi * u, 0.0, N, dN);
+  }
+  N[4] = xi[2];  // apex: zeta
+  dN[12] = dN[13] = 0.0;
+  dN[14] = 1.0;
+}
+
+void shapePyramid13(const double xi[3], double* N, double* dN) {
+  const Collapsed c(xi);
+  const double ab[2] = {c.a, c.b};
+  for (int i = 0; i < 4; ++i) {  // corners: h u v (h (a_i a + b_i b) - 1) / 4
+    const double ai = kPyramidNodes[i][0], bi = kPyramidNodes[i][1], u = 1.0 + ai * c.a, v = 1.0 + bi * c.b;
+    const double s = ai * c.a + bi * c.b;
+    c.set(i, 0.25 * u * v * (c.h * s - 1.0), 0.25 * ai * v * (c.h * (s + u) - 1.0),
+          0.25 * bi * u * (c.h * (s + v) - 1.0), 0.25 * u * v * s, N, dN);
+    // slanted edge i-5: zeta h u v (its node at h = 1/2 over corner i)
+    const double z = 1.0 - c.h;
+    c.set(9 + i, z * u * v, z * ai * v, z * bi * u, -u * v, N, dN);
+  }
+  N[4] = xi[2] * (2.0 * xi[2] - 1.0);  // apex: zeta (2 zeta - 1)
+  dN[12] = dN[13] = 0.0;
+  dN[14] = 4.0 * xi[2] - 1.0;
+  for (int m = 5; m < 9; ++m) {  // base edges: h^2 (1 - t^2)(1 + o_m o) / 2, t along the edge
+    const int t = kPyramidNodes[m][0] == 0.0 ? 0 : 1, o = 1 - t;
+    const double om = kPyramidNodes[m][o], q = 1.0 - ab[t] * ab[t], w = 1.0 + om * ab[o];
+    double d[2];
+    d[t] = -c.h * ab[t] * w;
+    d[o] = 0.5 * c.h * q * om;
+    c.set(m, 0.5 * c.h * q * w, d[0], d[1], 0.5 * q * w, N, dN);
+  }
+}
+
 template <std::size_t N>
 std::span<const std::array<double, 3>> firstNodes(const std::array<std::array<double, 3>, N>& a, int n) {
   return std::span<const std::array<double, 3>>(a.data(), static_cast<std::size_t>(n));
 }
 
-const std::array<ElementKind, 6>& kindTable() {
-  static const std::array<ElementKind, 6> table{{
-      {ElementType::Tet4, "C3D4", 4, shapeTet4, kTet1, kTet4, kTet1, firstNodes(kTet4Nodes, 4), false},
-      {ElementType::Tet10, "C3D10", 10, shapeTet10, kTet4, kTet15, kTet4, firstNodes(kTet10Nodes, 10),
-       false},
-      {ElementType::Hex8, "C3D8", 8, shapeHex8, kHex8, kHex8, kHex8, firstNodes(kHex20Nodes, 8), false},
+const std::array<ElementKind, 11>& kindTable() {
+  static const std::array<ElementKind, 11> table{{
+      {ElementType::Tet4, "C3D4", 4, shapeTet4, kTet1, kTet4, kTet1, firstNodes(kTet4Nodes, 4), 0},
+      {ElementType::Tet10, "C3D10", 10, shapeTet10, kTet4, kTet15, kTet4, firstNodes(kTet10Nodes, 10), 0},
+      {ElementType::Hex8, "C3D8", 8, shapeHex8, kHex8, kHex8, kHex8, firstNodes(kHex20Nodes, 8), 0},
       // C3D8R: full integration instead of CalculiX's 1 point + hourglass control (see header)
-      {ElementType::Hex8R, "C3D8R", 8, shapeHex8, kHex8, kHex8, kHex1, firstNodes(kHex20Nodes, 8), false},
-      {ElementType::Hex20, "C3D20", 20, shapeHex20, kHex27, kHex27, kHex27, firstNodes(kHex20Nodes, 20),
-       false},
-      {ElementType::Hex20R, "C3D20R", 20, shapeHex20, kHex8, kHex27, kHex8, firstNodes(kHex20Nodes, 20),
-       true},
+      {ElementType::Hex8R, "C3D8R", 8, shapeHex8, kHex8, kHex8, kHex1, firstNodes(kHex20Nodes, 8), 0},
+      {ElementType::Hex20, "C3D20", 20, shapeHex20, kHex27, kHex27, kHex27, firstNodes(kHex20Nodes, 20), 0},
+      {ElementType::Hex20R, "C3D20R", 20, shapeHex20, kHex8, kHex27, kHex8, firstNodes(kHex20Nodes, 20), 6},
+      {ElementType::Wedge6, "C3D6", 6, shapeWedge6, kWedge2, kWedge6, kWedge2, firstNodes(kWedgeNodes, 6), 1},
+      {ElementType::Wedge15, "C3D15", 15, shapeWedge15, kWedge9, kWedge18, kWedge9, firstNodes(kWedgeNodes, 15), 0},
+      // C3D8I: C3D8 plus 3 x 3 condensed incompatible modes (see header)
+      {ElementType::Hex8I, "C3D8I", 8, shapeHex8, kHex8, kHex8, kHex8, firstNodes(kHex20Nodes, 8), 0, 3,
+       bubblesHex8},
+      // pyramids: CalculiX 2.20 has none; its "mass rule" is ours
+      {ElementType::Pyramid5, "C3D5", 5, shapePyramid5, kPyramid8, kPyramid12, kPyramid12,
+       firstNodes(kPyramidNodes, 5), 0},
+      {ElementType::Pyramid13, "C3D13", 13, shapePyramid13, kPyramid27, kPyramid36, kPyramid36,
+       firstNodes(kPyramidNodes, 13), 0},
   }};
   return table;
 }
@@ -228,6 +421,14 @@ std::span<const QuadPoint> tet15() { return kTet15; }
 std::span<const QuadPoint> hex1() { return kHex1; }
 std::span<const QuadPoint> hex8() { return kHex8; }
 std::span<const QuadPoint> hex27() { return kHex27; }
+std::span<const QuadPoint> wedge2() { return kWedge2; }
+std::span<const QuadPoint> wedge6() { return kWedge6; }
+std::span<const QuadPoint> wedge9() { return kWedge9; }
+std::span<const QuadPoint> wedge18() { return kWedge18; }
+std::span<const QuadPoint> pyramid8() { return kPyramid8; }
+std::span<const QuadPoint> pyramid12() { return kPyramid12; }
+std::span<const QuadPoint> pyramid27() { return kPyramid27; }
+std::span<const QuadPoint> pyramid36() { return kPyramid36; }
 }  // namespace quadrature
 
 const ElementKind& elementKind(ElementType t) {
@@ -253,13 +454,25 @@ bool checkJacobian(const ElementKind& kind, const ElementCoords& X, std::span<co
 
 bool elementStiffness(const ElementKind& kind, const ElementCoords& X, double E, double nu,
                       ElementMatrix& K, JacobianFailure* fail) {
-  const int n = kind.nodes;
+  const int n = kind.nodes, ns = n + kind.bubbles;  // shape gradients: the nodes', then the bubbles'
   const double lambda = E * nu / ((1.0 + nu) * (1.0 - 2.0 * nu));
   const double mu = E / (2.0 * (1.0 + nu));
   const double h3 = sizeCubed(X);
-  K.setZero(3 * n, 3 * n);
-  double N[20], dN[60];
-  Eigen::Matrix<double, 20, 3> G;  // dN_a / dx_i
+  K.setZero(3 * ns, 3 * ns);
+  double N[20], dN[60], dphi[60];
+  Eigen::Matrix<double, 20, 3> G;  // dN_a / dx_i (nodes + bubbles <= 20)
+  // incompatible modes: strains from the Jacobian J0 at the centre times det J0 / det J, so that
+  // they integrate to zero and leave constant strain alone (Taylor, Beresford & Wilson 1976)
+  Eigen::Matrix3d J0inv = Eigen::Matrix3d::Zero();
+  double det0 = 0.0;
+  if (kind.bubbles) {
+    const double centre[3] = {0.0, 0.0, 0.0};
+    kind.shape(centre, N, dN);
+    const Eigen::Matrix3d J0 = jacobian(X, dN, n);
+    det0 = J0.determinant();
+    if (!detOk(det0, h3, -1, false, fail)) return false;
+    J0inv = J0.inverse();
+  }
   for (std::size_t q = 0; q < kind.stiffnessRule.size(); ++q) {
     const QuadPoint& p = kind.stiffnessRule[q];
     const double xi[3] = {p.xi, p.eta, p.zeta};
@@ -270,10 +483,15 @@ bool elementStiffness(const ElementKind& kind, const ElementCoords& X, double E,
     const Eigen::Matrix3d Jinv = J.inverse();
     for (int a = 0; a < n; ++a)
       G.row(a) = Eigen::RowVector3d(dN[3 * a], dN[3 * a + 1], dN[3 * a + 2]) * Jinv;
+    if (kind.bubbles) {
+      kind.bubbleShape(xi, N, dphi);
+      for (int k = 0; k < kind.bubbles; ++k)
+        G.row(n + k) = Eigen::RowVector3d(dphi[3 * k], dphi[3 * k + 1], dphi[3 * k + 2]) * J0inv * (det0 / det);
+    }
     const double c = p.w * det, cl = c * lambda, cm = c * mu;
     // K_ab(i, j) = lambda g_a,i g_b,j + mu g_a,j g_b,i + mu delta_ij (g_a . g_b): the bilinear
     // form lambda div u div v + 2 mu eps(u) : eps(v) for u = N_b e_j, v = N_a e_i.
-    for (int b = 0; b < n; ++b) {
+    for (int b = 0; b < ns; ++b) {
       const Eigen::RowVector3d gb = G.row(b);
       for (int a = 0; a <= b; ++a) {
         const Eigen::RowVector3d ga = G.row(a);
@@ -285,8 +503,18 @@ bool elementStiffness(const ElementKind& kind, const ElementCoords& X, double E,
       }
     }
   }
-  for (int b = 0; b < n; ++b)
+  for (int b = 0; b < ns; ++b)
     for (int a = 0; a < b; ++a) K.block<3, 3>(3 * b, 3 * a) = K.block<3, 3>(3 * a, 3 * b).transpose();
+  if (kind.bubbles) {
+    // static condensation K = Knn - Knb Kbb^-1 Kbn, made exactly symmetric again
+    const int nn = 3 * n, nb = 3 * kind.bubbles;
+    using Block = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 60, 60>;
+    const Block Kbb = K.bottomRightCorner(nb, nb);
+    const Block Kbn = K.bottomLeftCorner(nb, nn);
+    const Block C = Kbn.transpose() * Eigen::LLT<Block>(Kbb).solve(Kbn);
+    const Block S = K.topLeftCorner(nn, nn) - C;
+    K = 0.5 * (S + S.transpose());
+  }
   return true;
 }
 

@@ -11,13 +11,18 @@ struct TypeInfo {
   const char* name;
   int nodes;
 };
-constexpr std::array<TypeInfo, 6> kTypes{{
+constexpr std::array<TypeInfo, 11> kTypes{{
     {ElementType::Tet4, "C3D4", 4},
     {ElementType::Tet10, "C3D10", 10},
     {ElementType::Hex8, "C3D8", 8},
     {ElementType::Hex8R, "C3D8R", 8},
     {ElementType::Hex20, "C3D20", 20},
     {ElementType::Hex20R, "C3D20R", 20},
+    {ElementType::Wedge6, "C3D6", 6},
+    {ElementType::Wedge15, "C3D15", 15},
+    {ElementType::Hex8I, "C3D8I", 8},
+    {ElementType::Pyramid5, "C3D5", 5},
+    {ElementType::Pyramid13, "C3D13", 13},
 }};
 }  // namespace
 
@@ -42,6 +47,12 @@ bool fromAbaqusName(const std::string& name, ElementType& out) {
       return true;
     }
   return false;
+}
+
+std::string abaqusNames() {
+  std::string s;
+  for (const auto& i : kTypes) s += (s.empty() ? "" : ", ") + std::string(i.name);
+  return s;
 }
 
 int FeModel::addNode(int id, const Eigen::Vector3d& x) {

@@ -16,13 +16,18 @@
 namespace flexim::fe {
 
 /// Solid element types. Node order is ALWAYS the Abaqus/CalculiX convention (C3D4, C3D10,
-/// C3D8, C3D20; see ../shared/design/FE-FORMATS.md); importers of other conventions (Gmsh,
-/// Nastran) map to it explicitly. The R variants use reduced integration.
-enum class ElementType { Tet4, Tet10, Hex8, Hex8R, Hex20, Hex20R };
+/// C3D8, C3D20, C3D6, C3D15; see ../shared/design/FE-FORMATS.md); importers of other
+/// conventions (Gmsh, Nastran) map to it explicitly. The R variants use reduced integration,
+/// C3D8I has incompatible modes. Pyramids (C3D5, C3D13: CalculiX 2.20 has none; the names are
+/// the ones Abaqus-style converters use) follow Nastran's CPYRAM order: base 1-2-3-4, apex 5,
+/// then the mid-edge nodes of 1-2, 2-3, 3-4, 4-1, 1-5, 2-5, 3-5, 4-5.
+enum class ElementType { Tet4, Tet10, Hex8, Hex8R, Hex20, Hex20R, Wedge6, Wedge15, Hex8I, Pyramid5, Pyramid13 };
 
 int nodeCount(ElementType t);
 const char* abaqusName(ElementType t);  ///< "C3D10", ...
 bool fromAbaqusName(const std::string& name, ElementType& out);  ///< case-insensitive
+/// "C3D4, C3D10, ...": every supported name, for messages.
+std::string abaqusNames();
 
 struct Element {
   int id = 0;                ///< id in the source file

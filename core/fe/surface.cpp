@@ -10,33 +10,50 @@ namespace flexim::fe {
 
 namespace {
 
-// Faces in the Abaqus numbering (S1, S2, ...), 0-based local corner nodes. In this order the
-// right-hand normal of a positively oriented element points INTO the element, so the faces are
-// reversed before triangulation.
+// Faces in the Abaqus numbering (S1, S2, ...), 0-based local corner nodes, triangles padded with
+// -1. In this order the right-hand normal of a positively oriented element points INTO the
+// element, so the faces are reversed before triangulation. Pyramids (no Abaqus numbering) are
+// numbered like the 8-node brick whose top face collapsed into the apex: S1 the base, S2..S5
+// the triangles on the base edges 1-2, 2-3, 3-4, 4-1.
 constexpr int kTetFaces[4][4] = {{0, 1, 2, -1}, {0, 3, 1, -1}, {1, 3, 2, -1}, {2, 3, 0, -1}};
 constexpr int kHexFaces[6][4] = {{0, 1, 2, 3}, {4, 7, 6, 5}, {0, 4, 5, 1}, {1, 5, 6, 2}, {2, 6, 7, 3}, {3, 7, 4, 0}};
+constexpr int kWedgeFaces[5][4] = {{0, 1, 2, -1}, {3, 5, 4, -1}, {0, 3, 4, 1}, {1, 4, 5, 2}, {2, 5, 3, 0}};
+constexpr int kPyramidFaces[5][4] = {{0, 1, 2, 3}, {0, 4, 1, -1}, {1, 4, 2, -1}, {2, 4, 3, -1}, {3, 4, 0, -1}};
 
-// Mid-edge nodes of the quadratic elements (Abaqus C3D10 / C3D20 order): {a, b, mid}.
+// Mid-edge nodes of the quadratic elements (Abaqus C3D10 / C3D20 / C3D15, Nastran CPYRAM
+// order for C3D13): {a, b, mid}.
 constexpr int kTet10Edges[6][3] = {{0, 1, 4}, {1, 2, 5}, {2, 0, 6}, {0, 3, 7}, {1, 3, 8}, {2, 3, 9}};
 constexpr int kHex20Edges[12][3] = {{0, 1, 8},  {1, 2, 9},  {2, 3, 10}, {3, 0, 11}, {4, 5, 12}, {5, 6, 13},
                                     {6, 7, 14}, {7, 4, 15}, {0, 4, 16}, {1, 5, 17}, {2, 6, 18}, {3, 7, 19}};
+constexpr int kWedge15Edges[9][3] = {{0, 1, 6},  {1, 2, 7},  {2, 0, 8},  {3, 4, 9}, {4, 5, 10},
+                                     {5, 3, 11}, {0, 3, 12}, {1, 4, 13}, {2, 5, 14}};
+constexpr int kPyramid13Edges[8][3] = {{0, 1, 5}, {1, 2, 6}, {2, 3, 7}, {3, 0, 8},
+                                       {0, 4, 9}, {1, 4, 10}, {2, 4, 11}, {3, 4, 12}};
 
+/// The face table of one element type (one row per type).
 struct Topology {
   std::span<const int[4]> faces;
-  int corners;                          ///< corners per face (3 or 4)
-  std::span<const int[3]> edges;        ///< empty for linear elements
+  std::span<const int[3]> edges;  ///< empty for linear elements
 };
+
+/// Corners of a face: 3 or 4.
+int corners(const int (&face)[4]) { return face[3] < 0 ? 3 : 4; }
 
 Topology topology(ElementType t) {
   switch (t) {
-    case ElementType::Tet4: return {kTetFaces, 3, {}};
-    case ElementType::Tet10: return {kTetFaces, 3, kTet10Edges};
+    case ElementType::Tet4: return {kTetFaces, {}};
+    case ElementType::Tet10: return {kTetFaces, kTet10Edges};
     case ElementType::Hex8:
-    case ElementType::Hex8R: return {kHexFaces, 4, {}};
+    case ElementType::Hex8R:
+    case ElementType::Hex8I: return {kHexFaces, {}};
     case ElementType::Hex20:
-    case ElementType::Hex20R: return {kHexFaces, 4, kHex20Edges};
+    case ElementType::Hex20R: return {kHexFaces, kHex20Edges};
+    case ElementType::Wedge6: return {kWedgeFaces, {}};
+    case ElementType::Wedge15: return {kWedgeFaces, kWedge15Edges};
+    case ElementType::Pyramid5: return {kPyramidFaces, {}};
+    case ElementType::Pyramid13: return {kPyramidFaces, kPyramid13Edges};
   }
-  return {kTetFaces, 3, {}};
+  return {kTetFaces, {}};
 }
 
 /// Local mid-edge node of the edge a-b (either direction), -1 if none.
@@ -46,12 +63,11 @@ int midNode(const Topology& topo, int a, int b) {
   return -1;
 }
 
-/// Appends the triangles of one face of element `el`, oriented like the corner order `c`
-/// (local node numbers, already reversed to point outward for a positive element).
-void triangulateFace(const Element& el, const Topology& topo, const int* c,
+/// Appends the triangles of one face of element `el` with k corners, oriented like the corner
+/// order `c` (local node numbers, already reversed to point outward for a positive element).
+void triangulateFace(const Element& el, const Topology& topo, const int* c, int k,
                      std::vector<std::array<int, 3>>& out) {
   const auto& n = el.nodes;
-  const int k = topo.corners;
   if (topo.edges.empty()) {
     out.push_back({n[c[0]], n[c[1]], n[c[2]]});
     if (k == 4) out.push_back({n[c[0]], n[c[2]], n[c[3]]});
@@ -97,7 +113,7 @@ std::vector<std::array<int, 3>> outerSurface(const FeModel& mesh) {
     if (!validNodes(el, nNodes)) continue;  // importers reject these; never index out of range
     for (int f = 0; f < static_cast<int>(topo.faces.size()); ++f) {
       FaceKey key{{-1, -1, -1, -1}, e, f};
-      for (int i = 0; i < topo.corners; ++i) key.sorted[i] = el.nodes[topo.faces[f][i]];
+      for (int i = 0; i < corners(topo.faces[f]); ++i) key.sorted[i] = el.nodes[topo.faces[f][i]];
       std::sort(key.sorted.begin(), key.sorted.end());  // the -1 padding of triangles sorts first
       keys.push_back(key);
     }
@@ -124,11 +140,12 @@ std::vector<std::array<int, 3>> outerSurface(const FeModel& mesh) {
     all.clear();
     keep.clear();
     for (int f = 0; f < static_cast<int>(topo.faces.size()); ++f) {
+      const int k = corners(topo.faces[f]);
       int c[4];
       c[0] = topo.faces[f][0];
-      for (int i = 1; i < topo.corners; ++i) c[i] = topo.faces[f][topo.corners - i];  // reverse: outward
+      for (int i = 1; i < k; ++i) c[i] = topo.faces[f][k - i];  // reverse: outward
       const std::size_t begin = all.size();
-      triangulateFace(el, topo, c, all);
+      triangulateFace(el, topo, c, k, all);
       if (outer[firstFace[e] + f]) keep.emplace_back(begin, all.size());
     }
     Eigen::Vector3d centroid = Eigen::Vector3d::Zero();

@@ -13,7 +13,11 @@ namespace flexim::fe {
 /// Triangles of the outer surface of `mesh`: every element face that belongs to exactly one
 /// element (faces are matched by their sorted corner node indices), in the Abaqus face order
 /// (C3D4: S1 1-2-3, S2 1-4-2, S3 2-4-3, S4 3-4-1; C3D8: S1 1-2-3-4, S2 5-8-7-6, S3 1-5-6-2,
-/// S4 2-6-7-3, S5 3-7-8-4, S6 4-8-5-1; elements in mesh order). Every triangle is oriented
+/// S4 2-6-7-3, S5 3-7-8-4, S6 4-8-5-1; C3D6: S1 1-2-3, S2 4-6-5, S3 1-4-5-2, S4 2-5-6-3,
+/// S5 3-6-4-1; pyramids, like the brick collapsed into the apex 5: S1 1-2-3-4, S2 1-5-2,
+/// S3 2-5-3, S4 3-5-4, S5 4-5-1; elements in mesh order). A triangle and a quadrangle face of
+/// different elements never match, so a mesh must be conforming (a quadrangle between a brick
+/// and two tetrahedra stays outer). Every triangle is oriented
 /// with its normal (right-hand rule) pointing out of its element. Faces are split as
 ///   3-node triangle -> 1, 6-node triangle -> 4 (through the mid-edge nodes),
 ///   4-node quad     -> 2, 8-node quad     -> 6 (4 corner triangles + inner quad as 2).

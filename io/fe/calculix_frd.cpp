@@ -45,32 +45,44 @@ const char* frdTypeName(int type) {
 bool modelType(int frdType, fe::ElementType& t) {
   switch (frdType) {
     case 1: t = fe::ElementType::Hex8; return true;
+    case 2: t = fe::ElementType::Wedge6; return true;
     case 3: t = fe::ElementType::Tet4; return true;
     case 4: t = fe::ElementType::Hex20; return true;
+    case 5: t = fe::ElementType::Wedge15; return true;
     case 6: t = fe::ElementType::Tet10; return true;
     default: return false;
   }
 }
 
-/// Same element family (the frd does not tell reduced from full integration).
-bool sameFamily(fe::ElementType a, fe::ElementType b) {
-  auto family = [](fe::ElementType t) {
-    switch (t) {
-      case fe::ElementType::Hex8:
-      case fe::ElementType::Hex8R: return 1;
-      case fe::ElementType::Hex20:
-      case fe::ElementType::Hex20R: return 4;
-      case fe::ElementType::Tet4: return 3;
-      case fe::ElementType::Tet10: return 6;
-    }
-    return 0;
-  };
-  return family(a) == family(b);
+/// Same family: the frd does not tell reduced, full or incompatible-mode integration apart
+/// (frd type; 0 for pyramids, which ccx does not write).
+int frdFamily(fe::ElementType t) {
+  switch (t) {
+    case fe::ElementType::Hex8:
+    case fe::ElementType::Hex8R:
+    case fe::ElementType::Hex8I: return 1;
+    case fe::ElementType::Wedge6: return 2;
+    case fe::ElementType::Tet4: return 3;
+    case fe::ElementType::Hex20:
+    case fe::ElementType::Hex20R: return 4;
+    case fe::ElementType::Wedge15: return 5;
+    case fe::ElementType::Tet10: return 6;
+    case fe::ElementType::Pyramid5:
+    case fe::ElementType::Pyramid13: return 0;
+  }
+  return 0;
 }
 
-/// Abaqus position of frd position i for 20-node hexes: frd writes input positions
-/// 1..12, 17..20, 13..16 (FE-FORMATS §1.3), i.e. frd[i] = abaqus[q[i]].
-constexpr std::array<int, 20> kHex20FrdToAbaqus{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 12, 13, 14, 15};
+/// Abaqus position of frd position i: frd.c writes the input positions 1..12, 17..20, 13..16 of
+/// 20-node hexes and 1..9, 13..15, 10..12 of 15-node wedges (FE-FORMATS §1.3, frd.c), i.e. the
+/// top and vertical edges swapped; frd[i] = abaqus[q[i]].
+std::size_t frdToAbaqus(int frdType, std::size_t i) {
+  static constexpr std::array<int, 20> kHex20{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 12, 13, 14, 15};
+  static constexpr std::array<int, 15> kWedge15{0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 9, 10, 11};
+  if (frdType == 4) return static_cast<std::size_t>(kHex20[i]);
+  if (frdType == 5) return static_cast<std::size_t>(kWedge15[i]);
+  return i;
+}
 
 class FrdParser {
  public:
@@ -462,7 +474,7 @@ bool FrdParser::apply(fe::FeModel& out) {
       el.material = it == materialIndex.end() ? -1 : it->second;
       bool ok = true;
       for (std::size_t i = 0; i < e.nodes.size(); ++i) {
-        const std::size_t pos = e.type == 4 ? static_cast<std::size_t>(kHex20FrdToAbaqus[i]) : i;
+        const std::size_t pos = frdToAbaqus(e.type, i);
         const int index = result.indexOf(e.nodes[i]);
         if (index < 0) {
           error(e.line, "element " + std::to_string(e.id) + " refers to node " + std::to_string(e.nodes[i]) +
@@ -520,12 +532,12 @@ bool FrdParser::apply(fe::FeModel& out) {
         problem = "element " + std::to_string(e.id) + " of the frd is not in the model";
       } else {
         const fe::Element& el = out.elements[static_cast<std::size_t>(it->second)];
-        if (!modelType(e.type, t) || !sameFamily(t, el.type)) {
+        if (!modelType(e.type, t) || frdFamily(t) != frdFamily(el.type)) {
           problem = "element " + std::to_string(e.id) + ": frd type " + frdTypeName(e.type) + " differs from the model's " +
                     fe::abaqusName(el.type);
         } else {
           for (std::size_t i = 0; i < e.nodes.size(); ++i) {
-            const std::size_t pos = e.type == 4 ? static_cast<std::size_t>(kHex20FrdToAbaqus[i]) : i;
+            const std::size_t pos = frdToAbaqus(e.type, i);
             if (out.node_ids[static_cast<std::size_t>(el.nodes[pos])] != e.nodes[i]) {
               problem = "element " + std::to_string(e.id) + ": frd nodes differ from the model's";
               break;

@@ -2,8 +2,9 @@
 // *FREQUENCY step (see ../shared/design/FE-FORMATS.md §1).
 //
 // Reads the fixed-column records: the node block (2C), the element block (3C; frd element
-// types 3 = C3D4, 6 = C3D10, 1 = 8-node hex, 4 = 20-node hex, whose frd node order is
-// converted back to the Abaqus order) and result blocks (100C). DISP blocks of frequency
+// types 3 = C3D4, 6 = C3D10, 1 = 8-node hex, 4 = 20-node hex, 2 = 6-node wedge, 5 = 15-node
+// wedge; the frd node order of 20-node hexes and 15-node wedges is converted back to the
+// Abaqus order) and result blocks (100C). DISP blocks of frequency
 // steps (analysis type 2) become mode shapes; their frequency in Hz is the value in columns
 // 13-24 of the 100C line. Other result blocks (STRESS, ERROR, static DISP, ...) are checked
 // for structure and skipped. Both the long (format 1) and short (format 0) ASCII layouts are

@@ -212,8 +212,8 @@ bool isNonSolidType(std::string_view t) {
   return false;
 }
 
-/// 3-D continuum types the FE model has no element for (wedges, incompatible modes, hybrid,
-/// thermal-coupled, heat transfer): errors, because skipping them would lose stiffness and mass.
+/// 3-D continuum types the FE model has no element for (hybrid, modified, thermal-coupled, heat
+/// transfer): errors, because skipping them would lose stiffness and mass.
 bool isUnsupportedSolidType(std::string_view t) {
   return startsWith(t, "C3D") || startsWith(t, "DC3D") || startsWith(t, "COH3D");
 }
@@ -656,7 +656,7 @@ void Parser::startElementBlock(const Keyword& k, Loc loc) {
     if (isNonSolidType(upper))
       warning(loc, "element type " + upper + " is not a solid element; its elements are skipped");
     else if (isUnsupportedSolidType(upper))
-      error(loc, "element type " + upper + " is not supported (supported: C3D4, C3D10, C3D8, C3D8R, C3D20, C3D20R)");
+      error(loc, "element type " + upper + " is not supported (supported: " + fe::abaqusNames() + ")");
     else
       error(loc, "unknown element type " + quoteField(upper));
     return;

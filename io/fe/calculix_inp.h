@@ -2,9 +2,10 @@
 // discrete elements and couplings of a deck, into the common FE model (core/fe/fe_model.h).
 // docs/fe-support.md ("CalculiX") lists every keyword and what becomes of it.
 //
-// Read: *NODE (NSET=), *ELEMENT (TYPE=C3D4, C3D10, C3D8, C3D8R, C3D20, C3D20R, MASS, ROTARYI,
-// SPRINGA, SPRING1, SPRING2; ELSET=), *NSET / *ELSET (ids, names of other sets, GENERATE),
-// *MATERIAL with *ELASTIC (isotropic) and *DENSITY, *SOLID SECTION (ELSET=, MATERIAL=), *MASS,
+// Read: *NODE (NSET=), *ELEMENT (TYPE=C3D4, C3D10, C3D8, C3D8R, C3D8I, C3D20, C3D20R, C3D6,
+// C3D15, the pyramids C3D5, C3D13 that ccx 2.20 lacks (fe_model.h), MASS, ROTARYI, SPRINGA,
+// SPRING1, SPRING2; ELSET=), *NSET / *ELSET (ids, names of other sets, GENERATE), *MATERIAL
+// with *ELASTIC (isotropic) and *DENSITY, *SOLID SECTION (ELSET=, MATERIAL=), *MASS,
 // *ROTARY INERTIA, *SPRING, *SURFACE (element faces S1..S6 or TYPE=NODE), *RIGID BODY and
 // *COUPLING with *KINEMATIC / *DISTRIBUTING (-> FeModel::couplings, interface candidates),
 // *INCLUDE (INPUT= relative to the including file; cycles and depth > 32 are errors), *HEADING.

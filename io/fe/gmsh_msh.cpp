@@ -44,14 +44,18 @@ constexpr std::array<GmshType, 33> kGmshTypes{{
     //               16:0-4 17:1-5 18:2-6 19:3-7 (vertical)
     {17, "hex20", 3, 20, true, fe::ElementType::Hex20, {0,  1, 2,  3,  4,  5,  6,  7,  8,  11,
                                                         13, 9, 16, 18, 19, 17, 10, 12, 14, 15}},
+    {6, "prism6", 3, 6, true, fe::ElementType::Wedge6, {0, 1, 2, 3, 4, 5}},
+    // gmsh prism15 mid-edge nodes: 6:0-1 7:0-2 8:0-3 9:1-2 10:1-4 11:2-5 12:3-4 13:3-5 14:4-5;
+    // Abaqus C3D15: 6:0-1 7:1-2 8:2-0 (bottom) 9:3-4 10:4-5 11:5-3 (top) 12:0-3 13:1-4 14:2-5
+    {18, "prism15", 3, 15, true, fe::ElementType::Wedge15, {0, 1, 2, 3, 4, 5, 6, 9, 7, 12, 14, 13, 8, 10, 11}},
+    {7, "pyramid5", 3, 5, true, fe::ElementType::Pyramid5, {0, 1, 2, 3, 4}},
+    // gmsh pyramid13 mid-edge nodes: 5:0-1 6:0-3 7:0-4 8:1-2 9:1-4 10:2-3 11:2-4 12:3-4;
+    // C3D13 (Nastran CPYRAM order): 5:0-1 6:1-2 7:2-3 8:3-0 (base) 9:0-4 10:1-4 11:2-4 12:3-4
+    {19, "pyramid13", 3, 13, true, fe::ElementType::Pyramid13, {0, 1, 2, 3, 4, 5, 8, 10, 6, 7, 9, 11, 12}},
     // volume elements that are not supported
-    {6, "prism6", 3, 6, false, kNone, {}},
-    {7, "pyramid5", 3, 5, false, kNone, {}},
     {12, "hex27", 3, 27, false, kNone, {}},
     {13, "prism18", 3, 18, false, kNone, {}},
     {14, "pyramid14", 3, 14, false, kNone, {}},
-    {18, "prism15", 3, 15, false, kNone, {}},
-    {19, "pyramid13", 3, 13, false, kNone, {}},
     {29, "tet20", 3, 20, false, kNone, {}},
     {30, "tet35", 3, 35, false, kNone, {}},
     {31, "tet56", 3, 56, false, kNone, {}},
@@ -83,7 +87,13 @@ const GmshType* findType(int code) {
   return nullptr;
 }
 
-std::string supportedList() { return "tet4 (4), tet10 (11), hex8 (5), hex20 (17)"; }
+/// "tet4 (4), tet10 (11), ...": the imported volume types, for messages.
+std::string supportedList() {
+  std::string s;
+  for (const auto& t : kGmshTypes)
+    if (t.solid) s += (s.empty() ? "" : ", ") + std::string(t.name) + " (" + std::to_string(t.code) + ")";
+  return s;
+}
 
 // ---- parser ------------------------------------------------------------------------------
 
@@ -486,8 +496,9 @@ bool MshParser::elements(int startLine) {
             std::to_string(type->dim) + " but the block is on an entity of dimension " + std::to_string(dim));
       usable = false;
     } else if (dim == 3 && !type->solid) {
-      error("volume element type " + std::to_string(type->code) + " (" + type->name +
-            ") is not supported; supported: " + supportedList());
+      const bool complete = type->code == 12 || type->code == 13 || type->code == 14;  // hex27, prism18, pyramid14
+      error("volume element type " + std::to_string(type->code) + " (" + type->name + ") is not supported; supported: " +
+            supportedList() + (complete ? " (save serendipity elements: Mesh.SecondOrderIncomplete = 1)" : ""));
       usable = false;
     }
     for (long long i = 0; i < n; ++i) {

@@ -35,16 +35,24 @@ constexpr long long kMaxRepeat = 100'000;          ///< "=n" replication at most
 /// CTETRA G5..G10 = edges 1-2, 2-3, 3-1, 1-4, 2-4, 3-4: the same as C3D10.
 /// CHEXA G9..G12 bottom edges, G13..G16 vertical edges (1-5, 2-6, 3-7, 4-8), G17..G20 top edges;
 /// C3D20 has the top edges at 13..16 and the vertical edges at 17..20.
+/// CPENTA G7..G9 bottom edges (1-2, 2-3, 3-1), G10..G12 vertical edges (1-4, 2-5, 3-6),
+/// G13..G15 top edges (4-5, 5-6, 6-4); C3D15 has the top edges at 10..12, the vertical at 13..15.
+/// CPYRAM G6..G9 base edges (1-2, 2-3, 3-4, 4-1), G10..G13 edges to the apex (1-5, 2-5, 3-5, 4-5):
+/// C3D13 is defined in this order.
 struct SolidOrder {
   fe::ElementType type;
   int nodes;
   std::array<int, 20> toAbaqus;
 };
-constexpr std::array<SolidOrder, 4> kOrders{{
+constexpr std::array<SolidOrder, 8> kOrders{{
     {fe::ElementType::Tet4, 4, {0, 1, 2, 3}},
     {fe::ElementType::Tet10, 10, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
     {fe::ElementType::Hex8, 8, {0, 1, 2, 3, 4, 5, 6, 7}},
     {fe::ElementType::Hex20, 20, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 12, 13, 14, 15}},
+    {fe::ElementType::Wedge6, 6, {0, 1, 2, 3, 4, 5}},
+    {fe::ElementType::Wedge15, 15, {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 9, 10, 11}},
+    {fe::ElementType::Pyramid5, 5, {0, 1, 2, 3, 4}},
+    {fe::ElementType::Pyramid13, 13, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}},
 }};
 
 /// The cards this importer reads; every other card is skipped (nastran_skipped.h says how).
@@ -52,6 +60,31 @@ const std::set<std::string, std::less<>> kReadCards{
     "GRID",  "GRDSET", "CTETRA", "CHEXA",  "CPENTA", "CPYRAM", "MAT1",   "PSOLID", "CONM1",  "CONM2",  "CMASS1",
     "CMASS2", "CELAS1", "CELAS2", "CBUSH", "PELAS",  "PMASS",  "PBUSH",  "RBE2",   "RBE3",   "CORD1R", "CORD1C",
     "CORD1S", "CORD2R", "CORD2C", "CORD2S"};
+
+/// A solid element card: its linear and quadratic element types (corner-only or all grids).
+struct SolidCard {
+  const char* name;
+  fe::ElementType linear, quadratic;
+};
+constexpr std::array<SolidCard, 4> kSolidCards{{
+    {"CTETRA", fe::ElementType::Tet4, fe::ElementType::Tet10},
+    {"CPYRAM", fe::ElementType::Pyramid5, fe::ElementType::Pyramid13},
+    {"CPENTA", fe::ElementType::Wedge6, fe::ElementType::Wedge15},
+    {"CHEXA", fe::ElementType::Hex8, fe::ElementType::Hex20},
+}};
+
+const SolidCard* solidCard(std::string_view name) {
+  for (const SolidCard& c : kSolidCards)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+/// "CTETRA, CPYRAM, CPENTA, CHEXA", for messages.
+std::string solidCardNames() {
+  std::string s;
+  for (const SolidCard& c : kSolidCards) s += (s.empty() ? "" : ", ") + std::string(c.name);
+  return s;
+}
 
 /// A place in the input: index of the file and line number.
 struct Loc {
@@ -277,7 +310,7 @@ class NastranParser {
   void grid(const Card& c);
   void grdset(const Card& c);
   void coord(const Card& c);
-  void solid(const Card& c, bool hexa);
+  void solid(const Card& c, const SolidCard& kind);
   void mat1(const Card& c);
   void psolid(const Card& c);
   void property(const Card& c);
@@ -709,10 +742,8 @@ void NastranParser::card(const Card& c) {
     grdset(c);
   } else if (c.name.rfind("CORD", 0) == 0) {
     coord(c);
-  } else if (c.name == "CTETRA") {
-    solid(c, false);
-  } else if (c.name == "CHEXA") {
-    solid(c, true);
+  } else if (const SolidCard* sc = solidCard(c.name)) {
+    solid(c, *sc);
   } else if (c.name == "MAT1") {
     mat1(c);
   } else if (c.name == "PSOLID") {
@@ -724,8 +755,6 @@ void NastranParser::card(const Card& c) {
     m_couplings.push_back(c);
   } else if (c.name == "PELAS" || c.name == "PMASS" || c.name == "PBUSH") {
     property(c);
-  } else if (c.name == "CPENTA" || c.name == "CPYRAM") {
-    error(c.loc, c.name + " elements are not supported; supported solids: CTETRA (4/10 grids), CHEXA (8/20 grids)");
   }
 }
 
@@ -835,7 +864,7 @@ void NastranParser::coord(const Card& c) {
   noExtraFields(c, 8);
 }
 
-void NastranParser::solid(const Card& c, bool hexa) {
+void NastranParser::solid(const Card& c, const SolidCard& kind) {
   PendingElement e;
   e.loc = c.loc;
   e.card = c.name;
@@ -844,7 +873,8 @@ void NastranParser::solid(const Card& c, bool hexa) {
     error(fieldLoc(c, 0), label(c) + ": element id must be positive");
     return;
   }
-  const std::size_t maxGrids = hexa ? 20 : 10;
+  const int lo = fe::nodeCount(kind.linear), hi = fe::nodeCount(kind.quadratic);
+  const std::size_t maxGrids = static_cast<std::size_t>(hi);
   std::array<int, 20> g{};
   int count = 0;
   bool gap = false;
@@ -864,14 +894,12 @@ void NastranParser::solid(const Card& c, bool hexa) {
     ++count;
   }
   noExtraFields(c, 2 + maxGrids);
-  const int lo = hexa ? 8 : 4, hi = hexa ? 20 : 10;
   if (count != lo && count != hi) {
     error(c.loc, label(c) + " has " + std::to_string(count) + " grids; " + c.name + " needs " + std::to_string(lo) +
                      " or " + std::to_string(hi) + (count < lo ? " (card truncated?)" : ""));
     return;
   }
-  e.type = hexa ? (count == 8 ? fe::ElementType::Hex8 : fe::ElementType::Hex20)
-                : (count == 4 ? fe::ElementType::Tet4 : fe::ElementType::Tet10);
+  e.type = count == lo ? kind.linear : kind.quadratic;
   e.count = count;
   const std::span<const int> map = nastranToAbaqus(e.type);
   for (int k = 0; k < count; ++k) e.grids[k] = g[map[k]];
@@ -1654,7 +1682,7 @@ bool NastranParser::resolve(fe::FeModel& out) {
   resolveCouplings(ids);
   if (m_errors > 0) return false;
   if (m_model.elements.empty() && m_model.masses.empty() && m_model.springs.empty()) {
-    m_diag.error(m_files[0], "no solid elements (CTETRA, CHEXA) found");
+    m_diag.error(m_files[0], "no solid elements (" + solidCardNames() + ") found");
     return false;
   }
   // what the coordinate systems did, per system

@@ -5,13 +5,14 @@
 // Cards: GRID (CP: the position is converted to the basic system; CD: kept per node in
 // FeModel::node_cd / node_cd_axes), GRDSET (default CP and CD), CORD1R/1C/1S and CORD2R/2C/2S
 // (nested through RID, CP and the grids of a CORD1; cycles and undefined systems are errors),
-// CTETRA (4 or 10 grids), CHEXA (8 or 20 grids), PSOLID (PID -> MID), MAT1 (E, G, NU, RHO; a
+// CTETRA (4 or 10 grids), CPYRAM (5 or 13), CPENTA (6 or 15), CHEXA (8 or 20 grids), PSOLID (PID -> MID), MAT1 (E, G, NU, RHO; a
 // missing one of E, G, NU is derived from the other two; NU = 0 if only E is given, as Nastran
 // does), CONM1/CONM2/CMASS1/CMASS2/CELAS1/CELAS2/CBUSH (+ PMASS, PELAS, PBUSH) into M and K,
 // RBE2 and RBE3 into FeModel::couplings (interface candidates, not in K or M).
 // Element node order is mapped to the Abaqus/CalculiX one (nastranToAbaqus()): CTETRA G5..G10
-// are the edges 1-2, 2-3, 3-1, 1-4, 2-4, 3-4 like C3D10; CHEXA G13..G16 are the vertical
-// edges and G17..G20 the top edges, the other way round in C3D20.
+// are the edges 1-2, 2-3, 3-1, 1-4, 2-4, 3-4 like C3D10; CHEXA G13..G16 and CPENTA G10..G12 are
+// the vertical edges and CHEXA G17..G20, CPENTA G13..G15 the top edges, the other way round in
+// C3D20 and C3D15; CPYRAM is the pyramids' own order (C3D5, C3D13).
 // Model: node ids = GRID ids, element ids = EIDs, one material "MAT1_<mid>" per MAT1 card, one
 // element set "PSOLID_<pid>" per property used. Nodes and elements keep the file order.
 //
@@ -31,8 +32,7 @@
 // Cards that are not read are skipped with one message per card name and count: an info for
 // cards that do not change the model (loads, SPCs, output, optimisation: nastran_skipped.h), a
 // warning and a FeModel::model_changes phrase for those that do (shells, beams, MPC, RBAR,
-// contact, ...) and for unknown names; DEQATN's free-text equations are passed over. Solid
-// elements of other shapes (CPENTA, CPYRAM) are errors.
+// contact, ...) and for unknown names; DEQATN's free-text equations are passed over.
 // Every problem is reported as "file:line: message"; no input crashes or hangs the reader.
 #pragma once
 
@@ -60,8 +60,8 @@ bool readNastranBulk(const std::string& path, fe::FeModel& out, Diagnostics& dia
 bool readNastranBulkFromString(std::string_view text, const std::string& source, fe::FeModel& out, Diagnostics& diag,
                                const NastranOptions& options = {});
 
-/// Node-order map from a Nastran solid (CTETRA 4/10 grids, CHEXA 8/20 grids) to the FE element
-/// type's Abaqus order: abaqus[i] = nastran[map[i]].
+/// Node-order map from a Nastran solid (CTETRA 4/10 grids, CPYRAM 5/13, CPENTA 6/15, CHEXA 8/20)
+/// to the FE element type's Abaqus order: abaqus[i] = nastran[map[i]].
 std::span<const int> nastranToAbaqus(fe::ElementType type);
 
 /// Parses a Nastran real field: "1.5", "1.", ".5", "1.5E+3", "1.5D3", "2.1+11", "-.5-3".

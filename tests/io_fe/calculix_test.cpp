@@ -482,8 +482,9 @@ U
     QTest::newRow("missing node") << tet + "*ELEMENT, TYPE=C3D4\n10, 1, 2, 3, 99\n"
                                   << "%:9: element 10 refers to node 99, which is not defined";
     QTest::newRow("unknown element type") << tet + "*ELEMENT, TYPE=XYZ9\n10, 1, 2, 3, 5\n" << "%:8: unknown element type 'XYZ9'";
-    QTest::newRow("unsupported solid type") << tet + "*ELEMENT, TYPE=C3D6\n10, 1, 2, 3, 5, 1, 2\n"
-                                            << "%:8: element type C3D6 is not supported (supported: C3D4, C3D10, C3D8, C3D8R, C3D20, C3D20R)";
+    QTest::newRow("unsupported solid type") << tet + "*ELEMENT, TYPE=C3D10H\n10, 1, 2, 3, 5, 1, 2\n"
+                                            << "%:8: element type C3D10H is not supported (supported: C3D4, C3D10, C3D8, "
+                                               "C3D8R, C3D20, C3D20R, C3D6, C3D15, C3D8I, C3D5, C3D13)";
     QTest::newRow("element type missing") << tet + "*ELEMENT, ELSET=X\n10, 1, 2, 3, 5\n" << "%:8: *ELEMENT needs TYPE=<element type>";
     QTest::newRow("too few nodes") << tet + "*ELEMENT, TYPE=C3D10\n10, 1, 2, 3, 5\n" << "%:9: element 10: C3D10 needs 10 nodes, got 4";
     QTest::newRow("too many nodes") << tet + "*ELEMENT, TYPE=C3D4\n10, 1, 2, 3, 5, 1\n" << "%:9: element 10: C3D4 needs 4 nodes, got more";

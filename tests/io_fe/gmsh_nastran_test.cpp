@@ -278,7 +278,7 @@ void GmshNastranTest::orderTables() {
            (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 13, 9, 16, 18, 19, 17, 10, 12, 14, 15}));
   QCOMPARE(io::gmshToAbaqus(4).size(), std::size_t(4));
   QCOMPARE(io::gmshToAbaqus(5).size(), std::size_t(8));
-  QVERIFY(io::gmshToAbaqus(6).empty());  // prism: not imported
+  QVERIFY(io::gmshToAbaqus(13).empty());  // prism18: not imported
   QVERIFY(io::gmshToAbaqus(9).empty());  // tri6: boundary only
   const auto nh = io::nastranToAbaqus(fe::ElementType::Hex20);
   QCOMPARE(std::vector<int>(nh.begin(), nh.end()),
@@ -602,9 +602,10 @@ void GmshNastranTest::mshMalformed() {
            std::string("in.msh:31: expected an element tag and 4 node tags (tet4), got 4 numbers"));
   // unknown and unsupported element types
   QCOMPARE(mshError(replaceLine(ok, 30, "3 1 99 1")), std::string("in.msh:30: unknown element type 99"));
-  QCOMPARE(mshError(replaceLine(replaceLine(ok, 30, "3 1 7 1"), 31, "2 1 2 3 4 4")),
-           std::string("in.msh:30: volume element type 7 (pyramid5) is not supported; supported: tet4 (4), tet10 "
-                       "(11), hex8 (5), hex20 (17)"));
+  QCOMPARE(mshError(replaceLine(replaceLine(ok, 30, "3 1 14 1"), 31, "2 1 2 3 4 4 4 4 4 4 4 4 4 4 4")),
+           std::string("in.msh:30: volume element type 14 (pyramid14) is not supported; supported: tet4 (4), tet10 "
+                       "(11), hex8 (5), hex20 (17), prism6 (6), prism15 (18), pyramid5 (7), pyramid13 (19) (save "
+                       "serendipity elements: Mesh.SecondOrderIncomplete = 1)"));
   QCOMPARE(
       mshError(replaceLine(ok, 30, "2 1 4 1")),
       std::string("in.msh:30: element type 4 (tet4) has dimension 3 but the block is on an entity of dimension 2"));
@@ -734,9 +735,8 @@ void GmshNastranTest::nastranMalformed() {
            std::string("in.bdf:7: PSOLID 1: material 5 is not defined (no MAT1 5)"));
   // unsupported elements, coordinate systems, unknown cards
   QCOMPARE(bdfError(ok.substr(0, ok.find("ENDDATA")) +
-                    "CPENTA  2       1       1       2       3       4       5       6\n"),
-           std::string("in.bdf:9: CPENTA elements are not supported; supported solids: CTETRA (4/10 grids), CHEXA "
-                       "(8/20 grids)"));
+                    "CPENTA  2       1       1       2       3       4       5\n"),
+           std::string("in.bdf:9: CPENTA 2 has 5 grids; CPENTA needs 6 or 15 (card truncated?)"));
   QCOMPARE(bdfError(replaceLine(ok, 3, "GRID    2       5       1.      0.      0.")),
            std::string("in.bdf:3: GRID 2: coordinate system CP = 5 is not defined (no CORD1R/1C/1S/2R/2C/2S 5)"));
   QCOMPARE(bdfError(replaceLine(ok, 3, "GRID    2               1.      0.      0.      3")),
@@ -783,8 +783,8 @@ void GmshNastranTest::nastranMalformed() {
     QVERIFY(hasMessage(diag, Severity::Warning, "in.bdf:8: MAT1 1: G and NU are blank; NU = 0 assumed"));
   }
   // no elements, empty file, binary garbage
-  QCOMPARE(bdfError("BEGIN BULK\nENDDATA\n"), std::string("in.bdf: no solid elements (CTETRA, CHEXA) found"));
-  QCOMPARE(bdfError(""), std::string("in.bdf: no solid elements (CTETRA, CHEXA) found"));
+  QCOMPARE(bdfError("BEGIN BULK\nENDDATA\n"), std::string("in.bdf: no solid elements (CTETRA, CPYRAM, CPENTA, CHEXA) found"));
+  QCOMPARE(bdfError(""), std::string("in.bdf: no solid elements (CTETRA, CPYRAM, CPENTA, CHEXA) found"));
   QCOMPARE(bdfError(std::string("\x7f"
                                 "ELF\x01\x01\0\0",
                                 8))
