@@ -1537,12 +1537,12 @@ void NastranParser::coupling(const Card& c) {
   cp.name = name;
   cp.rigid = rbe2;
   cp.where = where(c.loc);
+  auto undefined = [&](const char* role, int id) {
+    warning(c.loc, name + ": " + role + " " + std::to_string(id) + " is not defined (no GRID " + std::to_string(id) +
+                       "); the coupling is skipped");
+  };
   cp.reference_node = m_model.indexOf(ref);
-  if (cp.reference_node < 0) {
-    warning(c.loc, name + ": the reference grid " + std::to_string(ref) + " is not defined (no GRID " +
-                       std::to_string(ref) + "); the coupling is skipped");
-    return;
-  }
+  if (cp.reference_node < 0) return undefined("the reference grid", ref);
   std::unordered_map<int, std::size_t> slot;
   for (std::size_t k = 0; k < ids.size(); ++k) {
     if (ids[k] == ref) {
@@ -1550,11 +1550,7 @@ void NastranParser::coupling(const Card& c) {
       return;
     }
     const int node = m_model.indexOf(ids[k]);
-    if (node < 0) {
-      warning(c.loc, name + ": attached grid " + std::to_string(ids[k]) + " is not defined (no GRID " +
-                         std::to_string(ids[k]) + "); the coupling is skipped");
-      return;
-    }
+    if (node < 0) return undefined("attached grid", ids[k]);
     const auto [it, fresh] = slot.emplace(node, cp.nodes.size());
     if (fresh) {
       cp.nodes.push_back(node);
