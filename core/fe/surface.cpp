@@ -172,12 +172,12 @@ std::vector<std::array<int, 3>> outerSurface(const FeModel& mesh) {
 std::vector<int> faceNodes(const Element& el, int face) {
   const Topology topo = topology(el.type);
   if (face < 1 || face > static_cast<int>(topo.faces.size())) return {};
-  const int* c = topo.faces[static_cast<std::size_t>(face - 1)];
+  const auto& c = topo.faces[static_cast<std::size_t>(face - 1)];
+  const int k = corners(c);
   std::vector<int> nodes;
-  for (int i = 0; i < topo.corners; ++i) nodes.push_back(el.nodes[static_cast<std::size_t>(c[i])]);
+  for (int i = 0; i < k; ++i) nodes.push_back(el.nodes[static_cast<std::size_t>(c[i])]);
   if (!topo.edges.empty())
-    for (int i = 0; i < topo.corners; ++i)
-      nodes.push_back(el.nodes[static_cast<std::size_t>(midNode(topo, c[i], c[(i + 1) % topo.corners]))]);
+    for (int i = 0; i < k; ++i) nodes.push_back(el.nodes[static_cast<std::size_t>(midNode(topo, c[i], c[(i + 1) % k]))]);
   return nodes;
 }
 
