@@ -1,0 +1,158 @@
+// The editable model document (issue #9 item 1): edits through undoable commands, refused edits
+// with the JSON loader's own message, the dirty state, stable item ids and saving.
+#include "io/model_json.h"
+#include "ui/model_document.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace flexim;
+using namespace flexim::ui;
+
+namespace {
+
+const std::string kExample = FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_rigid.json";
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+ModelSpec loadExample() {
+  ModelSpec m;
+  Diagnostics diag;
+  if (!io::loadModelFile(kExample, m, diag)) qFatal("%s", diag.str().c_str());
+  return m;
+}
+
+}  // namespace
+
+class ModelDocumentTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void editUndoRedo() {
+    ModelDocument doc;
+    doc.reset(loadExample(), QString::fromStdString(kExample));
+    QVERIFY(!doc.isDirty());
+    const ItemId crank = doc.findItem("bodies", "crank");
+    QVERIFY(crank != ModelDocument::kNoItem);
+    QCOMPARE(doc.itemPath(crank), std::string("bodies[0]"));
+    const double mass = std::get<double>(doc.value(crank, "mass"));
+    QSignalSpy changed(&doc, &ModelDocument::fieldChanged);
+    QSignalSpy dirty(&doc, &ModelDocument::dirtyChanged);
+    QString error;
+    QVERIFY2(doc.setField(crank, "mass", 2.5, error), qPrintable(error));
+    QCOMPARE(doc.model().bodies[0].mass, 2.5);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.at(0).at(1).toString(), QString("mass"));
+    QVERIFY(doc.isDirty());
+    QCOMPARE(dirty.count(), 1);
+    QCOMPARE(doc.undoStack()->undoText(), QString("Edit rigid body 'crank' mass"));
+    doc.undoStack()->undo();
+    QCOMPARE(doc.model().bodies[0].mass, mass);
+    QVERIFY(!doc.isDirty());
+    doc.undoStack()->redo();
+    QCOMPARE(doc.model().bodies[0].mass, 2.5);
+    // the same value again: no command
+    const int count = doc.undoStack()->count();
+    QVERIFY(doc.setField(crank, "mass", 2.5, error));
+    QCOMPARE(doc.undoStack()->count(), count);
+  }
+
+  /// A spin box's steps on one field are one undo step.
+  void editsOfOneFieldMerge() {
+    ModelDocument doc;
+    doc.reset(loadExample(), {});
+    const ItemId crank = doc.findItem("bodies", "crank");
+    const double mass = doc.model().bodies[0].mass;
+    QString error;
+    for (double m : {1.1, 1.2, 1.3}) QVERIFY(doc.setField(crank, "mass", m, error));
+    QCOMPARE(doc.undoStack()->count(), 1);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.model().bodies[0].mass, mass);
+  }
+
+  /// An invalid edit is refused in place with the message the JSON loader gives for the same
+  /// value, and the model is unchanged.
+  void invalidEditRefusedWithTheLoadersMessage() {
+    ModelDocument doc;
+    doc.reset(loadExample(), {});
+    const ItemId crank = doc.findItem("bodies", "crank");
+    QString error;
+    QVERIFY(!doc.setField(crank, "mass", -1.0, error));
+    QVERIFY(!doc.isDirty());
+    QVERIFY(doc.model().bodies[0].mass > 0);
+    // the loader on the same model with mass -1
+    ModelSpec bad = loadExample();
+    bad.bodies[0].mass = -1.0;
+    ModelSpec back;
+    Diagnostics diag;
+    QVERIFY(!io::loadModelString(io::saveModelString(bad), back, diag));
+    std::string loaderMessage;
+    for (const Diagnostic& d : diag.items())
+      if (d.severity == Severity::Error) loaderMessage = d.where + ": " + d.message;
+    QCOMPARE(error.toStdString(), loaderMessage);
+    QVERIFY2(error.startsWith("bodies[0].mass: "), qPrintable(error));
+
+    // a field of the solver settings, and a field that does not exist
+    QVERIFY(!doc.setField(ModelDocument::kSimulationId, "t_end", 0.0, error));
+    QVERIFY2(error.startsWith("simulation.t_end: "), qPrintable(error));
+    QVERIFY(doc.setField(ModelDocument::kSimulationId, "t_end", 3.0, error));
+    QCOMPARE(doc.model().solver.t_end, 3.0);
+    QVERIFY(!doc.setField(crank, "no_such_field", 1.0, error));
+  }
+
+  /// Ids stay with their items: a renamed body keeps its id; the path of a message finds it.
+  void idsAreStable() {
+    ModelDocument doc;
+    doc.reset(loadExample(), {});
+    const ItemId crank = doc.findItem("bodies", "crank");
+    QString error;
+    QVERIFY2(doc.setField(crank, "name", std::string("crank2"), error), qPrintable(error));
+    QCOMPARE(doc.findItem("bodies", "crank2"), crank);
+    QCOMPARE(doc.itemAtPath("bodies[0].inertia"), crank);
+    QCOMPARE(doc.itemAtPath("simulation.t_end"), ModelDocument::kSimulationId);
+    const auto items = doc.items();
+    QCOMPARE(items.front(), ModelDocument::kModelId);
+    QCOMPARE(items.back(), ModelDocument::kSimulationId);
+    QCOMPARE(std::size_t(std::count(items.begin(), items.end(), crank)), std::size_t(1));
+  }
+
+  /// Saving an unchanged model writes what it read, byte for byte; saving makes it clean.
+  void saveRoundTrip() {
+    ModelDocument doc;
+    Diagnostics diag;
+    QVERIFY(doc.open(QString::fromStdString(kExample), diag));
+    QTemporaryDir dir;
+    const QString out = dir.filePath("copy.json");
+    QString error;
+    QVERIFY2(doc.save(out, error), qPrintable(error));
+    QCOMPARE(readFile(out.toStdString()), readFile(kExample));
+    QVERIFY(doc.setField(doc.findItem("bodies", "crank"), "mass", 4.0, error));
+    QVERIFY(doc.isDirty());
+    QVERIFY(doc.save(out, error));
+    QVERIFY(!doc.isDirty());
+    QCOMPARE(doc.path(), out);
+    ModelSpec back;
+    QVERIFY(io::loadModelFile(out.toStdString(), back, diag));
+    QCOMPARE(back.bodies[0].mass, 4.0);
+    // a change undone is no change: the file written last is written again, byte for byte
+    const std::string written = readFile(out.toStdString());
+    doc.undoStack()->undo();
+    doc.undoStack()->redo();
+    QVERIFY(!doc.isDirty());
+    const QString again = dir.filePath("again.json");
+    QVERIFY(doc.save(again, error));
+    QCOMPARE(readFile(again.toStdString()), written);
+  }
+};
+
+QTEST_GUILESS_MAIN(ModelDocumentTest)
+#include "model_document_test.moc"

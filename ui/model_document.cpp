@@ -1,0 +1,266 @@
+#include "ui/model_document.h"
+
+#include "core/model/validate.h"
+#include "io/model_json.h"
+
+#include <QUndoCommand>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <type_traits>
+
+namespace flexim::ui {
+
+namespace {
+
+/// Field values compared as stored (Eigen's quaternion has no ==).
+bool sameValue(const FieldValue& a, const FieldValue& b) {
+  if (a.index() != b.index()) return false;
+  return std::visit(
+      [&](const auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        const T& y = std::get<T>(b);
+        if constexpr (std::is_same_v<T, Quat>) return x.coeffs() == y.coeffs();
+        else return x == y;
+      },
+      a);
+}
+
+}  // namespace
+
+/// One field of one item set to a new value; consecutive edits of the same field merge (a spin
+/// box's steps are one undo step).
+class SetFieldCommand : public QUndoCommand {
+ public:
+  SetFieldCommand(ModelDocument& doc, ItemId id, std::string key, FieldValue before, FieldValue after)
+      : m_doc(doc), m_id(id), m_key(std::move(key)), m_before(std::move(before)), m_after(std::move(after)) {
+    setText(QObject::tr("Edit %1 %2").arg(doc.itemLabel(id), QString::fromStdString(m_key)));
+  }
+  void redo() override { m_doc.apply(m_id, m_key, m_after); }
+  void undo() override { m_doc.apply(m_id, m_key, m_before); }
+  int id() const override { return 1; }
+  bool mergeWith(const QUndoCommand* other) override {
+    const auto* o = dynamic_cast<const SetFieldCommand*>(other);
+    if (!o || o->m_id != m_id || o->m_key != m_key) return false;
+    m_after = o->m_after;
+    return true;
+  }
+
+ private:
+  ModelDocument& m_doc;
+  ItemId m_id;
+  std::string m_key;
+  FieldValue m_before, m_after;
+};
+
+ModelDocument::ModelDocument(QObject* parent) : QObject(parent) {
+  const ItemDescription& top = modelDescription();
+  m_slots.push_back({nullptr, &top, ""});
+  for (const FieldDescription& f : top.fields)
+    if (f.type == FieldType::List && f.item) m_slots.push_back({&f, f.item, f.key});
+  if (const FieldDescription* sim = top.field("simulation")) m_slots.push_back({nullptr, sim->item, sim->key});
+  connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit dirtyChanged(!clean); });
+  assignIds();
+}
+
+void ModelDocument::reset(ModelSpec model, QString path) {
+  m_model = std::move(model);
+  m_path = std::move(path);
+  m_savedText.clear();
+  m_undo.clear();
+  m_undo.setClean();
+  m_selected = kNoItem;
+  assignIds();
+  emit modelReset();
+  emit selectionChanged(m_selected);
+}
+
+bool ModelDocument::open(const QString& path, Diagnostics& diag) {
+  std::ifstream in(path.toStdString(), std::ios::binary);
+  if (!in) {
+    diag.error(path.toStdString(), "cannot open the file");
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  ModelSpec model;
+  if (!io::loadModelFile(path.toStdString(), model, diag)) return false;
+  reset(std::move(model), path);
+  m_savedText = text.str();
+  return true;
+}
+
+bool ModelDocument::save(const QString& path, QString& error) {
+  // unchanged since it was read or saved: the same bytes (a hand-formatted file stays as it is)
+  const std::string text = !isDirty() && !m_savedText.empty() ? m_savedText : io::saveModelString(m_model);
+  std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    error = tr("cannot write '%1'").arg(path);
+    return false;
+  }
+  m_savedText = text;
+  m_path = path;
+  m_undo.setClean();
+  return true;
+}
+
+void ModelDocument::assignIds() {
+  m_listIds.clear();
+  m_nextId = kSimulationId + 1;
+  for (const Slot& s : m_slots) {
+    if (!s.list) continue;
+    std::vector<ItemId>& ids = m_listIds[s.key];
+    const std::size_t n = s.list->count(&m_model);
+    for (std::size_t i = 0; i < n; ++i) ids.push_back(m_nextId++);
+  }
+}
+
+std::vector<ItemId> ModelDocument::items() const {
+  std::vector<ItemId> out{kModelId};
+  for (const Slot& s : m_slots)
+    if (s.list) {
+      const auto& ids = m_listIds.at(s.key);
+      out.insert(out.end(), ids.begin(), ids.end());
+    }
+  out.push_back(kSimulationId);
+  return out;
+}
+
+bool ModelDocument::locate(ItemId id, Where& where) const {
+  if (id == kModelId) {
+    where = {&m_slots.front(), 0};
+    return true;
+  }
+  for (const Slot& s : m_slots) {
+    if (!s.list) {
+      if (id == kSimulationId && !s.key.empty()) {
+        where = {&s, 0};
+        return true;
+      }
+      continue;
+    }
+    const auto& ids = m_listIds.at(s.key);
+    const auto it = std::find(ids.begin(), ids.end(), id);
+    if (it != ids.end()) {
+      where = {&s, static_cast<std::size_t>(it - ids.begin())};
+      return true;
+    }
+  }
+  return false;
+}
+
+void* ModelDocument::itemPointer(ModelSpec& model, const Where& where) const {
+  const Slot& s = *where.slot;
+  if (s.list) return s.list->element(&model, where.index);
+  if (s.key.empty()) return &model;
+  return modelDescription().field(s.key)->object(&model);
+}
+
+const void* ModelDocument::itemPointer(const ModelSpec& model, const Where& where) const {
+  // the accessors take non-const pointers; nothing is written through this one
+  return itemPointer(const_cast<ModelSpec&>(model), where);
+}
+
+const ItemDescription* ModelDocument::description(ItemId id) const {
+  Where w;
+  return locate(id, w) ? w.slot->item : nullptr;
+}
+
+std::string ModelDocument::itemPath(ItemId id) const {
+  Where w;
+  if (!locate(id, w)) return {};
+  if (w.slot->list) return w.slot->key + "[" + std::to_string(w.index) + "]";
+  return w.slot->key;
+}
+
+std::string ModelDocument::itemName(ItemId id) const {
+  const FieldValue v = value(id, "name");
+  const auto* s = std::get_if<std::string>(&v);
+  return s ? *s : std::string();
+}
+
+QString ModelDocument::itemLabel(ItemId id) const {
+  const ItemDescription* d = description(id);
+  if (!d) return {};
+  const std::string name = itemName(id);
+  if (id == kModelId) return tr("model");
+  if (name.empty()) return QString::fromStdString(d->label).toLower();
+  return QString::fromStdString(d->label).toLower() + " '" + QString::fromStdString(name) + "'";
+}
+
+ItemId ModelDocument::itemAtPath(const std::string& path) const {
+  for (ItemId id : items()) {
+    const std::string p = itemPath(id);
+    if (p.empty()) continue;
+    if (path.compare(0, p.size(), p) == 0 && (path.size() == p.size() || path[p.size()] == '.' || path[p.size()] == ' '))
+      return id;
+  }
+  return kNoItem;
+}
+
+ItemId ModelDocument::findItem(const std::string& listKey, const std::string& name) const {
+  const auto it = m_listIds.find(listKey);
+  if (it == m_listIds.end()) return kNoItem;
+  for (ItemId id : it->second)
+    if (itemName(id) == name) return id;
+  return kNoItem;
+}
+
+FieldValue ModelDocument::value(ItemId id, const std::string& key) const {
+  Where w;
+  if (!locate(id, w)) return {};
+  const FieldDescription* f = w.slot->item->field(key);
+  if (!f || !f->get) return {};
+  return f->get(itemPointer(m_model, w));
+}
+
+bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue& v, QString& error) {
+  Where w;
+  if (!locate(id, w)) {
+    error = tr("no such item");
+    return false;
+  }
+  const FieldDescription* f = w.slot->item->field(key);
+  if (!f || !f->set || !f->get) {
+    error = tr("%1 has no field '%2' that can be edited").arg(itemLabel(id), QString::fromStdString(key));
+    return false;
+  }
+  const FieldValue before = f->get(itemPointer(m_model, w));
+  if (sameValue(before, v)) return true;
+  // the same check as the JSON loader's: validate the edited model, refuse what it refuses here
+  ModelSpec trial = m_model;
+  f->set(itemPointer(trial, w), v);
+  const std::string fieldPath = itemPath(id).empty() ? key : itemPath(id) + "." + key;
+  const Diagnostics problems = validate(trial);
+  for (const Diagnostic& d : problems.items()) {
+    if (d.severity != Severity::Error) continue;
+    const bool here = d.where.compare(0, fieldPath.size(), fieldPath) == 0 &&
+                      (d.where.size() == fieldPath.size() || d.where[fieldPath.size()] == '.' ||
+                       d.where[fieldPath.size()] == '[' || d.where[fieldPath.size()] == ' ');
+    if (here) {
+      error = QString::fromStdString(d.where + ": " + d.message);
+      return false;
+    }
+  }
+  m_undo.push(new SetFieldCommand(*this, id, key, before, v));
+  return true;
+}
+
+void ModelDocument::apply(ItemId id, const std::string& key, const FieldValue& v) {
+  Where w;
+  if (!locate(id, w)) return;
+  const FieldDescription* f = w.slot->item->field(key);
+  f->set(itemPointer(m_model, w), v);
+  emit fieldChanged(id, QString::fromStdString(key));
+}
+
+void ModelDocument::select(ItemId id) {
+  if (id == m_selected) return;
+  m_selected = id;
+  emit selectionChanged(id);
+}
+
+}  // namespace flexim::ui

@@ -1,0 +1,112 @@
+// The model being edited (issue #9 item 1): the ModelSpec, its file, the selection, and one
+// QUndoStack through which every change goes. Items are reached through the item descriptions
+// (core/model/description.h), so an item kind registered there is editable here without code
+// of its own.
+//
+// Every item has an id that stays the same while the item exists (an edit of its name included);
+// the tree, the viewport's pickable actors, the property panel and the messages name items by it.
+// Ids are positive; kModelId is the model's top level (name, gravity), kSimulationId its solver
+// settings.
+#pragma once
+
+#include "core/base/diagnostics.h"
+#include "core/model/description.h"
+#include "core/model/model.h"
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace flexim::ui {
+
+using ItemId = int;
+
+class ModelDocument : public QObject {
+  Q_OBJECT
+
+ public:
+  static constexpr ItemId kNoItem = 0;
+  static constexpr ItemId kModelId = 1;
+  static constexpr ItemId kSimulationId = 2;
+
+  explicit ModelDocument(QObject* parent = nullptr);
+
+  /// Replaces the model (a file just opened, or a new one): the undo history is cleared, the
+  /// document is clean, every item gets a new id.
+  void reset(ModelSpec model, QString path);
+  /// Reads a model file (problems into diag, the document unchanged on failure).
+  bool open(const QString& path, Diagnostics& diag);
+  /// Writes the model JSON to path and makes it the document's file; false with a reason. A
+  /// document without changes since it was opened or saved writes the bytes it read.
+  bool save(const QString& path, QString& error);
+
+  const ModelSpec& model() const { return m_model; }
+  const QString& path() const { return m_path; }
+  bool isDirty() const { return !m_undo.isClean(); }
+  QUndoStack* undoStack() { return &m_undo; }
+
+  /// Every item, in document order (the model, then each list's items, then the simulation).
+  std::vector<ItemId> items() const;
+  /// The description of an item's kind (null for an unknown id).
+  const ItemDescription* description(ItemId id) const;
+  /// JSON path of the item as validation messages name it: "bodies[2]", "simulation", "".
+  std::string itemPath(ItemId id) const;
+  /// The item's name ("" when its kind has none), and a label for titles and commands.
+  std::string itemName(ItemId id) const;
+  QString itemLabel(ItemId id) const;
+  /// The item whose JSON path starts `path` ("joints[1].axis" -> the joint), kNoItem if none.
+  ItemId itemAtPath(const std::string& path) const;
+  /// The item of a list with that name, kNoItem if none.
+  ItemId findItem(const std::string& listKey, const std::string& name) const;
+
+  /// The value of one of the item's fields (std::monostate when it has no such field).
+  FieldValue value(ItemId id, const std::string& key) const;
+  /// Changes one field through an undoable command. An edit that the model's validation refuses
+  /// at this field is not made: false, with validation's own message ("bodies[0].mass: must be
+  /// positive") in error. Setting a field to its current value does nothing and succeeds.
+  bool setField(ItemId id, const std::string& key, const FieldValue& value, QString& error);
+
+  ItemId selected() const { return m_selected; }
+  void select(ItemId id);
+
+ signals:
+  /// A field of an item changed (by an edit, an undo or a redo).
+  void fieldChanged(flexim::ui::ItemId id, const QString& key);
+  /// The whole model was replaced (reset).
+  void modelReset();
+  void selectionChanged(flexim::ui::ItemId id);
+  void dirtyChanged(bool dirty);
+
+ private:
+  friend class SetFieldCommand;
+  struct Slot {
+    const FieldDescription* list = nullptr;  ///< top-level list field, or null for an object
+    const ItemDescription* item = nullptr;
+    std::string key;                         ///< JSON key of the list or object
+  };
+  struct Where {
+    const Slot* slot = nullptr;
+    std::size_t index = 0;  ///< in the list (0 for objects)
+  };
+  bool locate(ItemId id, Where& where) const;
+  void* itemPointer(ModelSpec& model, const Where& where) const;
+  const void* itemPointer(const ModelSpec& model, const Where& where) const;
+  /// Sets without a command (the commands' redo and undo).
+  void apply(ItemId id, const std::string& key, const FieldValue& value);
+  void assignIds();
+
+  ModelSpec m_model;
+  QString m_path;
+  std::string m_savedText;  ///< the file's text as last read or written ("" for a model built in memory)
+  QUndoStack m_undo;
+  std::vector<Slot> m_slots;  ///< the model object, the top-level lists, the simulation object
+  std::map<std::string, std::vector<ItemId>> m_listIds;  ///< list key -> ids in list order
+  ItemId m_nextId = kSimulationId + 1;
+  ItemId m_selected = kNoItem;
+};
+
+}  // namespace flexim::ui
