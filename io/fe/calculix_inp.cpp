@@ -97,20 +97,23 @@ struct PendingCoupling {
   unsigned dofs = 0;     ///< bit d-1 set: DOF d on a data line of *KINEMATIC / *DISTRIBUTING
 };
 
+/// s without blanks: ccx removes them from keyword lines (*SOLIDSECTION = *SOLID SECTION,
+/// REFNODE = REF NODE).
+std::string withoutBlanks(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ') out += c;
+  return out;
+}
+
 struct Keyword {
   std::string name;                                        ///< upper case, single blanks
   std::vector<std::pair<std::string, std::string>> params;  ///< NAME (upper) -> value as written
-  /// The value of a parameter; blanks in names do not count (ccx removes them: REF NODE = REFNODE).
+  /// The value of a parameter; blanks in names do not count.
   const std::string* get(std::string_view key) const {
-    auto squeeze = [](std::string_view s) {
-      std::string out;
-      for (char c : s)
-        if (c != ' ') out += c;
-      return out;
-    };
-    const std::string wanted = squeeze(key);
+    const std::string wanted = withoutBlanks(key);
     for (const auto& p : params)
-      if (squeeze(p.first) == wanted) return &p.second;
+      if (withoutBlanks(p.first) == wanted) return &p.second;
     return nullptr;
   }
   bool has(std::string_view key) const { return get(key) != nullptr; }
@@ -196,6 +199,20 @@ const std::set<std::string, std::less<>> kReadKeywords{
 
 const std::set<std::string, std::less<>> kPartKeywords{"PART", "END PART", "ASSEMBLY", "END ASSEMBLY",
                                                        "INSTANCE", "END INSTANCE"};
+
+/// The keyword Flexim knows by this name, blanks not counting ("SOLIDSECTION" -> "SOLID SECTION",
+/// as ccx reads it); empty if it knows none.
+std::string knownKeyword(const std::string& name) {
+  static const std::map<std::string, std::string> byLetters = [] {
+    std::map<std::string, std::string> m;
+    for (const auto* table : {&kSilentKeywords, &kHarmlessModelKeywords, &kMaterialOptions, &kReadKeywords, &kPartKeywords})
+      for (const std::string& k : *table) m.emplace(withoutBlanks(k), k);
+    for (const auto& [k, phrase] : kModelChangingKeywords) m.emplace(withoutBlanks(k), k);
+    return m;
+  }();
+  const auto it = byLetters.find(withoutBlanks(name));
+  return it == byLetters.end() ? std::string() : it->second;
+}
 
 bool startsWith(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
@@ -448,6 +465,7 @@ void Parser::keywordLine(std::string_view line, Loc loc) {
   splitKeywordFields(line.substr(1), m_fields);
   Keyword k;
   k.name = normalizeKeyword(m_fields[0]);
+  if (const std::string canonical = knownKeyword(k.name); !canonical.empty()) k.name = canonical;
   for (std::size_t i = 1; i < m_fields.size(); ++i) {
     const std::string_view f = m_fields[i];
     if (f.empty()) continue;  // trailing comma
@@ -470,8 +488,7 @@ void Parser::keywordLine(std::string_view line, Loc loc) {
   if (m_couplingOpen && k.name != "KINEMATIC" && k.name != "DISTRIBUTING") closeCoupling();
   // a material ends at the next keyword Flexim knows that is not one of its options; unknown
   // keywords (and a lone '*') inside it are skipped without ending it, as ccx does
-  const bool known = kReadKeywords.count(k.name) || kSilentKeywords.count(k.name) || kHarmlessModelKeywords.count(k.name) ||
-                     kModelChangingKeywords.count(k.name) || kMaterialOptions.count(k.name) || kPartKeywords.count(k.name);
+  const bool known = !knownKeyword(k.name).empty();
   const int material = m_material;
   if (known && !kMaterialOptions.count(k.name)) m_material = -1;
 

@@ -332,6 +332,24 @@ class CalculixCouplingsTest : public QObject {
     sameReduction(m, {"TIPD", Interface::Kind::Rigid}, {"TIPFACE", Interface::Kind::Rigid}, "coupling_distributing.inp");
   }
 
+  /// ccx removes blanks from keyword lines: *SOLIDSECTION is *SOLID SECTION, REFNODE is REF NODE.
+  void blanksDoNotCount() {
+    const std::string deck = "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 0, 1, 0\n4, 0, 0, 1\n5, 2, 2, 2\n"
+                             "*ELEMENT, TYPE=C3D4, ELSET=E\n1, 1, 2, 3, 4\n*MATERIAL, NAME=A\n*ELASTIC\n1e9, 0.3\n"
+                             "*DENS ITY\n1000\n*SOLIDSECTION, ELSET=E, MATERIAL=A\n*NSET, NSET=S\n2, 3\n"
+                             "*RIGIDBODY, NSET=S, REFNODE=5\n*COUPLING, CONSTRAINTNAME=C, REF NODE=5, SURFACE=F\n"
+                             "*KINE MATIC\n*SURFACE, NAME=F\nE, S1\n";
+    fe::FeModel m;
+    Diagnostics diag;
+    QVERIFY2(io::readCalculixInpFromString(deck, "b.inp", m, diag), diag.str().c_str());
+    QCOMPARE(m.elements.at(0).material, 0);
+    QCOMPARE(m.materials.at(0).rho, 1000.0);
+    QCOMPARE(m.couplings.size(), size_t(2));
+    QCOMPARE(QString::fromStdString(m.couplings[0].name), QString("RIGID BODY S"));
+    QCOMPARE(ids(m, m.couplings[1].nodes), (std::set<int>{1, 2, 3}));
+    QVERIFY(m.couplings[1].rigid);
+  }
+
   /// Errors name the file, line and keyword; nothing crashes.
   void couplingErrors() {
     const std::string mesh = "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 0, 1, 0\n4, 0, 0, 1\n5, 2, 2, 2\n"
