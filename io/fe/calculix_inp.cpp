@@ -618,6 +618,13 @@ void Parser::keywordLine(std::string_view line, Loc loc) {
 
 /// *ELASTIC and *DENSITY are read; the other options of a material are skipped with a warning.
 void Parser::materialOption(const Keyword& k, Loc loc) {
+  if (m_material < 0 && !m_model.materials.empty()) {
+    // ccx applies a material card to the material defined last, whatever came in between
+    m_material = static_cast<int>(m_model.materials.size()) - 1;
+    const std::string& name = m_model.materials.back().name;
+    warning(loc, m_blockName + " does not follow its *MATERIAL directly: it belongs to the material defined last, " +
+                     name + " (" + where(m_materialLoc.at(name)) + "), as in ccx");
+  }
   if (m_material < 0) {
     if (k.name == "ELASTIC" || k.name == "DENSITY")
       error(loc, m_blockName + " outside a *MATERIAL definition");

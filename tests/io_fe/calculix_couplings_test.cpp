@@ -350,6 +350,20 @@ class CalculixCouplingsTest : public QObject {
     QVERIFY(m.couplings[1].rigid);
   }
 
+  /// ccx gives a material card that does not follow its *MATERIAL to the material defined last.
+  void materialCardAfterOtherKeywords() {
+    const std::string deck = "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 0, 1, 0\n4, 0, 0, 1\n*ELEMENT, TYPE=C3D4, ELSET=E\n"
+                             "1, 1, 2, 3, 4\n*MATERIAL, NAME=A\n*ELASTIC\n1e9, 0.3\n*SOLID SECTION, ELSET=E, MATERIAL=A\n"
+                             "*DENSITY\n1000\n";
+    fe::FeModel m;
+    Diagnostics diag;
+    QVERIFY2(io::readCalculixInpFromString(deck, "m.inp", m, diag), diag.str().c_str());
+    QVERIFY2(has(diag, Severity::Warning, "m.inp:12: warning: *DENSITY does not follow its *MATERIAL directly: it belongs "
+                                          "to the material defined last, A (m.inp:8), as in ccx"),
+             diag.str().c_str());
+    QCOMPARE(m.materials.at(0).rho, 1000.0);
+  }
+
   /// Errors name the file, line and keyword; nothing crashes.
   void couplingErrors() {
     const std::string mesh = "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 0, 1, 0\n4, 0, 0, 1\n5, 2, 2, 2\n"
