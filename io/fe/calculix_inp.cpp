@@ -93,7 +93,6 @@ struct PendingCoupling {
   char source = 'N';     ///< the set its nodes come from: 'N' NSET, 'E' ELSET, 'S' SURFACE
   std::string set;
   bool rigid = true;     ///< *KINEMATIC / *RIGID BODY; false: *DISTRIBUTING
-  bool kindGiven = false;
   unsigned dofs = 0;     ///< bit d-1 set: DOF d on a data line of *KINEMATIC / *DISTRIBUTING
 };
 
@@ -583,7 +582,6 @@ void Parser::keywordLine(std::string_view line, Loc loc) {
       return;
     }
     m_couplings.back().rigid = k.name == "KINEMATIC";
-    m_couplings.back().kindGiven = true;
     m_couplingOpen = false;
     m_block = Block::CouplingDofs;
   } else if (k.name == "ORIENTATION") {
@@ -1127,7 +1125,6 @@ void Parser::startCoupling(const Keyword& k, Loc loc) {
     c.source = nset ? 'N' : 'E';
     c.set = toUpper(trim(nset ? *nset : *elset));
     c.name = "RIGID BODY " + c.set;
-    c.kindGiven = true;
     if (c.ref == 0) {
       modelChange(loc, "RIGID BODY without REF NODE", "*RIGID BODY without REF NODE not applied",
                   "*RIGID BODY, " + std::string(nset ? "NSET=" : "ELSET=") + c.set +
@@ -1319,7 +1316,6 @@ void Parser::couplings(fe::FeModel& m) {
 void Parser::discreteSections(fe::FeModel& m) {
   std::vector<char> covered(m_discrete.size(), 0);
   std::string problem;
-  bool rotaryReported = false;
   for (const DiscreteSection& sec : m_discreteSections) {
     const std::string kw = "*" + sec.keyword;
     auto set = m_elsets.find(sec.elset);
@@ -1431,12 +1427,9 @@ void Parser::discreteSections(fe::FeModel& m) {
         r.node = node[0];
         r.J << v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2];
         m.rotary_inertias.push_back(r);
-        if (!rotaryReported) {
-          rotaryReported = true;
-          modelChange(sec.loc, "ROTARY INERTIA", "*ROTARY INERTIA: rotary inertia not in M",
-                      "*ROTARY INERTIA: solid nodes have no rotational DOFs, so rotary inertia is not in the "
-                      "mass matrix (listed in the mass report only)");
-        }
+        modelChange(sec.loc, "ROTARY INERTIA", "*ROTARY INERTIA: rotary inertia not in M",
+                    "*ROTARY INERTIA: solid nodes have no rotational DOFs, so rotary inertia is not in the "
+                    "mass matrix (listed in the mass report only)");
       } else if (e.type == "SPRINGA") {
         const Eigen::Vector3d axis = m.coords[static_cast<std::size_t>(node[1])] - m.coords[static_cast<std::size_t>(node[0])];
         if (!(axis.norm() > 0)) {
