@@ -39,7 +39,9 @@ void reportMesh(const FeModel& mesh, ValidationReport& r) {
   for (const auto& [name, elems] : mesh.element_sets)
     r.add(format("element set %s: %zu elements", name.c_str(), elems.size()));
   for (const auto& m : mesh.materials)
-    r.add(format("material %s: E = %.6g Pa, nu = %.4g, rho = %.6g kg/m^3", m.name.c_str(), m.E, m.nu, m.rho));
+    r.add(format("material %s: %s, %s", m.name.c_str(),
+                 m.has_elastic ? format("E = %.6g Pa, nu = %.4g", m.E, m.nu).c_str() : "no elastic constants",
+                 m.has_density ? format("rho = %.6g kg/m^3", m.rho).c_str() : "no density"));
   if (!mesh.masses.empty() || !mesh.springs.empty() || !mesh.rotary_inertias.empty()) {
     double m = 0;
     for (const auto& d : mesh.masses)

@@ -93,24 +93,26 @@ struct PendingCoupling {
   char source = 'N';     ///< the set its nodes come from: 'N' NSET, 'E' ELSET, 'S' SURFACE
   std::string set;
   bool rigid = true;     ///< *KINEMATIC / *RIGID BODY; false: *DISTRIBUTING
-  bool kindGiven = false;
   unsigned dofs = 0;     ///< bit d-1 set: DOF d on a data line of *KINEMATIC / *DISTRIBUTING
 };
+
+/// s without blanks: ccx removes them from keyword lines (*SOLIDSECTION = *SOLID SECTION,
+/// REFNODE = REF NODE).
+std::string withoutBlanks(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ') out += c;
+  return out;
+}
 
 struct Keyword {
   std::string name;                                        ///< upper case, single blanks
   std::vector<std::pair<std::string, std::string>> params;  ///< NAME (upper) -> value as written
-  /// The value of a parameter; blanks in names do not count (ccx removes them: REF NODE = REFNODE).
+  /// The value of a parameter; blanks in names do not count.
   const std::string* get(std::string_view key) const {
-    auto squeeze = [](std::string_view s) {
-      std::string out;
-      for (char c : s)
-        if (c != ' ') out += c;
-      return out;
-    };
-    const std::string wanted = squeeze(key);
+    const std::string wanted = withoutBlanks(key);
     for (const auto& p : params)
-      if (squeeze(p.first) == wanted) return &p.second;
+      if (withoutBlanks(p.first) == wanted) return &p.second;
     return nullptr;
   }
   bool has(std::string_view key) const { return get(key) != nullptr; }
@@ -196,6 +198,20 @@ const std::set<std::string, std::less<>> kReadKeywords{
 
 const std::set<std::string, std::less<>> kPartKeywords{"PART", "END PART", "ASSEMBLY", "END ASSEMBLY",
                                                        "INSTANCE", "END INSTANCE"};
+
+/// The keyword Flexim knows by this name, blanks not counting ("SOLIDSECTION" -> "SOLID SECTION",
+/// as ccx reads it); empty if it knows none.
+std::string knownKeyword(const std::string& name) {
+  static const std::map<std::string, std::string> byLetters = [] {
+    std::map<std::string, std::string> m;
+    for (const auto* table : {&kSilentKeywords, &kHarmlessModelKeywords, &kMaterialOptions, &kReadKeywords, &kPartKeywords})
+      for (const std::string& k : *table) m.emplace(withoutBlanks(k), k);
+    for (const auto& [k, phrase] : kModelChangingKeywords) m.emplace(withoutBlanks(k), k);
+    return m;
+  }();
+  const auto it = byLetters.find(withoutBlanks(name));
+  return it == byLetters.end() ? std::string() : it->second;
+}
 
 bool startsWith(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
@@ -448,6 +464,7 @@ void Parser::keywordLine(std::string_view line, Loc loc) {
   splitKeywordFields(line.substr(1), m_fields);
   Keyword k;
   k.name = normalizeKeyword(m_fields[0]);
+  if (const std::string canonical = knownKeyword(k.name); !canonical.empty()) k.name = canonical;
   for (std::size_t i = 1; i < m_fields.size(); ++i) {
     const std::string_view f = m_fields[i];
     if (f.empty()) continue;  // trailing comma
@@ -470,8 +487,7 @@ void Parser::keywordLine(std::string_view line, Loc loc) {
   if (m_couplingOpen && k.name != "KINEMATIC" && k.name != "DISTRIBUTING") closeCoupling();
   // a material ends at the next keyword Flexim knows that is not one of its options; unknown
   // keywords (and a lone '*') inside it are skipped without ending it, as ccx does
-  const bool known = kReadKeywords.count(k.name) || kSilentKeywords.count(k.name) || kHarmlessModelKeywords.count(k.name) ||
-                     kModelChangingKeywords.count(k.name) || kMaterialOptions.count(k.name) || kPartKeywords.count(k.name);
+  const bool known = !knownKeyword(k.name).empty();
   const int material = m_material;
   if (known && !kMaterialOptions.count(k.name)) m_material = -1;
 
@@ -566,7 +582,6 @@ void Parser::keywordLine(std::string_view line, Loc loc) {
       return;
     }
     m_couplings.back().rigid = k.name == "KINEMATIC";
-    m_couplings.back().kindGiven = true;
     m_couplingOpen = false;
     m_block = Block::CouplingDofs;
   } else if (k.name == "ORIENTATION") {
@@ -601,6 +616,13 @@ void Parser::keywordLine(std::string_view line, Loc loc) {
 
 /// *ELASTIC and *DENSITY are read; the other options of a material are skipped with a warning.
 void Parser::materialOption(const Keyword& k, Loc loc) {
+  if (m_material < 0 && !m_model.materials.empty()) {
+    // ccx applies a material card to the material defined last, whatever came in between
+    m_material = static_cast<int>(m_model.materials.size()) - 1;
+    const std::string& name = m_model.materials.back().name;
+    warning(loc, m_blockName + " does not follow its *MATERIAL directly: it belongs to the material defined last, " +
+                     name + " (" + where(m_materialLoc.at(name)) + "), as in ccx");
+  }
   if (m_material < 0) {
     if (k.name == "ELASTIC" || k.name == "DENSITY")
       error(loc, m_blockName + " outside a *MATERIAL definition");
@@ -1103,7 +1125,6 @@ void Parser::startCoupling(const Keyword& k, Loc loc) {
     c.source = nset ? 'N' : 'E';
     c.set = toUpper(trim(nset ? *nset : *elset));
     c.name = "RIGID BODY " + c.set;
-    c.kindGiven = true;
     if (c.ref == 0) {
       modelChange(loc, "RIGID BODY without REF NODE", "*RIGID BODY without REF NODE not applied",
                   "*RIGID BODY, " + std::string(nset ? "NSET=" : "ELSET=") + c.set +
@@ -1295,7 +1316,6 @@ void Parser::couplings(fe::FeModel& m) {
 void Parser::discreteSections(fe::FeModel& m) {
   std::vector<char> covered(m_discrete.size(), 0);
   std::string problem;
-  bool rotaryReported = false;
   for (const DiscreteSection& sec : m_discreteSections) {
     const std::string kw = "*" + sec.keyword;
     auto set = m_elsets.find(sec.elset);
@@ -1407,12 +1427,9 @@ void Parser::discreteSections(fe::FeModel& m) {
         r.node = node[0];
         r.J << v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2];
         m.rotary_inertias.push_back(r);
-        if (!rotaryReported) {
-          rotaryReported = true;
-          modelChange(sec.loc, "ROTARY INERTIA", "*ROTARY INERTIA: rotary inertia not in M",
-                      "*ROTARY INERTIA: solid nodes have no rotational DOFs, so rotary inertia is not in the "
-                      "mass matrix (listed in the mass report only)");
-        }
+        modelChange(sec.loc, "ROTARY INERTIA", "*ROTARY INERTIA: rotary inertia not in M",
+                    "*ROTARY INERTIA: solid nodes have no rotational DOFs, so rotary inertia is not in the "
+                    "mass matrix (listed in the mass report only)");
       } else if (e.type == "SPRINGA") {
         const Eigen::Vector3d axis = m.coords[static_cast<std::size_t>(node[1])] - m.coords[static_cast<std::size_t>(node[0])];
         if (!(axis.norm() > 0)) {

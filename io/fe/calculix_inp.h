@@ -9,8 +9,8 @@
 // *ROTARY INERTIA, *SPRING, *SURFACE (element faces S1..S6 or TYPE=NODE), *RIGID BODY and
 // *COUPLING with *KINEMATIC / *DISTRIBUTING (-> FeModel::couplings, interface candidates),
 // *INCLUDE (INPUT= relative to the including file; cycles and depth > 32 are errors), *HEADING.
-// Syntax: keywords and parameter names are case-insensitive and blanks inside keywords are
-// collapsed ("*Solid Section"; parameter names ignore blanks, REF NODE = REFNODE); set, material,
+// Syntax: keywords and parameter names are case-insensitive and blanks in them do not count
+// ("*Solid Section" = "*SOLIDSECTION", REF NODE = REFNODE, as in ccx); set, material,
 // surface and coupling names are stored in upper case; "**" lines are comments; keyword lines
 // ending in ',' continue on the next line; an element's node list continues on the next line
 // when its line ends in ',' or holds 16 entries (Abaqus limit); empty fields (gmsh's trailing

@@ -581,7 +581,7 @@ class AssemblyTest : public QObject {
       QVERIFY(!assemble(m, {}, out, diag));
       QVERIFY2(QString::fromStdString(diag.str()).contains("degenerate"), diag.str().c_str());
     }
-    // elements without material: the set is named
+    // elements without material: the set is named, with the deck's keyword for a CalculiX deck
     {
       BoxMesh b = boxMesh(ElementType::Hex8, 2, 1, 1, Eigen::Vector3d(1, 1, 1));
       b.model.elements[1].material = -1;
@@ -589,6 +589,12 @@ class AssemblyTest : public QObject {
       b.model.element_sets["BRACKET"] = {1};
       AssembledMatrices out;
       Diagnostics diag;
+      QVERIFY(!assemble(b.model, {}, out, diag));
+      QVERIFY2(diag.str().find("element set BRACKET: error: has no material (1 elements") != std::string::npos &&
+                   diag.str().find("SOLID SECTION") == std::string::npos,
+               diag.str().c_str());
+      b.model.sources = {"bracket.inp"};
+      diag = Diagnostics{};
       QVERIFY(!assemble(b.model, {}, out, diag));
       const QString s = QString::fromStdString(diag.str());
       QVERIFY2(s.contains("element set BRACKET") && s.contains("has no *SOLID SECTION/material") && !s.contains("EALL"),

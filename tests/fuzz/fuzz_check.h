@@ -44,6 +44,13 @@ inline void checkModel(const fe::FeModel& m) {
   for (const auto& [name, s] : m.element_sets)
     for (int i : s)
       if (i < 0 || i >= static_cast<int>(m.elements.size())) fail("element set member out of range");
+  for (const auto& c : m.couplings) {
+    if (c.reference_node < 0 || c.reference_node >= n) fail("coupling reference node out of range");
+    if (c.nodes.empty()) fail("coupling without nodes");
+    for (int i : c.nodes)
+      if (i < 0 || i >= n || i == c.reference_node) fail("coupling node out of range or the reference node");
+    if (!c.weights.empty() && c.weights.size() != c.nodes.size()) fail("coupling weights vs nodes");
+  }
   for (const auto& d : m.dofs)
     if (d.node < 0 || d.node >= n || d.component < 0 || d.component > 2) fail("dof out of range");
   if (m.K.rows() != m.K.cols() || m.M.rows() != m.M.cols()) fail("non-square matrix");
