@@ -366,7 +366,7 @@ class CliTest : public QObject {
     QVERIFY2(r.err.contains("flexim-cli: error:"), qPrintable(r.err));
     r = cli({"reduce", deck, "--interface", "NO_SUCH_SET", "--out", body});
     QVERIFY(r.code != 0);
-    QVERIFY2(r.err.contains("no node set of that name"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("no node set or coupling of that name"), qPrintable(r.err));
   }
 
   /// Nodes outside every element (a reference node with a point mass, loose points, a Gmsh
