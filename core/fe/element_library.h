@@ -29,7 +29,7 @@
 //   C3D8I   2x2x2 + 9 condensed    2x2x2 (8 nodes)          2x2x2, 9 bubble dofs kept (below)
 //   C3D20   3x3x3     (exact)      3x3x3                    3x3x3
 //   C3D20R  2x2x2     (reduced)    3x3x3                    2x2x2
-//   C3D6    2 points  (reduced)    3 x 2 = 6 points         2 points (both: 1 spurious mode)
+//   C3D6    2 points  (reduced)    3 x 2 = 6 points         2 points (K like ours)
 //   C3D15   3 x 3 = 9 (reduced)    6 x 3 = 18 points        9 points
 //   C3D5    2x2x2 collapsed        2x2x3 collapsed          -
 //   C3D13   3x3x3 collapsed        3x3x4 collapsed          -
@@ -45,8 +45,8 @@
 // a = xi / (1 - zeta), b = eta / (1 - zeta), c = 2 zeta - 1 they are polynomials, and C3D5 is
 // exactly the 8-node hexahedron with its top face collapsed into the apex; the rules are Gauss
 // rules in (a, b, c) mapped into the pyramid (weights times the Jacobian (1 - zeta)^2 / 2, the
-// Duffy transformation), exact for affine pyramids. The apex's shape-function derivatives are
-// not defined at the apex itself; no rule evaluates them there.
+// Duffy transformation), exact for affine pyramids. The shape-function derivatives have no
+// limit at the apex (the code returns those along the axis); no rule evaluates them there.
 // C3D8R: CalculiX (like Abaqus) integrates the 8-node brick with one point and adds an
 // hourglass-control stiffness. We integrate C3D8R fully (2x2x2, i.e. exactly like C3D8): no
 // spurious zero-energy modes, but the element is stiffer in bending than CalculiX's C3D8R (it

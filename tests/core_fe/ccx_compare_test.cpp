@@ -11,6 +11,7 @@
 #include "io/fe/calculix_dat.h"
 #include "io/fe/calculix_inp.h"
 #include "io/fe/matrix_files.h"
+#include "tests/core_fe/fe_test_support.h"
 
 #include <Eigen/Dense>
 #include <Eigen/Eigenvalues>
@@ -23,6 +24,7 @@
 
 using namespace flexim;
 using namespace flexim::fe;
+using namespace flexim::fe::test;
 
 namespace {
 
@@ -40,15 +42,6 @@ FeModel readDeck(const std::string& rel) {
   Diagnostics diag;
   if (!io::readCalculixInp(kData + rel, m, diag)) qWarning("%s", diag.str().c_str());
   return m;
-}
-
-AssembledMatrices assembleOrFail(const FeModel& m, bool ccxMass) {
-  AssemblyOptions opt;
-  opt.ccx_mass_rule = ccxMass;
-  AssembledMatrices out;
-  Diagnostics diag;
-  if (!assemble(m, opt, out, diag)) qWarning("%s", diag.str().c_str());
-  return out;
 }
 
 /// max |A_ours(p(i), p(j)) - A_ccx(i, j)| / max |A_ccx|, with p mapping ccx's dof order to ours.

@@ -644,8 +644,9 @@ void GmshNastranTest::mshMalformed() {
   QCOMPARE(mshError(ok + "$PartitionedEntities\n1\n$EndPartitionedEntities\n"),
            std::string("in.msh:33: partitioned meshes are not supported; save the mesh without partitions"));
   QCOMPARE(mshError(ok.substr(0, ok.find("$Elements")) + "$Elements\n1 1 1 1\n2 1 2 1\n1 1 3 2\n$EndElements\n"),
-           std::string("in.msh: no volume elements (supported: tet4 (4), tet10 (11), hex8 (5), hex20 (17)); was the "
-                       "mesh generated in 3-D, and are its volumes in a physical group?"));
+           std::string("in.msh: no volume elements (supported: tet4 (4), tet10 (11), hex8 (5), hex20 (17), prism6 (6), "
+                       "prism15 (18), pyramid5 (7), pyramid13 (19)); was the mesh generated in 3-D, and are its "
+                       "volumes in a physical group?"));
   // unknown sections are skipped with an info
   {
     fe::FeModel m;
