@@ -67,6 +67,11 @@ bool resolveInterfaces(const FeModel& mesh, const std::vector<InterfaceSpec>& sp
         diag.error("interface " + spec.set, "the coupling " + c->name + " (" + c->where + ") attaches no node");
         continue;
       }
+      // solid nodes have no rotations: a rotary inertia on the reference node is not in the body
+      for (const RotaryInertia& j : mesh.rotary_inertias)
+        if (j.node == c->reference_node)
+          diag.warning("interface " + c->name, j.label + " on the reference node is not in the reduced body (its rotary "
+                                                         "inertia needs rotational DOFs); only its point mass, if any, is");
     } else {
       std::string known;
       for (const auto& [name, nodes] : mesh.node_sets) known += (known.empty() ? "" : ", ") + name;

@@ -280,6 +280,22 @@ class CalculixCouplingsTest : public QObject {
     QVERIFY((body.interfaces[0].reference - Eigen::Vector3d(0.31, 0, 0)).norm() < 1e-15);
   }
 
+  /// A rotary inertia on the reference node cannot enter the body (solid nodes have no
+  /// rotations): the reduction says so instead of leaving it out silently.
+  void rotaryInertiaOnTheReferenceNodeIsAWarning() {
+    Diagnostics diag;
+    FeModel m = load("rigid_body_free.inp", diag);
+    ReducedBody body;
+    ReductionReport rep;
+    QVERIFY(craigBampton(m, {"RIGID BODY TIPFACE", std::nullopt}, body, rep, diag));
+    QVERIFY2(diag.str().find("is not in the reduced body") == std::string::npos, diag.str().c_str());
+    m.rotary_inertias.push_back({"ROTARYI 99", m.couplings.at(0).reference_node, Eigen::Matrix3d::Identity() * 1e-4});
+    Diagnostics d2;
+    QVERIFY(craigBampton(m, {"RIGID BODY TIPFACE", std::nullopt}, body, rep, d2));
+    QVERIFY2(d2.str().find("ROTARYI 99 on the reference node is not in the reduced body") != std::string::npos,
+             d2.str().c_str());
+  }
+
   /// Independent reference: the free-free frequencies of the reduced body (K̄, M̄ of the
   /// Craig-Bampton basis with the coupling interface) against ccx's free-free run of the same deck
   /// (ccx applies *RIGID BODY / *KINEMATIC as MPCs).
