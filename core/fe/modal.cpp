@@ -1,5 +1,7 @@
 #include "core/fe/modal.h"
 
+#include "core/fe/inertia.h"
+
 #include <Eigen/CholmodSupport>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SparseCholesky>
@@ -129,12 +131,12 @@ double meanPositiveDiagonal(const SpMat& A) {
   return count ? sum / count : 0.0;
 }
 
-/// Eigenvalues of (K, M) below s: the negative pivots of LDL^T(K - s M) (Sylvester's law of
-/// inertia), -1 if the factorisation fails.
-int sturmCount(const SpMat& K, const SpMat& M, double s) {
-  Eigen::SimplicialLDLT<SpMat, Eigen::Lower> ldlt(SpMat(K - s * M));
-  if (ldlt.info() != Eigen::Success) return -1;
-  return static_cast<int>((ldlt.vectorD().array() < 0).count());
+/// Eigenvalues of (K, M) below s by the inertia of K - s M (Sylvester's law), -1 if the
+/// factorisation fails.
+int sturmCount(const SpMat& K, const SpMat& M, double s, std::string& error) {
+  const InertiaResult r = negativeEigenvalueCount(SpMat(K - s * M));
+  error = r.error;
+  return static_cast<int>(r.negative);
 }
 
 /// |K x - lambda M x| / max(|K x|, |lambda| |M x|).
@@ -354,14 +356,12 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
           break;
         }
       }
-      // the count needs an LDL^T factorisation, which only exists simplicial here: affordable up
-      // to sturm_max_dofs (docs/fe-eigensolver.md has the cost)
-      const bool countable = n <= opt.sturm_max_dofs;
       int count = -2;
-      if (below > 0 && countable) count = sturmCount(K, M, s);
+      std::string countError;
+      if (below > 0) count = sturmCount(K, M, s, countError);
       out.sturm_shift = s * lambdaScale;
-      out.sturm_count = countable ? count : -1;
-      if (badCount == 0 && (!countable || (below > 0 && count == below))) {
+      out.sturm_count = count;
+      if (badCount == 0 && below > 0 && count == below) {
         failure.clear();
         break;
       }
@@ -370,6 +370,9 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
       if (below <= 0) {
         // no gap above the kept modes (a multiple eigenvalue at the top): compute more and retry
         why << (badCount ? "; " : "") << "no gap above the highest mode to check the count in";
+        nev = std::min(maxNev, nev + 4);
+      } else if (count < 0) {
+        why << (badCount ? "; " : "") << "the Sturm count's factorisation of K - s M failed (" << countError << ")";
         nev = std::min(maxNev, nev + 4);
       } else if (count != below) {
         why << (badCount ? "; " : "") << "the Sturm count finds " << count << " eigenvalues below " << hz(s * lambdaScale)

@@ -29,9 +29,6 @@ struct ModalOptions {
   bool exact_rigid_modes = true;   ///< replace the computed rigid modes by exact ones
   double tolerance = 1e-10;        ///< Lanczos convergence tolerance
   double residual_tolerance = 1e-6;  ///< largest accepted relative residual of a mode
-  /// Largest problem (dofs) that gets the Sturm check: its LDL^T factorisation is simplicial
-  /// (CHOLMOD's supernodal factorisation is LL^T only) and costs 98 s at 121 000 dofs.
-  long sturm_max_dofs = 30000;
 };
 
 struct ModalResult {
@@ -45,7 +42,7 @@ struct ModalResult {
   double max_residual = 0.0;     ///< max residual (see the file comment) over elastic modes
   std::vector<double> residuals;  ///< per mode (0 for exact rigid modes)
   double sturm_shift = 0.0;       ///< (rad/s)^2: the Sturm check counted the eigenvalues below it
-  int sturm_count = -1;           ///< eigenvalues below sturm_shift by the factorisation's inertia (-1: not checked, too large)
+  int sturm_count = -1;           ///< eigenvalues below sturm_shift by the factorisation's inertia (-1: not checked)
   int attempts = 0;               ///< Lanczos runs (1 unless a check failed and was retried)
   std::vector<double> frequenciesHz() const;
 };

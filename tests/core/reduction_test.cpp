@@ -3,6 +3,7 @@
 // properties against ccx, rigid-mode count and mass-orthonormality, and the Craig-Bampton
 // static constraint modes reproducing the exact static deflection under interface loads.
 #include "core/fe/assembly.h"
+#include "core/fe/inertia.h"
 #include "core/fe/modal.h"
 #include "core/fe/reduction.h"
 #include "io/fe/calculix_dat.h"
@@ -11,10 +12,12 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Geometry>
 #include <Eigen/CholmodSupport>
+#include <Eigen/Eigenvalues>
 #include <QtTest>
 
 #include <cmath>
 #include <numbers>
+#include <random>
 
 using namespace flexim;
 using namespace flexim::fe;
@@ -116,6 +119,56 @@ class ReductionTest : public QObject {
     // ours are 0.01-0.12 % below ccx here (6.5e-5 on the straight beam): the element edges
     // follow the arcs, and the two codes integrate curved C3D10 mass and stiffness differently
     QVERIFY2(toCcx <= 2e-3, qPrintable(QString::number(toCcx)));
+  }
+
+  /// The Sturm count's inertia (MUMPS LDL^T) against a dense eigen solution: random sparse
+  /// symmetric matrices that need 2x2 pivots (zero diagonals), and the beam's K - s M at shifts
+  /// between its eigenvalues, where the count is the number of eigenvalues below s.
+  void inertiaMatchesDenseEigenvalues() {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> u(-1, 1);
+    int compared = 0;
+    for (int trial = 0; trial < 20; ++trial) {
+      const int n = 5 + 7 * trial;
+      std::vector<Eigen::Triplet<double>> t;
+      for (int i = 0; i < n; ++i) {
+        if (trial % 2 == 0 || i % 3) t.emplace_back(i, i, u(rng));  // odd trials: zero diagonals
+        for (int k = 0; k < 3; ++k) {
+          const int j = std::uniform_int_distribution<int>(0, n - 1)(rng);
+          if (j == i) continue;
+          const double v = u(rng);
+          t.emplace_back(i, j, v);
+          t.emplace_back(j, i, v);
+        }
+      }
+      Eigen::SparseMatrix<double> A(n, n);
+      A.setFromTriplets(t.begin(), t.end());
+      const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Eigen::MatrixXd(A)).eigenvalues();
+      if ((ev.array().abs() < 1e-8).any()) continue;  // singular: no inertia to compare
+      const InertiaResult r = negativeEigenvalueCount(A);
+      QVERIFY2(r.error.empty(), r.error.c_str());
+      QCOMPARE(r.negative, static_cast<long>((ev.array() < 0).count()));
+      ++compared;
+    }
+    QVERIFY(compared >= 15);
+    // the FE pencil: between consecutive eigenvalues the count steps by one per mode
+    const FeModel mesh = load("beam/beam_free.inp");
+    const AssembledMatrices mats = assembled(mesh);
+    ModalOptions opt;
+    opt.elastic_modes = 10;
+    ModalResult modes;
+    Diagnostics diag;
+    QVERIFY2(freeModes(mats.K, mats.M, mesh.coords, opt, modes, diag), diag.str().c_str());
+    const Eigen::VectorXd& lambda = modes.eigenvalues;
+    for (Eigen::Index j = 6; j + 1 < lambda.size(); ++j) {
+      if (lambda(j + 1) - lambda(j) < 1e-6 * lambda(j + 1)) continue;  // a double eigenvalue: no gap
+      const double s = 0.5 * (lambda(j) + lambda(j + 1));
+      const InertiaResult r = negativeEigenvalueCount(Eigen::SparseMatrix<double>(mats.K - s * mats.M));
+      QVERIFY2(r.error.empty(), r.error.c_str());
+      QCOMPARE(r.negative, static_cast<long>(j + 1));
+      ++compared;
+    }
+    QVERIFY(compared >= 20);
   }
 
   /// A check that fails is never a silent answer: an impossible residual tolerance makes the

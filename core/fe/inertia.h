@@ -1,0 +1,22 @@
+#pragma once
+// Inertia of a sparse symmetric matrix: how many of its eigenvalues are negative, counted from the
+// pivots of a multifrontal LDL^T factorisation (MUMPS, sequential, symmetric indefinite).
+// By Sylvester's law of inertia, negativeEigenvalueCount(K - s M) is the number of eigenvalues of
+// the pencil (K, M) below s when M is positive definite: the Sturm-sequence check of an eigen
+// solution (docs/fe-eigensolver.md).
+
+#include <Eigen/SparseCore>
+
+#include <string>
+
+namespace flexim::fe {
+
+struct InertiaResult {
+  long negative = -1;   ///< negative pivots; -1 when the factorisation failed
+  std::string error;    ///< why the factorisation failed, empty on success
+};
+
+/// Counts the negative eigenvalues of the symmetric matrix A (only its lower triangle is read).
+InertiaResult negativeEigenvalueCount(const Eigen::SparseMatrix<double>& A);
+
+}  // namespace flexim::fe
