@@ -27,7 +27,9 @@ int main(int argc, char** argv) {
   const QCommandLineOption scaleOption("deformation-scale",
                                        "Scale factor of the drawn deformation of flexible bodies (default 1).",
                                        "FACTOR");
-  parser.addOptions({runOption, screenshotOption, quitOption, scaleOption});
+  const QCommandLineOption selectOption("select", "Select an item after loading, by its JSON path (bodies[1]).",
+                                        "PATH");
+  parser.addOptions({runOption, screenshotOption, quitOption, scaleOption, selectOption});
   parser.process(app);
   if (parser.positionalArguments().size() > 1) {
     std::fprintf(stderr, "flexim: expected at most one model file\n");
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
 
   flexim::ui::AutomationRequest request;
   request.modelPath = parser.positionalArguments().value(0);
+  request.select = parser.value(selectOption);
   request.run = parser.isSet(runOption);
   request.screenshotPath = parser.value(screenshotOption);
   request.quit = parser.isSet(quitOption);

@@ -152,7 +152,7 @@ void ModelScene::clear() {
   m_planeNormal = Vec3::Zero();
 }
 
-void ModelScene::build(const ModelSpec& model, Diagnostics* diag) {
+void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamera) {
   clear();
   m_up = upDirection(model.gravity);
   measure(model);
@@ -167,7 +167,7 @@ void ModelScene::build(const ModelSpec& model, Diagnostics* diag) {
   if (!m_flexible.empty()) addColourBar();
   updateColours();
   setMarkersVisible(m_options.showMarkers);
-  resetCamera();
+  if (!keepCamera) resetCamera();
 }
 
 void ModelScene::measure(const ModelSpec& model) {

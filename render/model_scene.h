@@ -48,9 +48,10 @@ class ModelScene {
   ModelScene(const ModelScene&) = delete;
   ModelScene& operator=(const ModelScene&) = delete;
 
-  /// Replaces the scene with the model's initial configuration and frames the camera.
+  /// Replaces the scene with the model's initial configuration and frames the camera (unless
+  /// keepCamera: an edit of the model redraws it as the user was looking at it).
   /// Unknown markers named by joints or forces are reported as warnings (if diag is given).
-  void build(const ModelSpec& model, Diagnostics* diag = nullptr);
+  void build(const ModelSpec& model, Diagnostics* diag = nullptr, bool keepCamera = false);
   void clear();
 
   /// Poses in Sample::poses order: the rigid bodies, then the flexible bodies (their FE frame),

@@ -1,5 +1,7 @@
 #include "ui/gui_automation.h"
 
+#include "ui/model_document.h"
+
 #include "ui/main_window.h"
 #include "ui/messages_panel.h"
 
@@ -16,6 +18,12 @@ void GuiAutomation::start() { QTimer::singleShot(0, this, &GuiAutomation::loadSt
 void GuiAutomation::loadStep() {
   if (!m_request.modelPath.isEmpty() && !m_window.openModelFile(m_request.modelPath))
     return fail(2, tr("cannot load model '%1'").arg(m_request.modelPath));
+  if (!m_request.select.isEmpty()) {
+    ModelDocument& doc = *m_window.document();
+    const ItemId id = doc.itemAtPath(m_request.select.toStdString());
+    if (id == ModelDocument::kNoItem) return fail(2, tr("no item at '%1' to select").arg(m_request.select));
+    doc.select(id);
+  }
   runStep();
 }
 

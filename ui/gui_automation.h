@@ -1,4 +1,4 @@
-// The GUI automation contract (DESIGN.md): `flexim MODEL.json --run --screenshot FILE.png --quit`.
+// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] --run --screenshot FILE.png --quit`.
 // Steps run from the event loop: load, run to completion, screenshot, then report an exit code.
 #pragma once
 
@@ -11,6 +11,7 @@ class MainWindow;
 
 struct AutomationRequest {
   QString modelPath;       ///< empty: keep the current (empty) scene
+  QString select;          ///< JSON path of an item to select after loading ("bodies[1]"), empty: none
   bool run = false;
   QString screenshotPath;  ///< empty: no screenshot
   bool quit = false;

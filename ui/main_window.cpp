@@ -4,13 +4,22 @@
 #include "io/model_json.h"
 #include "render/model_scene.h"
 #include "ui/messages_panel.h"
+#include "ui/model_document.h"
 #include "ui/model_tree.h"
+#include "ui/property_panel.h"
 #include "ui/playback_bar.h"
 #include "ui/simulation_controller.h"
 #include "ui/vtk_viewport.h"
 
 #include <QAction>
+#include <QCloseEvent>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QUndoView>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -29,6 +38,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   resize(1200, 800);
   m_scene = std::make_unique<render::ModelScene>();
   m_controller = new SimulationController(this);
+  m_document = new ModelDocument(this);
+  setAcceptDrops(true);
 
   createCentralArea();
   createDocks();
@@ -51,7 +62,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_controller, &SimulationController::progressChanged, this,
           [this](double fraction) { m_progress->setValue(int(fraction * 1000.0 + 0.5)); });
   connect(m_playback, &PlaybackBar::frameChanged, this, &MainWindow::showFrame);
+  connect(m_document, &ModelDocument::fieldChanged, this, &MainWindow::onFieldChanged);
+  connect(m_document, &ModelDocument::dirtyChanged, this, [this] { updateTitle(); });
   updateActions();
+  updateTitle();
 }
 
 MainWindow::~MainWindow() {
@@ -77,21 +91,66 @@ void MainWindow::createCentralArea() {
 
 void MainWindow::createDocks() {
   m_tree = new ModelTree(this);
+  m_tree->setDocument(m_document);
   auto* treeDock = new QDockWidget(tr("Model"), this);
   treeDock->setObjectName("modelDock");
   treeDock->setWidget(m_tree);
   addDockWidget(Qt::LeftDockWidgetArea, treeDock);
+
+  m_properties = new PropertyPanel(m_document, this);
+  auto* propertiesDock = new QDockWidget(tr("Properties"), this);
+  propertiesDock->setObjectName("propertiesDock");
+  propertiesDock->setWidget(m_properties);
+  addDockWidget(Qt::LeftDockWidgetArea, propertiesDock);
+  splitDockWidget(treeDock, propertiesDock, Qt::Vertical);
+
+  auto* historyDock = new QDockWidget(tr("History"), this);
+  historyDock->setObjectName("historyDock");
+  auto* history = new QUndoView(m_document->undoStack(), historyDock);
+  history->setEmptyLabel(tr("<opened>"));
+  historyDock->setWidget(history);
+  addDockWidget(Qt::RightDockWidgetArea, historyDock);
+  historyDock->hide();  // View > History shows it
 
   m_messages = new MessagesPanel(this);
   auto* messagesDock = new QDockWidget(tr("Messages"), this);
   messagesDock->setObjectName("messagesDock");
   messagesDock->setWidget(m_messages);
   addDockWidget(Qt::BottomDockWidgetArea, messagesDock);
-  resizeDocks({treeDock}, {280}, Qt::Horizontal);
+  resizeDocks({treeDock}, {400}, Qt::Horizontal);
+  resizeDocks({treeDock, propertiesDock}, {300, 420}, Qt::Vertical);
   resizeDocks({messagesDock}, {150}, Qt::Vertical);
 }
 
 void MainWindow::createActions() {
+  m_newAction = new QAction(tr("&New model"), this);
+  m_newAction->setObjectName("actionNew");
+  m_newAction->setShortcut(QKeySequence::New);
+  connect(m_newAction, &QAction::triggered, this, &MainWindow::onNewRequested);
+
+  m_saveAction = new QAction(tr("&Save"), this);
+  m_saveAction->setObjectName("actionSave");
+  m_saveAction->setShortcut(QKeySequence::Save);
+  connect(m_saveAction, &QAction::triggered, this, &MainWindow::onSaveRequested);
+
+  m_saveAsAction = new QAction(tr("Save &as…"), this);
+  m_saveAsAction->setObjectName("actionSaveAs");
+  m_saveAsAction->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
+  connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::onSaveAsRequested);
+
+  m_revertAction = new QAction(tr("Re&vert"), this);
+  m_revertAction->setObjectName("actionRevert");
+  m_revertAction->setToolTip(tr("Read the model file again, dropping the changes since it was saved"));
+  connect(m_revertAction, &QAction::triggered, this, &MainWindow::onRevertRequested);
+
+  // the actions' text follows the command they undo ("Undo Edit rigid body 'crank' mass")
+  m_undoAction = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+  m_undoAction->setObjectName("actionUndo");
+  m_undoAction->setShortcut(QKeySequence::Undo);
+  m_redoAction = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+  m_redoAction->setObjectName("actionRedo");
+  m_redoAction->setShortcuts({QKeySequence(tr("Ctrl+Shift+Z")), QKeySequence(tr("Ctrl+Y"))});
+
   m_openAction = new QAction(tr("&Open model…"), this);
   m_openAction->setObjectName("actionOpen");  // found by tests and automation
   m_openAction->setShortcut(QKeySequence::Open);
@@ -170,10 +229,21 @@ void MainWindow::createToolBar() {
 
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(m_newAction);
   file->addAction(m_openAction);
+  m_recentMenu = file->addMenu(tr("Open &recent"));
+  m_recentMenu->setObjectName("menuRecent");
+  updateRecentFiles(QString());
+  file->addAction(m_saveAction);
+  file->addAction(m_saveAsAction);
+  file->addAction(m_revertAction);
+  file->addSeparator();
   file->addAction(m_exportAction);
   file->addSeparator();
   file->addAction(m_quitAction);
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(m_undoAction);
+  edit->addAction(m_redoAction);
   QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
   simulation->addAction(m_runAction);
   simulation->addAction(m_cancelAction);
@@ -181,70 +251,165 @@ void MainWindow::createMenus() {
   view->addAction(m_resetCameraAction);
   view->addAction(m_showMarkersAction);
   view->addAction(m_colourByDisplacementAction);
+  view->addSeparator();
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 }
 
 void MainWindow::updateActions() {
   const bool running = isRunning();
   m_openAction->setEnabled(!running);
+  m_newAction->setEnabled(!running);
+  m_recentMenu->setEnabled(!running);
+  m_saveAction->setEnabled(m_hasModel);
+  m_saveAsAction->setEnabled(m_hasModel);
+  m_revertAction->setEnabled(m_hasModel && !running && !m_document->path().isEmpty());
   m_runAction->setEnabled(m_hasModel && !running);
   m_cancelAction->setEnabled(running);
   m_exportAction->setEnabled(!running && !m_results.empty());
-  const bool flexible = m_hasModel && !m_model.flexible_bodies.empty();
+  const bool flexible = m_hasModel && !model().flexible_bodies.empty();
   m_colourByDisplacementAction->setEnabled(flexible);
   m_deformationScale->setEnabled(flexible);
 }
 
 bool MainWindow::isRunning() const { return m_controller && m_controller->isRunning(); }
 
+const ModelSpec& MainWindow::model() const { return m_document->model(); }
+
 bool MainWindow::openModelFile(const QString& path) {
   if (isRunning()) {
     m_messages->add(Severity::Error, path, tr("cannot open a model while a run is in progress"));
     return false;
   }
-  ModelSpec model;
+  if (!maybeSave()) return false;
   Diagnostics diag;
-  const bool ok = io::loadModelFile(path.toStdString(), model, diag);
+  const bool ok = m_document->open(path, diag);
   m_messages->add(diag);
   if (!ok || diag.hasErrors()) {
     m_messages->add(Severity::Error, path, tr("the model was not loaded"));
     m_statusText->setText(tr("Could not load %1").arg(QFileInfo(path).fileName()));
     return false;
   }
-  showModel(model, path);
+  m_modelSource = path;
+  onDocumentReset();
+  updateRecentFiles(path);
   return true;
 }
 
 void MainWindow::showModel(const ModelSpec& model, const QString& source) {
-  m_model = model;
   m_modelSource = source;
+  m_document->reset(model, QFileInfo::exists(source) ? source : QString());
+  onDocumentReset();
+}
+
+void MainWindow::onDocumentReset() {
+  const ModelSpec& m = model();
   m_hasModel = true;
   m_results.reset({});
   m_playback->clear();
   m_progress->setValue(0);
 
   Diagnostics diag;
-  m_scene->build(m_model, &diag);
+  m_scene->build(m, &diag);
   m_messages->add(diag);
-  m_tree->showModel(m_model);
   m_viewport->update();
+  updateTitle();
 
-  const QString name = m_model.name.empty() ? QFileInfo(source).fileName() : QString::fromStdString(m_model.name);
-  setWindowTitle(tr("%1 — Flexim").arg(name));
-  if (m_model.flexible_bodies.empty())
-    m_statusText->setText(tr("Loaded %1: %2 bodies, %3 joints")
-                              .arg(name)
-                              .arg(m_model.bodies.size())
-                              .arg(m_model.joints.size()));
+  const QString name = m.name.empty() ? QFileInfo(m_modelSource).fileName() : QString::fromStdString(m.name);
+  if (m.flexible_bodies.empty())
+    m_statusText->setText(tr("Loaded %1: %2 bodies, %3 joints").arg(name).arg(m.bodies.size()).arg(m.joints.size()));
   else
     m_statusText->setText(tr("Loaded %1: %2 rigid, %3 flexible, %4 virtual bodies, %5 joints")
                               .arg(name)
-                              .arg(m_model.bodies.size())
-                              .arg(m_model.flexible_bodies.size())
-                              .arg(m_model.virtual_bodies.size())
-                              .arg(m_model.joints.size()));
-  m_messages->add(Severity::Info, source, tr("model loaded"));
+                              .arg(m.bodies.size())
+                              .arg(m.flexible_bodies.size())
+                              .arg(m.virtual_bodies.size())
+                              .arg(m.joints.size()));
+  m_messages->add(Severity::Info, m_modelSource, tr("model loaded"));
   updateActions();
   emit modelLoaded();
+}
+
+void MainWindow::onFieldChanged() {
+  // an edit is drawn at once, seen from where the user was looking
+  Diagnostics diag;
+  m_scene->build(model(), &diag, true);
+  m_viewport->update();
+  updateActions();
+}
+
+void MainWindow::updateTitle() {
+  // "name.json* — Flexim": the file's name, a star while there are unsaved changes
+  QString name = !m_document->path().isEmpty() ? QFileInfo(m_document->path()).fileName() : QString();
+  if (name.isEmpty() && m_hasModel)
+    name = model().name.empty() ? (m_modelSource.isEmpty() ? tr("untitled") : QFileInfo(m_modelSource).fileName())
+                                : QString::fromStdString(model().name);
+  if (name.isEmpty()) {
+    setWindowTitle(tr("Flexim"));
+    return;
+  }
+  setWindowTitle(tr("%1%2 — Flexim").arg(name, m_document->isDirty() ? "*" : ""));
+}
+
+bool MainWindow::saveModelFile(const QString& path) {
+  QString error;
+  if (!m_document->save(path, error)) {
+    m_messages->add(Severity::Error, path, error);
+    return false;
+  }
+  m_modelSource = path;
+  m_messages->add(Severity::Info, path, tr("model saved"));
+  updateTitle();
+  updateActions();
+  updateRecentFiles(path);
+  return true;
+}
+
+bool MainWindow::maybeSave() {
+  if (!m_document->isDirty()) return true;
+  const auto answer = QMessageBox::warning(
+      this, tr("Unsaved changes"),
+      tr("The model has changes that are not saved. Save them first?"),
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Cancel) return false;
+  if (answer == QMessageBox::Discard) return true;
+  return onSaveRequested();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (maybeSave()) event->accept();
+  else event->ignore();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (urls.size() == 1 && urls.front().isLocalFile() && urls.front().toLocalFile().endsWith(".json", Qt::CaseInsensitive))
+    event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (urls.size() != 1 || !urls.front().isLocalFile()) return;
+  event->acceptProposedAction();
+  openModelFile(urls.front().toLocalFile());
+}
+
+void MainWindow::updateRecentFiles(const QString& opened) {
+  QSettings settings;
+  QStringList recent = settings.value("recentFiles").toStringList();
+  if (!opened.isEmpty()) {
+    const QString path = QFileInfo(opened).absoluteFilePath();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > 8) recent.removeLast();
+    settings.setValue("recentFiles", recent);
+  }
+  m_recentMenu->clear();
+  for (const QString& path : recent) {
+    QAction* a = m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openModelFile(path); });
+    a->setToolTip(path);
+    a->setStatusTip(path);
+  }
+  m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
 bool MainWindow::startRun() {
@@ -253,7 +418,7 @@ bool MainWindow::startRun() {
     return false;
   }
   Diagnostics diag;
-  const bool started = m_controller->start(m_model, diag);
+  const bool started = m_controller->start(model(), diag);
   m_messages->add(diag);
   if (!started) {
     m_messages->add(Severity::Error, tr("simulation"), tr("the run did not start"));
@@ -274,7 +439,7 @@ void MainWindow::onRunStarted(const std::vector<Channel>& channels) {
   m_playback->clear();
   m_scene->resetColourRange();
   m_statusText->setText(tr("Running…"));
-  m_messages->add(Severity::Info, tr("simulation"), tr("run started (t_end = %1 s)").arg(m_model.solver.t_end));
+  m_messages->add(Severity::Info, tr("simulation"), tr("run started (t_end = %1 s)").arg(model().solver.t_end));
 }
 
 void MainWindow::onSamplesArrived(const std::vector<Sample>& samples) {
@@ -353,6 +518,36 @@ void MainWindow::onOpenRequested() {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
                                                     tr("Flexim models (*.json);;All files (*)"));
   if (!path.isEmpty()) openModelFile(path);
+}
+
+void MainWindow::onNewRequested() {
+  if (isRunning() || !maybeSave()) return;
+  ModelSpec empty;
+  empty.name = "untitled";
+  empty.gravity = Vec3(0, 0, -9.81);
+  showModel(empty, QString());
+}
+
+bool MainWindow::onSaveRequested() {
+  if (m_document->path().isEmpty()) return onSaveAsRequested();
+  return saveModelFile(m_document->path());
+}
+
+bool MainWindow::onSaveAsRequested() {
+  const QString start = m_document->path().isEmpty() ? QStringLiteral("model.json") : m_document->path();
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save model"), start, tr("Flexim models (*.json)"));
+  return !path.isEmpty() && saveModelFile(path);
+}
+
+void MainWindow::onRevertRequested() {
+  const QString path = m_document->path();
+  if (path.isEmpty() || isRunning()) return;
+  if (m_document->isDirty() &&
+      QMessageBox::question(this, tr("Revert"), tr("Drop the unsaved changes and read %1 again?").arg(QFileInfo(path).fileName())) !=
+          QMessageBox::Yes)
+    return;
+  m_document->undoStack()->setClean();  // the changes are dropped on purpose: no second question
+  openModelFile(path);
 }
 
 void MainWindow::onExportRequested() {

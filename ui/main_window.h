@@ -13,6 +13,7 @@
 #include <memory>
 
 class QAction;
+class QMenu;
 class QDoubleSpinBox;
 class QLabel;
 class QProgressBar;
@@ -25,7 +26,9 @@ class ModelScene;
 namespace flexim::ui {
 
 class MessagesPanel;
+class ModelDocument;
 class ModelTree;
+class PropertyPanel;
 class PlaybackBar;
 class SimulationController;
 class VtkViewport;
@@ -37,17 +40,25 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  /// Loads a model file; problems go to the Messages dock. Returns false on errors.
+  /// Loads a model file; problems go to the Messages dock. Returns false on errors (or when the
+  /// user keeps the unsaved changes of the current model).
   bool openModelFile(const QString& path);
   /// Shows a model that is already in memory (source: file name or description for the title).
   void showModel(const ModelSpec& model, const QString& source);
+  /// Writes the model JSON to path (the document's file from now on). False with a message.
+  bool saveModelFile(const QString& path);
+  /// Asks whether to save unsaved changes before they would be lost: true to go on (saved or
+  /// discarded), false to stop (cancelled, or the save failed).
+  bool maybeSave();
   /// Starts a run of the current model. Returns false (reasons in Messages) if it cannot start.
   bool startRun();
   void cancelRun();
   bool exportResultsCsv(const QString& path);
 
   bool isRunning() const;
-  const ModelSpec& model() const { return m_model; }
+  const ModelSpec& model() const;
+  ModelDocument* document() const { return m_document; }
+  PropertyPanel* propertyPanel() const { return m_properties; }
   const ResultTable& results() const { return m_results; }
   const RunSummary& lastSummary() const { return m_lastSummary; }
   /// The whole window with the 3-D view composited in, opaque.
@@ -73,15 +84,26 @@ class MainWindow : public QMainWindow {
   void createMenus();
   void createToolBar();
   void updateActions();
+  void updateTitle();
+  void updateRecentFiles(const QString& opened);
+  void onDocumentReset();
+  void onFieldChanged();
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
   void onOpenRequested();
+  void onNewRequested();
+  bool onSaveRequested();
+  bool onSaveAsRequested();
+  void onRevertRequested();
   void onExportRequested();
   void onRunStarted(const std::vector<Channel>& channels);
   void onSamplesArrived(const std::vector<Sample>& samples);
   void onRunFinished(const RunSummary& summary);
   void showFrame(int index);
 
-  ModelSpec m_model;
+  ModelDocument* m_document = nullptr;
   QString m_modelSource;
   bool m_hasModel = false;
   std::unique_ptr<render::ModelScene> m_scene;
@@ -92,11 +114,19 @@ class MainWindow : public QMainWindow {
   VtkViewport* m_viewport = nullptr;
   PlaybackBar* m_playback = nullptr;
   ModelTree* m_tree = nullptr;
+  PropertyPanel* m_properties = nullptr;
   MessagesPanel* m_messages = nullptr;
   QProgressBar* m_progress = nullptr;
   QLabel* m_statusText = nullptr;
 
+  QAction* m_newAction = nullptr;
   QAction* m_openAction = nullptr;
+  QAction* m_saveAction = nullptr;
+  QAction* m_saveAsAction = nullptr;
+  QAction* m_revertAction = nullptr;
+  QAction* m_undoAction = nullptr;
+  QAction* m_redoAction = nullptr;
+  QMenu* m_recentMenu = nullptr;
   QAction* m_exportAction = nullptr;
   QAction* m_quitAction = nullptr;
   QAction* m_runAction = nullptr;

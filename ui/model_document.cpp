@@ -54,6 +54,24 @@ class SetFieldCommand : public QUndoCommand {
   FieldValue m_before, m_after;
 };
 
+/// Several fields changed by one edit (a rename and the references that follow it): the whole
+/// model before and after, and the fields to announce.
+class ModelChangeCommand : public QUndoCommand {
+ public:
+  ModelChangeCommand(ModelDocument& doc, QString text, ModelSpec before, ModelSpec after,
+                     std::vector<std::pair<ItemId, std::string>> changed)
+      : m_doc(doc), m_before(std::move(before)), m_after(std::move(after)), m_changed(std::move(changed)) {
+    setText(text);
+  }
+  void redo() override { m_doc.replaceModel(m_after, m_changed); }
+  void undo() override { m_doc.replaceModel(m_before, m_changed); }
+
+ private:
+  ModelDocument& m_doc;
+  ModelSpec m_before, m_after;
+  std::vector<std::pair<ItemId, std::string>> m_changed;
+};
+
 ModelDocument::ModelDocument(QObject* parent) : QObject(parent) {
   const ItemDescription& top = modelDescription();
   m_slots.push_back({nullptr, &top, ""});
@@ -209,10 +227,28 @@ ItemId ModelDocument::findItem(const std::string& listKey, const std::string& na
   return kNoItem;
 }
 
+const FieldDescription* ModelDocument::fieldOf(const Where& where, const std::string& key) const {
+  // a key may be described more than once, for different kinds of the item: take the one that applies
+  const ItemDescription& d = *where.slot->item;
+  const void* item = itemPointer(m_model, where);
+  const FieldDescription* first = nullptr;
+  for (const FieldDescription& f : d.fields) {
+    if (f.key != key) continue;
+    if (d.applies(f, item)) return &f;
+    if (!first) first = &f;
+  }
+  return first;
+}
+
+bool ModelDocument::applies(ItemId id, const FieldDescription& field) const {
+  Where w;
+  return locate(id, w) && w.slot->item->applies(field, itemPointer(m_model, w));
+}
+
 FieldValue ModelDocument::value(ItemId id, const std::string& key) const {
   Where w;
   if (!locate(id, w)) return {};
-  const FieldDescription* f = w.slot->item->field(key);
+  const FieldDescription* f = fieldOf(w, key);
   if (!f || !f->get) return {};
   return f->get(itemPointer(m_model, w));
 }
@@ -223,36 +259,90 @@ bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue
     error = tr("no such item");
     return false;
   }
-  const FieldDescription* f = w.slot->item->field(key);
+  const FieldDescription* f = fieldOf(w, key);
   if (!f || !f->set || !f->get) {
     error = tr("%1 has no field '%2' that can be edited").arg(itemLabel(id), QString::fromStdString(key));
     return false;
   }
   const FieldValue before = f->get(itemPointer(m_model, w));
   if (sameValue(before, v)) return true;
-  // the same check as the JSON loader's: validate the edited model, refuse what it refuses here
   ModelSpec trial = m_model;
   f->set(itemPointer(trial, w), v);
+  std::vector<std::pair<ItemId, std::string>> changed{{id, key}};
+  const auto* oldName = std::get_if<std::string>(&before);
+  const auto* newName = std::get_if<std::string>(&v);
+  if (key == "name" && oldName && newName && !w.slot->item->nameScope.empty())
+    renameReferences(trial, *w.slot->item, *oldName, *newName, changed);
+  // the same check as the JSON loader's: validate the edited model and refuse an edit that adds
+  // an error, with validation's message (the one at this field, if there is one)
   const std::string fieldPath = itemPath(id).empty() ? key : itemPath(id) + "." + key;
-  const Diagnostics problems = validate(trial);
-  for (const Diagnostic& d : problems.items()) {
-    if (d.severity != Severity::Error) continue;
-    const bool here = d.where.compare(0, fieldPath.size(), fieldPath) == 0 &&
-                      (d.where.size() == fieldPath.size() || d.where[fieldPath.size()] == '.' ||
-                       d.where[fieldPath.size()] == '[' || d.where[fieldPath.size()] == ' ');
-    if (here) {
-      error = QString::fromStdString(d.where + ": " + d.message);
-      return false;
+  const std::string problem = newProblem(m_model, trial, fieldPath);
+  if (!problem.empty()) {
+    error = QString::fromStdString(problem);
+    return false;
+  }
+  if (changed.size() == 1)
+    m_undo.push(new SetFieldCommand(*this, id, key, before, v));
+  else
+    m_undo.push(new ModelChangeCommand(*this,
+                                       tr("Rename %1 to '%2' (and %3 references)")
+                                           .arg(itemLabel(id), QString::fromStdString(*newName))
+                                           .arg(changed.size() - 1),
+                                       m_model, std::move(trial), std::move(changed)));
+  return true;
+}
+
+void ModelDocument::renameReferences(ModelSpec& trial, const ItemDescription& renamed, const std::string& from,
+                                     const std::string& to, std::vector<std::pair<ItemId, std::string>>& changed) const {
+  // every reference to the item's kind (or to its name scope: "body" names rigid and virtual
+  // bodies alike) that names it follows the new name; references inside nested objects are not
+  // visited (none names a body or joint today)
+  for (ItemId other : items()) {
+    Where w;
+    if (!locate(other, w) || !w.slot->list) continue;
+    const ItemDescription& d = *w.slot->item;
+    void* item = itemPointer(trial, w);
+    for (const FieldDescription& f : d.fields) {
+      if (f.type != FieldType::Reference || !f.get || !f.set || !d.applies(f, item)) continue;
+      if (f.refersTo != renamed.kind && f.refersTo != renamed.nameScope) continue;
+      const FieldValue value = f.get(item);
+      const auto* name = std::get_if<std::string>(&value);
+      if (!name || *name != from) continue;
+      f.set(item, to);
+      changed.emplace_back(other, f.key);
     }
   }
-  m_undo.push(new SetFieldCommand(*this, id, key, before, v));
-  return true;
+}
+
+std::string ModelDocument::newProblem(const ModelSpec& before, const ModelSpec& after, const std::string& fieldPath) {
+  const auto errors = [](const ModelSpec& m) {
+    std::vector<std::string> out;
+    const Diagnostics d = validate(m);  // kept: its items() is read below
+    for (const Diagnostic& item : d.items())
+      if (item.severity == Severity::Error) out.push_back(item.where + ": " + item.message);
+    return out;
+  };
+  const std::vector<std::string> old = errors(before);
+  std::string first;
+  for (const std::string& e : errors(after)) {
+    if (std::find(old.begin(), old.end(), e) != old.end()) continue;
+    const bool here = e.compare(0, fieldPath.size(), fieldPath) == 0 &&
+                      std::string(".[ :").find(e[fieldPath.size()]) != std::string::npos;
+    if (here) return e;
+    if (first.empty()) first = e;
+  }
+  return first;
+}
+
+void ModelDocument::replaceModel(const ModelSpec& model, const std::vector<std::pair<ItemId, std::string>>& changed) {
+  m_model = model;
+  for (const auto& [id, key] : changed) emit fieldChanged(id, QString::fromStdString(key));
 }
 
 void ModelDocument::apply(ItemId id, const std::string& key, const FieldValue& v) {
   Where w;
   if (!locate(id, w)) return;
-  const FieldDescription* f = w.slot->item->field(key);
+  const FieldDescription* f = fieldOf(w, key);
   f->set(itemPointer(m_model, w), v);
   emit fieldChanged(id, QString::fromStdString(key));
 }

@@ -63,11 +63,15 @@ class ModelDocument : public QObject {
   /// The item of a list with that name, kNoItem if none.
   ItemId findItem(const std::string& listKey, const std::string& name) const;
 
+  /// Whether the field applies to the item as it is now (its condition holds: a joint's axis
+  /// only for the kinds that have one).
+  bool applies(ItemId id, const FieldDescription& field) const;
   /// The value of one of the item's fields (std::monostate when it has no such field).
   FieldValue value(ItemId id, const std::string& key) const;
-  /// Changes one field through an undoable command. An edit that the model's validation refuses
-  /// at this field is not made: false, with validation's own message ("bodies[0].mass: must be
-  /// positive") in error. Setting a field to its current value does nothing and succeeds.
+  /// Changes one field through an undoable command. An edit that adds a validation error is not
+  /// made: false, with validation's own message ("bodies[0].mass: must be positive") in error.
+  /// Renaming an item renames the references to it in the same command. Setting a field to its
+  /// current value does nothing and succeeds.
   bool setField(ItemId id, const std::string& key, const FieldValue& value, QString& error);
 
   ItemId selected() const { return m_selected; }
@@ -83,6 +87,7 @@ class ModelDocument : public QObject {
 
  private:
   friend class SetFieldCommand;
+  friend class ModelChangeCommand;
   struct Slot {
     const FieldDescription* list = nullptr;  ///< top-level list field, or null for an object
     const ItemDescription* item = nullptr;
@@ -93,11 +98,18 @@ class ModelDocument : public QObject {
     std::size_t index = 0;  ///< in the list (0 for objects)
   };
   bool locate(ItemId id, Where& where) const;
+  const FieldDescription* fieldOf(const Where& where, const std::string& key) const;
   void* itemPointer(ModelSpec& model, const Where& where) const;
   const void* itemPointer(const ModelSpec& model, const Where& where) const;
   /// Sets without a command (the commands' redo and undo).
   void apply(ItemId id, const std::string& key, const FieldValue& value);
   void assignIds();
+  /// Points the references to a renamed item at its new name (in trial), listing the fields changed.
+  void renameReferences(ModelSpec& trial, const ItemDescription& renamed, const std::string& from,
+                        const std::string& to, std::vector<std::pair<ItemId, std::string>>& changed) const;
+  /// The first validation error of after that before does not have, preferring one at fieldPath.
+  static std::string newProblem(const ModelSpec& before, const ModelSpec& after, const std::string& fieldPath);
+  void replaceModel(const ModelSpec& model, const std::vector<std::pair<ItemId, std::string>>& changed);
 
   ModelSpec m_model;
   QString m_path;

@@ -9,12 +9,15 @@
 namespace flexim::ui {
 namespace {
 
+constexpr int kIdRole = Qt::UserRole + 1;
+
 QTreeWidgetItem* addGroup(QTreeWidget* tree, const QString& title) {
   auto* group = new QTreeWidgetItem(tree, {title, QString()});
   QFont bold = group->font(0);
   bold.setBold(true);
   group->setFont(0, bold);
   group->setData(0, Qt::UserRole, title);
+  group->setFlags(group->flags() & ~Qt::ItemIsSelectable);
   return group;
 }
 
@@ -26,30 +29,40 @@ QString groupTitle(const std::string& scope) {
   return s.endsWith('y') ? s.chopped(1) + "ies" : s + "s";
 }
 
-std::string text(const FieldValue& v) {
-  if (const auto* s = std::get_if<std::string>(&v)) return *s;
-  if (const auto* d = std::get_if<double>(&v)) return QString::number(*d).toStdString();
-  if (const auto* i = std::get_if<int>(&v)) return std::to_string(*i);
+QString text(const FieldValue& v) {
+  if (const auto* s = std::get_if<std::string>(&v)) return QString::fromStdString(*s);
+  if (const auto* d = std::get_if<double>(&v)) return QString::number(*d);
+  if (const auto* i = std::get_if<int>(&v)) return QString::number(*i);
   return {};
+}
+
+/// Name scopes that hold several kinds of item (bodies: rigid, flexible, virtual).
+std::map<std::string, int> kindsPerScope() {
+  std::map<std::string, int> kinds;
+  for (const FieldDescription& list : modelDescription().fields)
+    if (list.type == FieldType::List && list.item && !list.item->nameScope.empty()) ++kinds[list.item->nameScope];
+  return kinds;
 }
 
 /// The type column: the item's "type" field, else (groups of several kinds, such as bodies) the
 /// first word of its kind's label, else its first choice field ("rotation"), else its label.
-QString typeOf(const ItemDescription& d, const void* item, bool severalKinds) {
-  if (const FieldDescription* f = d.field("type"); f && f->get) return QString::fromStdString(text(f->get(item)));
+QString typeOf(const ModelDocument& doc, ItemId id, bool severalKinds) {
+  const ItemDescription& d = *doc.description(id);
+  if (d.field("type")) return text(doc.value(id, "type"));
   if (severalKinds) return QString::fromStdString(d.label.substr(0, d.label.find(' '))).toLower();
   for (const FieldDescription& f : d.fields)
-    if (f.type == FieldType::Enum && f.get && d.applies(f, item)) return QString::fromStdString(text(f.get(item)));
+    if (f.type == FieldType::Enum && f.get && doc.applies(id, f)) return text(doc.value(id, f.key));
   return QString::fromStdString(d.label).toLower();
 }
 
 /// The tooltip: what the item refers to ("ground - crank") and its kind's help.
-QString detailOf(const ItemDescription& d, const void* item) {
+QString detailOf(const ModelDocument& doc, ItemId id) {
+  const ItemDescription& d = *doc.description(id);
   QStringList refs;
   for (const FieldDescription& f : d.fields)
-    if (f.type == FieldType::Reference && f.bodyKey.empty() && f.get && d.applies(f, item)) {
-      const std::string value = text(f.get(item));
-      if (!value.empty()) refs << QString::fromStdString(value);
+    if (f.type == FieldType::Reference && f.bodyKey.empty() && f.get && doc.applies(id, f)) {
+      const QString value = text(doc.value(id, f.key));
+      if (!value.isEmpty()) refs << value;
     }
   QString detail = refs.join(" - ");
   if (!d.help.empty()) detail += (detail.isEmpty() ? "" : "\n") + QString::fromStdString(d.help);
@@ -65,35 +78,87 @@ ModelTree::ModelTree(QWidget* parent) : QTreeWidget(parent) {
   header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
   header()->setStretchLastSection(false);
   setRootIsDecorated(true);
+  setSelectionMode(QAbstractItemView::SingleSelection);
+  connect(this, &QTreeWidget::itemSelectionChanged, this, [this] {
+    if (m_updatingSelection || !m_document) return;
+    const auto rows = selectedItems();
+    m_document->select(rows.isEmpty() ? ModelDocument::kNoItem : rows.front()->data(0, kIdRole).toInt());
+  });
 }
 
-void ModelTree::showModel(const ModelSpec& model) {
+void ModelTree::setDocument(ModelDocument* document) {
+  m_document = document;
+  connect(document, &ModelDocument::modelReset, this, &ModelTree::rebuild);
+  connect(document, &ModelDocument::fieldChanged, this, [this](ItemId id, const QString&) { refreshRow(id); });
+  connect(document, &ModelDocument::selectionChanged, this, &ModelTree::showSelection);
+  rebuild();
+}
+
+void ModelTree::rebuild() {
   clear();
+  if (!m_document) return;
+  const ModelDocument& doc = *m_document;
   // one group per name scope of the model's item lists, in document order, from the item
-  // descriptions: a kind registered later (couplings, contacts, beams) appears by itself
-  const ItemDescription& top = modelDescription();
-  std::map<std::string, int> kindsInScope;
-  for (const FieldDescription& list : top.fields)
-    if (list.type == FieldType::List && list.item && !list.item->nameScope.empty()) ++kindsInScope[list.item->nameScope];
+  // descriptions: a kind registered later (contacts, beams) appears by itself
+  const std::map<std::string, int> kinds = kindsPerScope();
   std::map<std::string, QTreeWidgetItem*> groups;
   std::map<std::string, int> counts;
-  for (const FieldDescription& list : top.fields) {
-    if (list.type != FieldType::List || !list.item || list.item->nameScope.empty()) continue;
-    const ItemDescription& d = *list.item;
-    QTreeWidgetItem*& group = groups[d.nameScope];
-    if (!group) group = addGroup(this, groupTitle(d.nameScope));
-    const FieldDescription* name = d.field("name");
-    auto* doc = const_cast<ModelSpec*>(&model);  // the accessors take the document untyped
-    for (std::size_t i = 0; i < list.count(&model); ++i) {
-      const void* item = list.element(doc, i);
-      auto* row = new QTreeWidgetItem(group, {QString::fromStdString(name ? text(name->get(item)) : std::string()),
-                                              typeOf(d, item, kindsInScope[d.nameScope] > 1)});
-      row->setToolTip(0, detailOf(d, item));
-      ++counts[d.nameScope];
+  for (ItemId id : doc.items()) {
+    const ItemDescription* d = doc.description(id);
+    QTreeWidgetItem* row = nullptr;
+    if (id == ModelDocument::kModelId || id == ModelDocument::kSimulationId) {
+      row = new QTreeWidgetItem(this, {id == ModelDocument::kModelId ? tr("Model") : tr("Simulation"), QString()});
+    } else if (!d->nameScope.empty()) {
+      QTreeWidgetItem*& group = groups[d->nameScope];
+      if (!group) group = addGroup(this, groupTitle(d->nameScope));
+      row = new QTreeWidgetItem(group);
+      ++counts[d->nameScope];
+    } else {
+      continue;  // items without a name have no row (yet)
     }
+    row->setData(0, kIdRole, id);
+    refreshRow(id);
   }
   for (const auto& [scope, group] : groups) group->setText(1, QString::number(counts[scope]));
   expandAll();
+  showSelection(doc.selected());
+}
+
+void ModelTree::refreshRow(ItemId id) {
+  QTreeWidgetItem* row = rowOf(id);
+  if (!row || !m_document) return;
+  const ModelDocument& doc = *m_document;
+  if (id == ModelDocument::kModelId) {
+    row->setText(1, text(doc.value(id, "name")));
+    row->setToolTip(0, QString::fromStdString(doc.description(id)->help));
+    return;
+  }
+  if (id == ModelDocument::kSimulationId) {
+    row->setText(1, text(doc.value(id, "integrator")));
+    row->setToolTip(0, QString::fromStdString(doc.description(id)->help));
+    return;
+  }
+  const ItemDescription& d = *doc.description(id);
+  row->setText(0, QString::fromStdString(doc.itemName(id)));
+  row->setText(1, typeOf(doc, id, kindsPerScope()[d.nameScope] > 1));
+  row->setToolTip(0, detailOf(doc, id));
+}
+
+QTreeWidgetItem* ModelTree::rowOf(ItemId id) const {
+  for (QTreeWidgetItemIterator it(const_cast<ModelTree*>(this)); *it; ++it)
+    if ((*it)->data(0, kIdRole).toInt() == id && id != ModelDocument::kNoItem) return *it;
+  return nullptr;
+}
+
+void ModelTree::showSelection(ItemId id) {
+  m_updatingSelection = true;
+  clearSelection();
+  if (QTreeWidgetItem* row = rowOf(id)) {
+    row->setSelected(true);
+    scrollToItem(row);
+    setCurrentItem(row);
+  }
+  m_updatingSelection = false;
 }
 
 QStringList ModelTree::itemNames(const QString& group) const {

@@ -1,8 +1,10 @@
-// Read-only outline of a ModelSpec, built from the item descriptions: one group per kind of item
-// (bodies, joints, drivers, couplings, forces, sensors) with each item's type.
+// Outline of the model document, built from the item descriptions: the model's top level, one
+// group per kind of item (bodies, joints, drivers, couplings, forces, sensors) with each item's
+// type, and the simulation settings. Each row carries its item's id; selecting a row selects the
+// item in the document, and the document's selection is shown here.
 #pragma once
 
-#include "core/model/model.h"
+#include "ui/model_document.h"
 
 #include <QTreeWidget>
 
@@ -13,9 +15,20 @@ class ModelTree : public QTreeWidget {
 
  public:
   explicit ModelTree(QWidget* parent = nullptr);
-  void showModel(const ModelSpec& model);
+  /// Shows the document and follows its changes and selection from now on.
+  void setDocument(ModelDocument* document);
   /// Names listed under a group ("Bodies", "Joints", ...), in order; empty if no such group.
   QStringList itemNames(const QString& group) const;
+  /// The row of an item (null if not shown).
+  QTreeWidgetItem* rowOf(ItemId id) const;
+
+ private:
+  void rebuild();
+  void refreshRow(ItemId id);
+  void showSelection(ItemId id);
+
+  ModelDocument* m_document = nullptr;
+  bool m_updatingSelection = false;
 };
 
 }  // namespace flexim::ui

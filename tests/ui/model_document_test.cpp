@@ -1,6 +1,7 @@
 // The editable model document (issue #9 item 1): edits through undoable commands, refused edits
 // with the JSON loader's own message, the dirty state, stable item ids and saving.
 #include "io/model_json.h"
+#include "core/model/validate.h"
 #include "ui/model_document.h"
 
 #include <QSignalSpy>
@@ -123,6 +124,35 @@ class ModelDocumentTest : public QObject {
     QCOMPARE(items.front(), ModelDocument::kModelId);
     QCOMPARE(items.back(), ModelDocument::kSimulationId);
     QCOMPARE(std::size_t(std::count(items.begin(), items.end(), crank)), std::size_t(1));
+  }
+
+  /// A rename carries the references to the item along, in one command that undoes as one; a
+  /// name another body has is refused with the loader's duplicate-name message.
+  void renameFollowsReferences() {
+    ModelDocument doc;
+    doc.reset(loadExample(), {});
+    const ItemId crank = doc.findItem("bodies", "crank");
+    const auto referencing = [&doc](const std::string& name) {
+      int n = 0;
+      for (const JointSpec& j : doc.model().joints) n += (j.body1 == name) + (j.body2 == name);
+      return n;
+    };
+    const int before = referencing("crank");
+    QVERIFY(before >= 2);
+    QString error;
+    QVERIFY2(doc.setField(crank, "name", std::string("lever"), error), qPrintable(error));
+    QCOMPARE(referencing("lever"), before);
+    QCOMPARE(referencing("crank"), 0);
+    QVERIFY(!validate(doc.model()).hasErrors());
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QVERIFY2(doc.undoStack()->text(0).contains("lever"), qPrintable(doc.undoStack()->text(0)));
+    doc.undoStack()->undo();
+    QCOMPARE(referencing("crank"), before);
+    QCOMPARE(doc.itemName(crank), std::string("crank"));
+    // a duplicate name is a new error elsewhere (at the other body): refused all the same
+    QVERIFY(!doc.setField(crank, "name", std::string("slider"), error));
+    QVERIFY2(error.contains("duplicate name 'slider'"), qPrintable(error));
+    QCOMPARE(doc.itemName(crank), std::string("crank"));
   }
 
   /// Saving an unchanged model writes what it read, byte for byte; saving makes it clean.

@@ -1,0 +1,201 @@
+// Editing a model in the application with real widget events (issue #9 items 1 and 2): a click
+// in the model tree selects an item, its fields appear in the property panel, typing a value
+// edits the model through one undoable command (the viewport redraws, the title gets its star),
+// Ctrl+Z / Ctrl+Shift+Z undo and redo, an invalid value is refused in place with the JSON
+// loader's message, and Ctrl+S writes a file that loads back with the edit.
+#include "io/model_json.h"
+#include "render/model_scene.h"
+#include "ui/main_window.h"
+#include "ui/model_document.h"
+#include "ui/model_tree.h"
+#include "ui/property_panel.h"
+#include "ui/surface_format.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace flexim;
+using namespace flexim::ui;
+
+namespace {
+
+const QString kSliderCrank = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_rigid.json");
+
+}  // namespace
+
+class EditingTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() {
+    QVERIFY(m_dir.isValid());
+    m_path = m_dir.filePath("model.json");
+    QFile::remove(m_path);
+    QVERIFY(QFile::copy(kSliderCrank, m_path));
+    QFile::setPermissions(m_path, QFile::ReadOwner | QFile::WriteOwner);
+    m_window = std::make_unique<MainWindow>();
+    m_window->resize(1200, 800);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    // keyboard shortcuts go to the active window
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QVERIFY(m_window->openModelFile(m_path));
+  }
+  void cleanup() {
+    // nothing to ask at the end of a test
+    if (m_window) m_window->document()->undoStack()->setClean();
+    m_window.reset();
+  }
+
+  void clickInTreeShowsTheFields() {
+    clickRow("crank");
+    QCOMPARE(m_window->propertyPanel()->item(), m_window->document()->findItem("bodies", "crank"));
+    QLineEdit* mass = field("mass");
+    QVERIFY(mass);
+    QCOMPARE(mass->text().toDouble(), m_window->model().bodies[0].mass);
+    // the joint kinds are a choice; a reference offers the model's bodies
+    clickRow("crank_pivot");
+    auto* type = m_window->propertyPanel()->findChild<QComboBox*>("field:type");
+    QVERIFY(type);
+    QCOMPARE(type->currentText(), QString("revolute"));
+    auto* body = m_window->propertyPanel()->findChild<QComboBox*>("field:body1");
+    QVERIFY(body);
+    QVERIFY(body->findText("crank") >= 0 && body->findText("ground") >= 0);
+  }
+
+  void typedValueIsOneUndoableEdit() {
+    clickRow("crank");
+    const double before = m_window->model().bodies[0].mass;
+    const QString title = m_window->windowTitle();
+    QCOMPARE(title, QString("model.json — Flexim"));
+    type(field("mass"), "0.25");
+    QCOMPARE(m_window->model().bodies[0].mass, 0.25);
+    QCOMPARE(m_window->windowTitle(), QString("model.json* — Flexim"));
+    auto* undo = m_window->findChild<QAction*>("actionUndo");
+    QVERIFY2(undo->text().contains("crank") && undo->text().contains("mass"), qPrintable(undo->text()));
+
+    QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(m_window->model().bodies[0].mass, before);
+    QCOMPARE(field("mass")->text().toDouble(), before);
+    QCOMPARE(m_window->windowTitle(), title);  // back to the file's state: clean
+    QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(m_window->model().bodies[0].mass, 0.25);
+    QCOMPARE(field("mass")->text().toDouble(), 0.25);
+  }
+
+  void editRedrawsTheViewportAtOnce() {
+    clickRow("crank");
+    const Vec3 before = m_window->scene().bodyPose(0).translation();
+    QLineEdit* x = m_window->propertyPanel()->findChild<QLineEdit*>("field:position:0");
+    QVERIFY(x);
+    type(x, QString::number(before.x() + 0.5));
+    const Vec3 after = m_window->scene().bodyPose(0).translation();
+    QVERIFY2(std::abs(after.x() - before.x() - 0.5) < 1e-12, qPrintable(QString::number(after.x())));
+    QCOMPARE(m_window->model().bodies[0].position.x(), before.x() + 0.5);
+  }
+
+  void invalidValueIsRefusedInPlace() {
+    clickRow("crank");
+    const double before = m_window->model().bodies[0].mass;
+    const int commands = m_window->document()->undoStack()->count();
+    type(field("mass"), "-1");
+    // the loader's message, under the field; the model and the editor keep the old value
+    QCOMPARE(m_window->propertyPanel()->fieldError("mass"), QString("bodies[0].mass: must be positive"));
+    auto* error = m_window->propertyPanel()->findChild<QLabel*>("error:mass");
+    QVERIFY(error && error->isVisible());
+    QCOMPARE(m_window->model().bodies[0].mass, before);
+    QCOMPARE(field("mass")->text().toDouble(), before);
+    QCOMPARE(m_window->document()->undoStack()->count(), commands);
+    type(field("mass"), "heavy");
+    QCOMPARE(m_window->propertyPanel()->fieldError("mass"), QString("mass: expected a number"));
+    // a good value clears the message
+    type(field("mass"), "0.3");
+    QVERIFY(m_window->propertyPanel()->fieldError("mass").isEmpty());
+    QCOMPARE(m_window->model().bodies[0].mass, 0.3);
+    // a name another body has: refused with the loader's duplicate-name message
+    type(field("name"), "slider");
+    QVERIFY2(m_window->propertyPanel()->fieldError("name").contains("slider"),
+             qPrintable(m_window->propertyPanel()->fieldError("name")));
+    QCOMPARE(m_window->model().bodies[0].name, std::string("crank"));
+  }
+
+  void choiceEditsByKeyboard() {
+    clickRow("Simulation");
+    auto* integrator = m_window->propertyPanel()->findChild<QComboBox*>("field:integrator");
+    QVERIFY(integrator);
+    const std::string before = toString(m_window->model().solver.integrator);
+    QCOMPARE(integrator->currentText().toStdString(), before);
+    integrator->setFocus();
+    QTest::keyClick(integrator, integrator->currentIndex() + 1 < integrator->count() ? Qt::Key_Down : Qt::Key_Up);
+    QVERIFY(toString(m_window->model().solver.integrator) != before);
+    QCOMPARE(integrator->currentText().toStdString(), std::string(toString(m_window->model().solver.integrator)));
+    QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(std::string(toString(m_window->model().solver.integrator)), before);
+  }
+
+  void renameShowsInTheTree() {
+    clickRow("crank");
+    type(field("name"), "lever");
+    QVERIFY(m_window->modelTree()->itemNames("Bodies").contains("lever"));
+    QVERIFY(m_window->propertyPanel()->findChild<QLabel*>("propertyTitle")->text().contains("lever"));
+  }
+
+  void saveWritesTheEditAndCleansTheTitle() {
+    clickRow("crank");
+    type(field("mass"), "0.25");
+    QTest::keyClick(m_window.get(), Qt::Key_S, Qt::ControlModifier);
+    QCOMPARE(m_window->windowTitle(), QString("model.json — Flexim"));
+    ModelSpec reread;
+    Diagnostics diag;
+    QVERIFY2(io::loadModelFile(m_path.toStdString(), reread, diag), diag.str().c_str());
+    QCOMPARE(reread.bodies[0].mass, 0.25);
+    // undo after the save makes the document differ from the file again
+    QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(m_window->windowTitle(), QString("model.json* — Flexim"));
+  }
+
+ private:
+  /// Clicks the tree row whose first column is text.
+  void clickRow(const QString& text) {
+    ModelTree* tree = m_window->modelTree();
+    const auto rows = tree->findItems(text, Qt::MatchExactly | Qt::MatchRecursive);
+    QVERIFY2(!rows.isEmpty(), qPrintable(text));
+    tree->scrollToItem(rows.front());
+    const QRect r = tree->visualItemRect(rows.front());
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, r.center());
+    QApplication::processEvents();
+  }
+  QLineEdit* field(const QString& key) const {
+    return m_window->propertyPanel()->findChild<QLineEdit*>("field:" + key);
+  }
+  /// Replaces an editor's text by typing, then Return.
+  static void type(QLineEdit* edit, const QString& text) {
+    QVERIFY(edit);
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClicks(edit, text);
+    QTest::keyClick(edit, Qt::Key_Return);
+    QApplication::processEvents();
+  }
+
+  QTemporaryDir m_dir;
+  QString m_path;
+  std::unique_ptr<MainWindow> m_window;
+};
+
+int main(int argc, char** argv) {
+  setDefaultSurfaceFormatForVtk();
+  QApplication app(argc, argv);
+  EditingTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "ui_editing_test.moc"

@@ -1,0 +1,469 @@
+#include "ui/property_panel.h"
+
+#include "core/model/validate.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <array>
+#include <climits>
+#include <memory>
+#include <cmath>
+
+namespace flexim::ui {
+
+namespace {
+
+QString number(double v) { return QString::number(v, 'g', 10); }
+
+/// Numbers separated by commas or blanks; false if any is not a finite number.
+bool parseNumbers(const QString& text, std::vector<double>& out) {
+  out.clear();
+  const QStringList parts = text.split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts);
+  for (const QString& p : parts) {
+    bool ok = false;
+    const double v = QLocale::c().toDouble(p, &ok);
+    if (!ok || !std::isfinite(v)) return false;
+    out.push_back(v);
+  }
+  return true;
+}
+
+QString joined(const std::vector<double>& values) {
+  QStringList parts;
+  for (double v : values) parts << number(v);
+  return parts.join(", ");
+}
+
+/// A unit as printed ("kg m^2" -> "kg·m²").
+QString prettyUnit(const std::string& unit) {
+  return QString::fromStdString(unit).replace("^2", "²").replace("^3", "³").replace(' ', "·");
+}
+
+/// The label of a field's row: its key in words and its unit ("mass [kg]").
+QString rowLabel(const FieldDescription& f) {
+  QString label = QString::fromStdString(f.key).replace('_', ' ');
+  if (!f.unit.empty()) label += QString(" [%1]").arg(prettyUnit(f.unit));
+  return label;
+}
+
+/// Shows text from its start (a long number's leading digits matter most).
+void setTextFromStart(QLineEdit* e, const QString& text) {
+  e->setText(text);
+  e->setCursorPosition(0);
+}
+
+/// Names a reference field may take in the model as it is now.
+QStringList referenceChoices(const ModelDocument& doc, ItemId id, const FieldDescription& f) {
+  const ModelIndex index(doc.model());
+  QStringList names;
+  if (f.refersTo == "marker") {
+    const FieldValue body = doc.value(id, f.bodyKey);
+    if (const auto* b = std::get_if<std::string>(&body))
+      if (const auto it = index.markerBodies.find(*b); it != index.markerBodies.end())
+        for (const auto& m : it->second) names << QString::fromStdString(m);
+  } else if (f.refersTo == "flexible_body") {
+    for (const auto& [name, body] : index.flexibleBodies) names << QString::fromStdString(name);
+  } else if (f.refersTo == "joint") {
+    for (const auto& [name, joint] : index.joints) names << QString::fromStdString(name);
+  } else {
+    for (const auto& [name, markers] : index.markerBodies) names << QString::fromStdString(name);
+  }
+  return names;
+}
+
+/// A line edit that leaves Undo and Redo to the document's commands once its text is committed
+/// (a QLineEdit takes Ctrl+Z for its own text history whenever it has the focus).
+class FieldLineEdit : public QLineEdit {
+ public:
+  using QLineEdit::QLineEdit;
+
+ protected:
+  bool event(QEvent* e) override {
+    if (e->type() == QEvent::ShortcutOverride && !isModified()) {
+      auto* key = static_cast<QKeyEvent*>(e);
+      if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo) ||
+          key->keyCombination() == QKeyCombination(Qt::ControlModifier | Qt::ShiftModifier, Qt::Key_Z)) {
+        e->ignore();
+        return true;
+      }
+    }
+    return QLineEdit::event(e);
+  }
+};
+
+/// A row of number fields (a vector, a quaternion) edited together.
+struct NumberRow {
+  std::vector<QLineEdit*> edits;
+  bool read(std::vector<double>& out) const {
+    out.clear();
+    for (QLineEdit* e : edits) {
+      std::vector<double> v;
+      if (!parseNumbers(e->text(), v) || v.size() != 1) return false;
+      out.push_back(v[0]);
+    }
+    return true;
+  }
+  void write(const double* values) const {
+    for (std::size_t i = 0; i < edits.size(); ++i) setTextFromStart(edits[i], number(values[i]));
+  }
+};
+
+}  // namespace
+
+PropertyPanel::PropertyPanel(ModelDocument* document, QWidget* parent) : QWidget(parent), m_document(document) {
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(6, 6, 6, 6);
+  m_title = new QLabel(this);
+  m_title->setObjectName("propertyTitle");
+  QFont bold = m_title->font();
+  bold.setBold(true);
+  m_title->setFont(bold);
+  m_help = new QLabel(this);
+  m_help->setWordWrap(true);
+  m_help->setStyleSheet("color: palette(mid);");
+  outer->addWidget(m_title);
+  outer->addWidget(m_help);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  m_form = new QWidget(scroll);
+  m_layout = new QFormLayout(m_form);
+  m_layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  m_layout->setLabelAlignment(Qt::AlignRight);
+  scroll->setWidget(m_form);
+  outer->addWidget(scroll, 1);
+
+  connect(m_document, &ModelDocument::selectionChanged, this, [this](ItemId id) {
+    m_item = id;
+    rebuild();
+  });
+  connect(m_document, &ModelDocument::modelReset, this, [this] {
+    m_item = m_document->selected();
+    rebuild();
+  });
+  connect(m_document, &ModelDocument::fieldChanged, this, &PropertyPanel::onFieldChanged);
+  rebuild();
+}
+
+QString PropertyPanel::fieldError(const QString& key) const {
+  const auto it = m_rows.find(key.toStdString());
+  return it == m_rows.end() || it->second.error->isHidden() ? QString() : it->second.error->text();
+}
+
+void PropertyPanel::scheduleRebuild() {
+  // later, not now: the change may come from an editor of the form, still inside its signal
+  if (m_rebuildPending) return;
+  m_rebuildPending = true;
+  QMetaObject::invokeMethod(this, [this] { rebuild(); }, Qt::QueuedConnection);
+}
+
+void PropertyPanel::rebuild() {
+  m_rebuildPending = false;
+  while (m_layout->rowCount() > 0) m_layout->removeRow(0);
+  m_rows.clear();
+  const ItemDescription* d = m_document->description(m_item);
+  if (!d) {
+    m_title->setText(tr("No item selected"));
+    m_help->setText(tr("Select an item in the model tree to see and edit its properties."));
+    return;
+  }
+  m_title->setText(m_document->itemLabel(m_item));
+  m_help->setText(QString::fromStdString(d->help));
+  for (const FieldDescription& f : d->fields) {
+    if (f.inputOnly || !f.get || !f.set || m_rows.count(f.key) || !m_document->applies(m_item, f)) continue;
+    Row row;
+    row.field = &f;
+    QWidget* editor = makeEditor(f, row);
+    if (!editor) continue;
+    auto* cell = new QWidget(m_form);
+    auto* box = new QVBoxLayout(cell);
+    box->setContentsMargins(0, 0, 0, 0);
+    box->setSpacing(2);
+    box->addWidget(editor);
+    row.error = new QLabel(cell);
+    row.error->setObjectName(QString::fromStdString("error:" + f.key));
+    row.error->setWordWrap(true);
+    row.error->setStyleSheet("color: #b00020;");
+    row.error->hide();
+    box->addWidget(row.error);
+    auto* label = new QLabel(rowLabel(f), m_form);
+    const QString help = QString::fromStdString(f.help);
+    label->setToolTip(help);
+    editor->setToolTip(help);
+    m_layout->addRow(label, cell);
+    row.show(m_document->value(m_item, f.key));
+    m_rows[f.key] = std::move(row);
+  }
+}
+
+void PropertyPanel::onFieldChanged(ItemId id, const QString& key) {
+  if (id != m_item) return;
+  const std::string k = key.toStdString();
+  const ItemDescription* d = m_document->description(id);
+  // a kind (which fields apply) or a body (which markers are offered) changed: lay out again
+  bool relayout = d && d->isDiscriminator(k);
+  if (d)
+    for (const FieldDescription& f : d->fields) relayout = relayout || f.bodyKey == k;
+  if (relayout) {
+    scheduleRebuild();
+    return;
+  }
+  if (k == "name") m_title->setText(m_document->itemLabel(id));
+  if (const auto it = m_rows.find(k); it != m_rows.end()) it->second.show(m_document->value(id, k));
+}
+
+void PropertyPanel::commit(const FieldDescription& f, const FieldValue& value) {
+  const auto it = m_rows.find(f.key);
+  if (it == m_rows.end()) return;
+  QString error;
+  const bool accepted = m_document->setField(m_item, f.key, value, error);
+  // the row may have been rebuilt by the change: look it up again
+  const auto row = m_rows.find(f.key);
+  if (row == m_rows.end()) return;
+  if (accepted) {
+    row->second.error->hide();
+    return;
+  }
+  refuse(f.key, error);
+}
+
+void PropertyPanel::refuse(const std::string& key, const QString& message) {
+  const auto row = m_rows.find(key);
+  if (row == m_rows.end()) return;
+  // validation's messages start with the field's path; the editor's own start with the message
+  row->second.error->setText(message.contains(':') ? message : QString::fromStdString(key) + ": " + message);
+  row->second.error->show();
+  row->second.show(m_document->value(m_item, key));  // the editor shows what the model holds
+}
+
+QWidget* PropertyPanel::makeEditor(const FieldDescription& f, Row& row) {
+  const QString name = QString::fromStdString("field:" + f.key);
+  const FieldDescription* field = &f;
+  // a line edit whose text is committed when editing finishes (Return, Tab, focus out)
+  const auto lineEdit = [&](QWidget* parent, const QString& objectName, std::function<void(QLineEdit*)> onEdited) {
+    auto* e = new FieldLineEdit(parent);
+    e->setObjectName(objectName);
+    connect(e, &QLineEdit::editingFinished, this, [e, onEdited] {
+      if (!e->isModified()) return;  // Return and the focus leaving both finish an edit: act once
+      e->setModified(false);
+      onEdited(e);
+    });
+    return e;
+  };
+  // a fixed number of numbers side by side (vectors, quaternions), committed together
+  const auto numberRow = [&](int n, std::function<FieldValue(const std::vector<double>&)> toValue,
+                             std::function<std::vector<double>(const FieldValue&)> fromValue) -> QWidget* {
+    auto* w = new QWidget(m_form);
+    w->setObjectName(name);
+    auto* h = new QHBoxLayout(w);
+    h->setContentsMargins(0, 0, 0, 0);
+    h->setSpacing(3);
+    auto numbers = std::make_shared<NumberRow>();
+    for (int i = 0; i < n; ++i) {
+      QLineEdit* e = lineEdit(w, name + ":" + QString::number(i), [this, field, numbers, toValue](QLineEdit*) {
+        std::vector<double> v;
+        if (numbers->read(v)) commit(*field, toValue(v));
+        else refuse(field->key, tr("expected a number in every box"));
+      });
+      e->setMinimumWidth(50);
+      static const char* const xyz[] = {"x", "y", "z"};
+      static const char* const wxyz[] = {"w", "x", "y", "z"};
+      e->setPlaceholderText(n == 4 ? wxyz[i] : n == 3 ? xyz[i] : "");
+      h->addWidget(e);
+      numbers->edits.push_back(e);
+    }
+    row.show = [numbers, fromValue](const FieldValue& v) {
+      const std::vector<double> values = fromValue(v);
+      if (values.size() == numbers->edits.size()) numbers->write(values.data());
+    };
+    return w;
+  };
+
+  switch (f.type) {
+    case FieldType::Number: {
+      QLineEdit* e = lineEdit(m_form, name, [this, field](QLineEdit* edit) {
+        std::vector<double> v;
+        if (parseNumbers(edit->text(), v) && v.size() == 1) commit(*field, v[0]);
+        else refuse(field->key, tr("expected a number"));
+      });
+      row.show = [e](const FieldValue& v) {
+        if (const auto* d = std::get_if<double>(&v)) e->setText(number(*d));
+      };
+      return e;
+    }
+    case FieldType::Integer: {
+      auto* e = new QSpinBox(m_form);
+      e->setObjectName(name);
+      e->setRange(f.minimum.set ? int(std::ceil(f.minimum.value)) : INT_MIN,
+                  f.maximum.set ? int(std::floor(f.maximum.value)) : INT_MAX);
+      e->setKeyboardTracking(false);
+      connect(e, &QSpinBox::valueChanged, this, [this, field](int v) { commit(*field, v); });
+      row.show = [e](const FieldValue& v) {
+        const QSignalBlocker block(e);
+        if (const auto* i = std::get_if<int>(&v)) e->setValue(*i);
+      };
+      return e;
+    }
+    case FieldType::Bool: {
+      auto* e = new QCheckBox(m_form);
+      e->setObjectName(name);
+      connect(e, &QCheckBox::clicked, this, [this, field](bool on) { commit(*field, on); });
+      row.show = [e](const FieldValue& v) {
+        if (const auto* b = std::get_if<bool>(&v)) e->setChecked(*b);
+      };
+      return e;
+    }
+    case FieldType::String: {
+      QLineEdit* e =
+          lineEdit(m_form, name, [this, field](QLineEdit* edit) { commit(*field, edit->text().toStdString()); });
+      row.show = [e](const FieldValue& v) {
+        if (const auto* s = std::get_if<std::string>(&v)) e->setText(QString::fromStdString(*s));
+      };
+      return e;
+    }
+    case FieldType::Enum:
+    case FieldType::Reference: {
+      auto* e = new QComboBox(m_form);
+      e->setObjectName(name);
+      if (f.type == FieldType::Enum) {
+        for (const auto& c : f.choices) e->addItem(QString::fromStdString(c));
+      } else {
+        e->addItems(referenceChoices(*m_document, m_item, f));
+        e->setEditable(true);  // a name not (yet) in the model is refused with validation's message
+        e->setInsertPolicy(QComboBox::NoInsert);
+      }
+      connect(e, &QComboBox::textActivated, this,
+              [this, field](const QString& text) { commit(*field, text.toStdString()); });
+      row.show = [e](const FieldValue& v) {
+        const QSignalBlocker block(e);
+        if (const auto* s = std::get_if<std::string>(&v)) {
+          const int i = e->findText(QString::fromStdString(*s));
+          if (i >= 0) e->setCurrentIndex(i);
+          else if (e->isEditable()) e->setEditText(QString::fromStdString(*s));
+        }
+      };
+      return e;
+    }
+    case FieldType::Vec3:
+      return numberRow(
+          3, [](const std::vector<double>& v) { return FieldValue(Vec3(v[0], v[1], v[2])); },
+          [](const FieldValue& v) {
+            const auto* x = std::get_if<Vec3>(&v);
+            return x ? std::vector<double>{(*x)(0), (*x)(1), (*x)(2)} : std::vector<double>{};
+          });
+    case FieldType::Vec6:
+      return numberRow(
+          6, [](const std::vector<double>& v) { return FieldValue(Vec6(Eigen::Map<const Vec6>(v.data()))); },
+          [](const FieldValue& v) {
+            const auto* x = std::get_if<Vec6>(&v);
+            return x ? std::vector<double>(x->data(), x->data() + 6) : std::vector<double>{};
+          });
+    case FieldType::Quaternion:
+    case FieldType::Orientation:
+      return numberRow(
+          4,
+          [](const std::vector<double>& v) {
+            Quat q(v[0], v[1], v[2], v[3]);
+            if (q.norm() > 0) q.normalize();  // as the JSON reader does
+            return FieldValue(q);
+          },
+          [](const FieldValue& v) {
+            const auto* q = std::get_if<Quat>(&v);
+            return q ? std::vector<double>{q->w(), q->x(), q->y(), q->z()} : std::vector<double>{};
+          });
+    case FieldType::Inertia: {
+      auto* w = new QWidget(m_form);
+      w->setObjectName(name);
+      auto* grid = new QGridLayout(w);
+      grid->setContentsMargins(0, 0, 0, 0);
+      grid->setSpacing(3);
+      auto edits = std::make_shared<std::array<QLineEdit*, 9>>();
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          QLineEdit* e = lineEdit(w, name + QString(":%1%2").arg(i).arg(j), [this, field, edits, i, j](QLineEdit*) {
+            // the tensor is symmetric: an off-diagonal entry sets its mirror too
+            (*edits)[3 * j + i]->setText((*edits)[3 * i + j]->text());
+            Mat3 m;
+            for (int k = 0; k < 9; ++k) {
+              std::vector<double> v;
+              if (!parseNumbers((*edits)[k]->text(), v) || v.size() != 1) {
+                refuse(field->key, tr("expected a number in every box"));
+                return;
+              }
+              m(k / 3, k % 3) = v[0];
+            }
+            commit(*field, m);
+          });
+          e->setMinimumWidth(50);
+          grid->addWidget(e, i, j);
+          (*edits)[3 * i + j] = e;
+        }
+      row.show = [edits](const FieldValue& v) {
+        if (const auto* m = std::get_if<Mat3>(&v))
+          for (int k = 0; k < 9; ++k) setTextFromStart((*edits)[k], number((*m)(k / 3, k % 3)));
+      };
+      return w;
+    }
+    case FieldType::NumberList:
+    case FieldType::NumberOrList:
+    case FieldType::IntList:
+    case FieldType::StringList: {
+      QLineEdit* e = lineEdit(m_form, name, [this, field](QLineEdit* edit) {
+        if (field->type == FieldType::StringList) {
+          std::vector<std::string> names;
+          for (const QString& s : edit->text().split(',', Qt::SkipEmptyParts)) names.push_back(s.trimmed().toStdString());
+          commit(*field, names);
+          return;
+        }
+        std::vector<double> v;
+        if (!parseNumbers(edit->text(), v)) {
+          refuse(field->key, tr("expected numbers separated by commas"));
+          return;
+        }
+        if (field->type == FieldType::IntList) {
+          std::vector<int> ints;
+          for (double x : v) ints.push_back(int(std::lround(x)));
+          commit(*field, ints);
+        } else if (field->type == FieldType::NumberOrList &&
+                   std::holds_alternative<double>(m_document->value(m_item, field->key)) && v.size() == 1) {
+          commit(*field, v[0]);
+        } else {
+          commit(*field, v);
+        }
+      });
+      e->setPlaceholderText(tr("values separated by commas"));
+      row.show = [e](const FieldValue& v) {
+        if (const auto* d = std::get_if<double>(&v)) e->setText(number(*d));
+        else if (const auto* l = std::get_if<std::vector<double>>(&v)) e->setText(joined(*l));
+        else if (const auto* il = std::get_if<std::vector<int>>(&v)) {
+          QStringList parts;
+          for (int i : *il) parts << QString::number(i);
+          e->setText(parts.join(", "));
+        } else if (const auto* sl = std::get_if<std::vector<std::string>>(&v)) {
+          QStringList parts;
+          for (const auto& s : *sl) parts << QString::fromStdString(s);
+          e->setText(parts.join(", "));
+        }
+      };
+      return e;
+    }
+    case FieldType::Object:
+    case FieldType::List: return nullptr;  // nested items: their own entries (issue #10)
+  }
+  return nullptr;
+}
+
+}  // namespace flexim::ui

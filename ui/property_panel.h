@@ -1,0 +1,58 @@
+// The property panel (issue #9 item 2): the selected item's fields, each with a typed editor
+// made from its field description (core/model/description.h) — numbers with their SI unit,
+// vectors, tensors, choices, references to other items — so a kind registered there is editable
+// here without widgets of its own. Every edit goes through ModelDocument::setField (one undoable
+// command); an edit that validation refuses is not made, and the field shows validation's
+// message in place.
+#pragma once
+
+#include "ui/model_document.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <map>
+#include <string>
+
+class QFormLayout;
+class QLabel;
+
+namespace flexim::ui {
+
+class PropertyPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit PropertyPanel(ModelDocument* document, QWidget* parent = nullptr);
+
+  /// The item shown (the document's selection), kNoItem when none.
+  ItemId item() const { return m_item; }
+  /// The message under a field after a refused edit ("" when its last edit was accepted).
+  QString fieldError(const QString& key) const;
+
+ private:
+  struct Row {
+    const FieldDescription* field = nullptr;
+    std::function<void(const FieldValue&)> show;  ///< puts the document's value into the editor
+    QLabel* error = nullptr;
+  };
+  void rebuild();
+  void scheduleRebuild();
+  void onFieldChanged(ItemId id, const QString& key);
+  /// The editor of one field, wired to commit its edits; null for kinds not edited here.
+  QWidget* makeEditor(const FieldDescription& f, Row& row);
+  void commit(const FieldDescription& f, const FieldValue& value);
+  /// Shows why an edit was not made under its field, and the model's value in the editor.
+  void refuse(const std::string& key, const QString& message);
+
+  ModelDocument* m_document;
+  ItemId m_item = ModelDocument::kNoItem;
+  QLabel* m_title = nullptr;
+  QLabel* m_help = nullptr;
+  QWidget* m_form = nullptr;
+  QFormLayout* m_layout = nullptr;
+  std::map<std::string, Row> m_rows;
+  bool m_rebuildPending = false;
+};
+
+}  // namespace flexim::ui
