@@ -29,7 +29,9 @@ int main(int argc, char** argv) {
                                        "FACTOR");
   const QCommandLineOption selectOption("select", "Select an item after loading, by its JSON path (bodies[1]).",
                                         "PATH");
-  parser.addOptions({runOption, screenshotOption, quitOption, scaleOption, selectOption});
+  const QCommandLineOption plotOption("plot", "Plot a channel of the run (repeat for several), e.g. slider.position.x.",
+                                      "CHANNEL");
+  parser.addOptions({runOption, screenshotOption, quitOption, scaleOption, selectOption, plotOption});
   parser.process(app);
   if (parser.positionalArguments().size() > 1) {
     std::fprintf(stderr, "flexim: expected at most one model file\n");
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
   flexim::ui::AutomationRequest request;
   request.modelPath = parser.positionalArguments().value(0);
   request.select = parser.value(selectOption);
+  request.plot = parser.values(plotOption);
   request.run = parser.isSet(runOption);
   request.screenshotPath = parser.value(screenshotOption);
   request.quit = parser.isSet(quitOption);

@@ -24,6 +24,7 @@ void GuiAutomation::loadStep() {
     if (id == ModelDocument::kNoItem) return fail(2, tr("no item at '%1' to select").arg(m_request.select));
     doc.select(id);
   }
+  if (!m_request.plot.isEmpty()) m_window.plotChannels(m_request.plot);
   runStep();
 }
 

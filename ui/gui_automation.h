@@ -1,9 +1,10 @@
-// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] --run --screenshot FILE.png --quit`.
+// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] [--plot CHANNEL] --run --screenshot FILE.png --quit`.
 // Steps run from the event loop: load, run to completion, screenshot, then report an exit code.
 #pragma once
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 namespace flexim::ui {
 
@@ -12,6 +13,7 @@ class MainWindow;
 struct AutomationRequest {
   QString modelPath;       ///< empty: keep the current (empty) scene
   QString select;          ///< JSON path of an item to select after loading ("bodies[1]"), empty: none
+  QStringList plot;        ///< channels to plot (by name), shown while the run streams
   bool run = false;
   QString screenshotPath;  ///< empty: no screenshot
   bool quit = false;

@@ -8,6 +8,7 @@
 #include "ui/model_tree.h"
 #include "ui/property_panel.h"
 #include "ui/playback_bar.h"
+#include "ui/plot_panel.h"
 #include "ui/simulation_controller.h"
 #include "ui/vtk_viewport.h"
 
@@ -117,9 +118,17 @@ void MainWindow::createDocks() {
   messagesDock->setObjectName("messagesDock");
   messagesDock->setWidget(m_messages);
   addDockWidget(Qt::BottomDockWidgetArea, messagesDock);
+  m_plots = new PlotPanel(m_results, this);
+  auto* plotsDock = new QDockWidget(tr("Plots"), this);
+  plotsDock->setObjectName("plotsDock");
+  plotsDock->setWidget(m_plots);
+  addDockWidget(Qt::BottomDockWidgetArea, plotsDock);
+  tabifyDockWidget(messagesDock, plotsDock);
+  messagesDock->raise();
+
   resizeDocks({treeDock}, {400}, Qt::Horizontal);
   resizeDocks({treeDock, propertiesDock}, {300, 420}, Qt::Vertical);
-  resizeDocks({messagesDock}, {150}, Qt::Vertical);
+  resizeDocks({messagesDock}, {260}, Qt::Vertical);
 }
 
 void MainWindow::createActions() {
@@ -305,6 +314,7 @@ void MainWindow::onDocumentReset() {
   const ModelSpec& m = model();
   m_hasModel = true;
   m_results.reset({});
+  m_plots->setChannels({});
   m_playback->clear();
   m_progress->setValue(0);
 
@@ -335,6 +345,12 @@ void MainWindow::onFieldChanged() {
   m_scene->build(model(), &diag, true);
   m_viewport->update();
   updateActions();
+}
+
+void MainWindow::plotChannels(const QStringList& names) {
+  PlotView* plot = m_plots->currentPlot() ? m_plots->currentPlot() : m_plots->addPlot();
+  for (const QString& name : names) plot->addChannel(name.toStdString());
+  if (auto* dock = findChild<QDockWidget*>("plotsDock")) dock->raise();
 }
 
 void MainWindow::updateTitle() {
@@ -436,6 +452,7 @@ void MainWindow::cancelRun() {
 
 void MainWindow::onRunStarted(const std::vector<Channel>& channels) {
   m_results.reset(channels);
+  m_plots->setChannels(channels);
   m_playback->clear();
   m_scene->resetColourRange();
   m_statusText->setText(tr("Running…"));
@@ -453,10 +470,12 @@ void MainWindow::onSamplesArrived(const std::vector<Sample>& samples) {
     if (flexible) m_scene->includeInColourRange(s.modal);
   }
   m_playback->appendFrames(times);
+  m_plots->samplesAppended();
 }
 
 void MainWindow::onRunFinished(const RunSummary& summary) {
   m_lastSummary = summary;
+  m_plots->refreshAll();
   if (summary.ok) {
     m_progress->setValue(m_progress->maximum());
     m_statusText->setText(summary.warning()
@@ -495,6 +514,7 @@ void MainWindow::showFrame(int index) {
   const Sample sample = m_results.sample(std::size_t(index));
   m_scene->setSample(sample);
   m_scene->setTime(sample.t);
+  m_plots->setCursorTime(sample.t);
   m_viewport->update();
 }
 

@@ -28,6 +28,7 @@ namespace flexim::ui {
 class MessagesPanel;
 class ModelDocument;
 class ModelTree;
+class PlotPanel;
 class PropertyPanel;
 class PlaybackBar;
 class SimulationController;
@@ -59,6 +60,9 @@ class MainWindow : public QMainWindow {
   const ModelSpec& model() const;
   ModelDocument* document() const { return m_document; }
   PropertyPanel* propertyPanel() const { return m_properties; }
+  PlotPanel* plotPanel() const { return m_plots; }
+  /// Adds channels (by name) to the current plot and brings the Plots panel to the front.
+  void plotChannels(const QStringList& names);
   const ResultTable& results() const { return m_results; }
   const RunSummary& lastSummary() const { return m_lastSummary; }
   /// The whole window with the 3-D view composited in, opaque.
@@ -115,6 +119,7 @@ class MainWindow : public QMainWindow {
   PlaybackBar* m_playback = nullptr;
   ModelTree* m_tree = nullptr;
   PropertyPanel* m_properties = nullptr;
+  PlotPanel* m_plots = nullptr;
   MessagesPanel* m_messages = nullptr;
   QProgressBar* m_progress = nullptr;
   QLabel* m_statusText = nullptr;

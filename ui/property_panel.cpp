@@ -181,7 +181,7 @@ void PropertyPanel::rebuild() {
     return;
   }
   m_title->setText(m_document->itemLabel(m_item));
-  m_help->setText(QString::fromStdString(d->help));
+  m_help->setText(QString::fromStdString(d->help).remove(QLatin1Char('`')));  // the help is written for Markdown docs
   for (const FieldDescription& f : d->fields) {
     if (f.inputOnly || !f.get || !f.set || m_rows.count(f.key) || !m_document->applies(m_item, f)) continue;
     Row row;

@@ -1,0 +1,192 @@
+// Live plots in the application (issue #9 item 5), with real widget events: a channel dropped
+// on a plot (the drop events a drag from the channel list delivers) or double-clicked is drawn
+// and grows while the run streams; the plot's cursor follows the animation with the values of
+// that sample; the plot's CSV has the same numbers as flexim-cli's CSV of the same model; a
+// plot draws an envelope of at most a few points per pixel column, whatever the sample count.
+#include "io/model_json.h"
+#include "ui/main_window.h"
+#include "ui/playback_bar.h"
+#include "ui/plot_panel.h"
+#include "ui/surface_format.h"
+
+#include <QApplication>
+#include <QListWidget>
+#include <QMimeData>
+#include <QProcess>
+#include <QSlider>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace flexim;
+using namespace flexim::ui;
+
+namespace {
+
+const QString kFlexibleCrank = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_flexible.json");
+const QString kDoublePendulum = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/double_pendulum.json");
+
+/// Columns of a CSV file by header (comment lines skipped).
+std::map<QString, std::vector<double>> readCsv(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) return {};
+  QStringList header;
+  std::map<QString, std::vector<double>> columns;
+  while (!f.atEnd()) {
+    const QString line = QString::fromUtf8(f.readLine()).trimmed();
+    if (line.isEmpty() || line.startsWith('#')) continue;
+    const QStringList cells = line.split(',');
+    if (header.isEmpty()) {
+      header = cells;
+      continue;
+    }
+    for (int i = 0; i < cells.size() && i < header.size(); ++i) columns[header[i]].push_back(cells[i].toDouble());
+  }
+  return columns;
+}
+
+}  // namespace
+
+class PlotsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() {
+    m_window = std::make_unique<MainWindow>();
+    m_window->resize(1200, 800);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+  }
+  void cleanup() { m_window.reset(); }
+
+  /// Dropping channels from the list on a plot, during a run: the curve grows; afterwards the
+  /// plot's CSV equals flexim-cli's numbers for the same model.
+  void droppedChannelGrowsAndExportsTheCliNumbers() {
+    QVERIFY(m_window->openModelFile(kFlexibleCrank));
+    PlotPanel* plots = m_window->plotPanel();
+    QVERIFY(m_window->startRun());
+    QListWidget* list = plots->channelList();
+    QTRY_VERIFY_WITH_TIMEOUT(list->count() > 0, 10000);
+    const auto items = list->findItems("slider.position.x [m]", Qt::MatchExactly);
+    QCOMPARE(items.size(), 1);
+    PlotView* plot = plots->currentPlot();
+    QVERIFY(plot);
+    dropOn(plot, list, items.front());
+    QCOMPARE(plot->channelNames(), std::vector<std::string>{"slider.position.x"});
+    // it grows while the run streams
+    int seen = plot->pointCount("slider.position.x");
+    bool grew = false;
+    while (m_window->isRunning()) {
+      QTest::qWait(50);
+      const int now = plot->pointCount("slider.position.x");
+      grew = grew || now > seen;
+      seen = now;
+    }
+    QVERIFY2(grew || seen > 0, "the curve never grew during the run");
+    QVERIFY(m_window->lastSummary().ok);
+    QVERIFY(plot->pointCount("slider.position.x") > 10);
+
+    QTemporaryDir dir;
+    const QString guiCsv = dir.filePath("plot.csv"), cliCsv = dir.filePath("cli.csv");
+    QString error;
+    QVERIFY2(plot->exportCsv(guiCsv, error), qPrintable(error));
+    QProcess cli;
+    cli.start(QStringLiteral(FLEXIM_CLI), {"run", kFlexibleCrank, "--out", cliCsv});
+    QVERIFY(cli.waitForFinished(120000));
+    QCOMPARE(cli.exitCode(), 0);
+    const auto gui = readCsv(guiCsv), ref = readCsv(cliCsv);
+    const auto& x = gui.at("slider.position.x [m]");
+    const auto& xRef = ref.at("slider.position.x [m]");
+    QCOMPARE(x.size(), xRef.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) worst = std::max(worst, std::abs(x[i] - xRef[i]));
+    QVERIFY2(worst <= 1e-9, qPrintable(QString::number(worst)));  // the CLI's CSV has 10 significant digits
+  }
+
+  /// Double-click adds to the current plot; the cursor follows the playback bar with the
+  /// sample's values; "New plot" adds a tab; the envelope keeps the drawing small.
+  void cursorFollowsPlaybackAndTheDrawingStaysSmall() {
+    QVERIFY(m_window->openModelFile(kDoublePendulum));
+    QVERIFY(m_window->startRun());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 60000);
+    PlotPanel* plots = m_window->plotPanel();
+    showPlotsTab();
+    QListWidget* list = plots->channelList();
+    QVERIFY(list->count() > 0);
+    QVERIFY(list->isVisible());
+    QListWidgetItem* first = list->item(0);
+    const std::string name = first->data(Qt::UserRole).toString().toStdString();
+    list->scrollToItem(first);
+    // a double click as the window system delivers it: press, release, then the double click
+    const QPoint at = list->visualItemRect(first).center();
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseDClick(list->viewport(), Qt::LeftButton, {}, at);
+    PlotView* plot = plots->currentPlot();
+    QCOMPARE(plot->channelNames(), std::vector<std::string>{name});
+    // the drawing: at most four points per bucket (pixel column), however many samples
+    const ResultTable& results = m_window->results();
+    QVERIFY(results.size() > 100);
+    QVERIFY(plot->pointCount(name) <= 4 * std::max(50, plot->width()));
+    // the cursor: the playback bar's frame, its time and value in the readout
+    auto* slider = m_window->findChild<QSlider*>();
+    QVERIFY(slider);
+    const int frame = int(results.size() / 3);
+    slider->setFocus();
+    slider->setValue(frame);
+    QApplication::processEvents();
+    const int c = results.channelIndex(name);
+    const QString expected = QString("%1 = %2").arg(QString::fromStdString(name)).arg(results.column(std::size_t(c))[frame], 0, 'g', 6);
+    QVERIFY2(plot->readout().contains(expected), qPrintable(plot->readout() + " / " + expected));
+    QVERIFY(plot->readout().startsWith(QString("t = %1 s").arg(results.time()[frame], 0, 'g', 6)));
+    // another plot in a tab
+    const int tabs = plots->tabs()->count();
+    QTest::mouseClick(plots->findChild<QWidget*>("newPlot"), Qt::LeftButton);
+    QCOMPARE(plots->tabs()->count(), tabs + 1);
+    QVERIFY(plots->currentPlot() != plot);
+    QVERIFY(plots->currentPlot()->channelNames().empty());
+  }
+
+ private:
+  /// Clicks the "Plots" tab of the bottom docks (Messages is in front after loading).
+  void showPlotsTab() {
+    for (QTabBar* bar : m_window->findChildren<QTabBar*>())
+      for (int i = 0; i < bar->count(); ++i)
+        if (bar->tabText(i) == "Plots" && bar->isVisible()) {
+          QTest::mouseClick(bar, Qt::LeftButton, {}, bar->tabRect(i).center());
+          QApplication::processEvents();
+          return;
+        }
+    QFAIL("no Plots tab");
+  }
+
+  /// The events a drag of item from list onto plot delivers: enter, move, drop, with the list's
+  /// own drag data.
+  static void dropOn(PlotView* plot, QListWidget* list, QListWidgetItem* item) {
+    std::unique_ptr<QMimeData> data(list->model()->mimeData({list->indexFromItem(item)}));
+    QVERIFY(data && data->hasFormat(PlotPanel::mimeType()));
+    QWidget* target = plot->viewport();
+    const QPoint at = target->rect().center();
+    QDragEnterEvent enter(at, Qt::CopyAction, data.get(), Qt::LeftButton, {});
+    QApplication::sendEvent(target, &enter);
+    QVERIFY(enter.isAccepted());
+    QDragMoveEvent move(at, Qt::CopyAction, data.get(), Qt::LeftButton, {});
+    QApplication::sendEvent(target, &move);
+    QDropEvent drop(at, Qt::CopyAction, data.get(), Qt::LeftButton, {});
+    QApplication::sendEvent(target, &drop);
+    QVERIFY(drop.isAccepted());
+  }
+
+  std::unique_ptr<MainWindow> m_window;
+};
+
+int main(int argc, char** argv) {
+  setDefaultSurfaceFormatForVtk();
+  QApplication app(argc, argv);
+  PlotsTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "ui_plots_test.moc"
