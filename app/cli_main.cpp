@@ -6,6 +6,7 @@
 //   flexim-cli schema [--out FILE]
 //   flexim-cli docs model-format-tables [--update FILE]
 #include "app/cli_common.h"
+#include "core/base/versions.h"
 #include "core/model/topology.h"
 #include "core/model/validate.h"
 #include "core/run/simulation.h"
@@ -307,6 +308,7 @@ int main(int argc, char** argv) {
     if (cmd == "--help" || cmd == "-h" || cmd == "help") return usage(stdout, 0);
     if (cmd == "--version") {
       std::printf("flexim-cli %s\n", FLEXIM_VERSION);
+      for (const auto& [library, version] : solverLibraryVersions()) std::printf("  %s %s\n", library.c_str(), version.c_str());
       return 0;
     }
     if (cmd == "run") return runCommand(args);

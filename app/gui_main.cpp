@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   }
 
   flexim::ui::MainWindow window;
+  if (!request.quit) window.restoreLayout();  // automation runs see the default layout
   window.deformationScaleBox()->setValue(deformationScale);
   window.show();
 

@@ -1,8 +1,10 @@
 #include "ui/main_window.h"
 
+#include "core/base/versions.h"
 #include "io/csv_writer.h"
 #include "io/model_json.h"
 #include "render/model_scene.h"
+#include "render/versions.h"
 #include "ui/messages_panel.h"
 #include "ui/model_document.h"
 #include "ui/model_tree.h"
@@ -54,7 +56,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   m_progress->setValue(0);
   m_progress->setMaximumWidth(260);
   m_progress->setFormat(tr("%p%"));
+  m_dofLabel = new QLabel(this);
+  m_dofLabel->setObjectName("dofLabel");
+  m_dofLabel->setToolTip(tr("Degrees of freedom of the model: coordinates minus independent constraints"));
   statusBar()->addWidget(m_statusText, 1);
+  statusBar()->addPermanentWidget(m_dofLabel);
   statusBar()->addPermanentWidget(m_progress);
 
   connect(m_controller, &SimulationController::runStarted, this, &MainWindow::onRunStarted);
@@ -128,7 +134,7 @@ void MainWindow::createDocks() {
 
   resizeDocks({treeDock}, {400}, Qt::Horizontal);
   resizeDocks({treeDock, propertiesDock}, {300, 420}, Qt::Vertical);
-  resizeDocks({messagesDock}, {260}, Qt::Vertical);
+  resizeDocks({messagesDock}, {200}, Qt::Vertical);
 }
 
 void MainWindow::createActions() {
@@ -262,6 +268,28 @@ void MainWindow::createMenus() {
   view->addAction(m_colourByDisplacementAction);
   view->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* about = help->addAction(tr("&About Flexim"), this,
+                                   [this] { QMessageBox::about(this, tr("About Flexim"), aboutText()); });
+  about->setObjectName("actionAbout");
+}
+
+QString MainWindow::aboutText() const {
+  QString text = tr("<h3>Flexim %1</h3><p>Flexible multibody modeller and simulator.</p><p>Built with:</p><ul>")
+                     .arg(QStringLiteral(FLEXIM_VERSION));
+  text += QString("<li>Qt %1</li>").arg(qVersion());
+  for (const auto& [library, version] : render::renderLibraryVersions())
+    text += QString("<li>%1 %2</li>").arg(QString::fromStdString(library), QString::fromStdString(version));
+  for (const auto& [library, version] : solverLibraryVersions())
+    text += QString("<li>%1 %2</li>").arg(QString::fromStdString(library), QString::fromStdString(version));
+  return text + "</ul>";
+}
+
+void MainWindow::restoreLayout() {
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+  m_restoredLayout = true;
 }
 
 void MainWindow::updateActions() {
@@ -323,6 +351,7 @@ void MainWindow::onDocumentReset() {
   m_messages->add(diag);
   m_viewport->update();
   updateTitle();
+  updateDofCount();
 
   const QString name = m.name.empty() ? QFileInfo(m_modelSource).fileName() : QString::fromStdString(m.name);
   if (m.flexible_bodies.empty())
@@ -345,6 +374,27 @@ void MainWindow::onFieldChanged() {
   m_scene->build(model(), &diag, true);
   m_viewport->update();
   updateActions();
+  updateDofCount();
+}
+
+QString MainWindow::dofText() const { return m_dofLabel->text(); }
+
+void MainWindow::updateDofCount() {
+  // compiles the model (no run): its count, or a dash when it does not compile yet
+  Diagnostics diag;
+  const auto simulation = Simulation::create(model(), diag);
+  if (!simulation) {
+    m_dofLabel->setText(tr("— DOF"));
+    m_dofLabel->setToolTip(tr("The model does not compile yet; Simulation > Run says why in Messages"));
+    return;
+  }
+  const ModelCheck check = simulation->check();
+  m_dofLabel->setText(tr("%1 DOF").arg(check.dof));
+  m_dofLabel->setToolTip(tr("%1 coordinates, %2 constraint equations (%3 independent): %4 degrees of freedom")
+                             .arg(check.coordinates)
+                             .arg(check.constraint_rows)
+                             .arg(check.rank)
+                             .arg(check.dof));
 }
 
 void MainWindow::plotChannels(const QStringList& names) {
@@ -392,8 +442,16 @@ bool MainWindow::maybeSave() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  if (maybeSave()) event->accept();
-  else event->ignore();
+  if (!maybeSave()) {
+    event->ignore();
+    return;
+  }
+  if (m_restoredLayout) {  // the application's window: remember its layout for the next start
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+  }
+  event->accept();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

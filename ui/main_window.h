@@ -61,6 +61,13 @@ class MainWindow : public QMainWindow {
   ModelDocument* document() const { return m_document; }
   PropertyPanel* propertyPanel() const { return m_properties; }
   PlotPanel* plotPanel() const { return m_plots; }
+  /// Restores the window's geometry and panel layout from the last session (QSettings); the
+  /// application calls it at start-up, tests do not, so they always see the default layout.
+  void restoreLayout();
+  /// The Help > About text: Flexim's version and the libraries it is built with.
+  QString aboutText() const;
+  /// The degrees of freedom shown in the status bar ("8 DOF"; empty when the model does not compile).
+  QString dofText() const;
   /// Adds channels (by name) to the current plot and brings the Plots panel to the front.
   void plotChannels(const QStringList& names);
   const ResultTable& results() const { return m_results; }
@@ -89,6 +96,7 @@ class MainWindow : public QMainWindow {
   void createToolBar();
   void updateActions();
   void updateTitle();
+  void updateDofCount();
   void updateRecentFiles(const QString& opened);
   void onDocumentReset();
   void onFieldChanged();
@@ -123,6 +131,8 @@ class MainWindow : public QMainWindow {
   MessagesPanel* m_messages = nullptr;
   QProgressBar* m_progress = nullptr;
   QLabel* m_statusText = nullptr;
+  QLabel* m_dofLabel = nullptr;
+  bool m_restoredLayout = false;
 
   QAction* m_newAction = nullptr;
   QAction* m_openAction = nullptr;
