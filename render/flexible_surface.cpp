@@ -1,5 +1,7 @@
 #include "render/flexible_surface.h"
 
+#include <limits>
+
 #include <vtkCellArray.h>
 #include <vtkDoubleArray.h>
 #include <vtkPointData.h>
@@ -110,6 +112,21 @@ void FlexibleSurface::update() {
   points->Modified();
   m_magnitude->Modified();
   m_mesh->Modified();
+}
+
+Vec3 FlexibleSurface::displacement(std::size_t i) const {
+  if (m_modal.size() == 0) return Vec3::Zero();
+  return m_phi.middleRows<3>(3 * Eigen::Index(i)).leftCols(m_modal.size()) * m_modal;
+}
+
+std::size_t FlexibleSurface::nearestPoint(const Vec3& p) const {
+  std::size_t best = 0;
+  double bestDistance = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < m_undeformed.size(); ++i) {
+    const double d = (m_undeformed[i] + m_scale * displacement(i) - p).squaredNorm();
+    if (d < bestDistance) bestDistance = d, best = i;
+  }
+  return best;
 }
 
 }  // namespace flexim::render

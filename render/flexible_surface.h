@@ -51,6 +51,10 @@ class FlexibleSurface {
   double currentMaxDisplacement() const { return m_currentMax; }
   /// Undeformed surface points, body frame.
   const std::vector<Vec3>& undeformed() const { return m_undeformed; }
+  /// True elastic displacement u = Phi w of surface point i (body frame, not scaled).
+  Vec3 displacement(std::size_t i) const;
+  /// The surface point nearest to p (body frame, as drawn: deformation scale included).
+  std::size_t nearestPoint(const Vec3& p) const;
 
  private:
   void update();

@@ -7,6 +7,7 @@
 #include "render/palette.h"
 
 #include <vtkActor.h>
+#include <vtkCellPicker.h>
 #include <vtkLightKit.h>
 #include <vtkLookupTable.h>
 #include <vtkPoints.h>
@@ -134,6 +135,8 @@ void ModelScene::setupRenderer() {
 
 void ModelScene::clear() {
   m_renderer->RemoveAllViewProps();
+  m_items.clear();
+  m_savedLooks.clear();
   m_bodies.clear();
   m_rigidCount = 0;
   m_flexible.clear();
@@ -168,6 +171,7 @@ void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamer
   updateColours();
   setMarkersVisible(m_options.showMarkers);
   if (!keepCamera) resetCamera();
+  applyHighlight(true);
 }
 
 void ModelScene::measure(const ModelSpec& model) {
@@ -209,9 +213,10 @@ void ModelScene::addBodies(const ModelSpec& model) {
     const InertiaBox box = equivalentInertiaBox(body.mass, body.inertia, kMinBoxAspect);
     const Vec3 size = box.valid ? Vec3(box.size.cwiseMax(0.55 * m_glyphSize))
                                 : Vec3::Constant(1.5 * m_glyphSize);
+    const std::string item = "bodies[" + std::to_string(b) + "]";
     auto shape = makeActor(boxMesh(size), colour);
     visual.attach(shape, Pose(box.orientation));
-    addActor(shape);
+    addActor(shape, item);
 
     // the links from the centre of mass to the markers make a linkage read as one
     std::vector<Vec3> ends;
@@ -220,9 +225,9 @@ void ModelScene::addBodies(const ModelSpec& model) {
     if (tubes->GetNumberOfPoints() > 0) {
       auto links = makeActor(tubes, darker(colour, 0.8));
       visual.attach(links);
-      addActor(links);
+      addActor(links, item);
     }
-    if (!body.markers.empty()) addMarkerTriads(visual, body.markers);
+    if (!body.markers.empty()) addMarkerTriads(visual, body.markers, item);
   }
   m_rigidCount = model.bodies.size();
 }
@@ -244,6 +249,7 @@ void ModelScene::addFlexibleBodies(const ModelSpec& model, Diagnostics* diag) {
       continue;
     }
     flexible.surface = std::make_unique<FlexibleSurface>(*body.data, body.mode_count);
+    flexible.data = body.data;
     flexible.initialModal = initialModal(body, flexible.surface->modeCount());
     flexible.surface->setModal(flexible.initialModal);
     flexible.surface->setScale(m_deformationScale);
@@ -278,12 +284,14 @@ void ModelScene::addFlexibleBodies(const ModelSpec& model, Diagnostics* diag) {
     }
     flexible.actor = actor;
     visual.attach(actor);
-    addActor(actor);
+    addActor(actor, "flexible_bodies[" + std::to_string(f) + "]");
   }
 }
 
 void ModelScene::addVirtualBodies(const ModelSpec& model) {
-  for (const VirtualBodySpec& body : model.virtual_bodies) {
+  for (std::size_t v = 0; v < model.virtual_bodies.size(); ++v) {
+    const VirtualBodySpec& body = model.virtual_bodies[v];
+    const std::string item = "virtual_bodies[" + std::to_string(v) + "]";
     m_bodies.emplace_back();
     BodyVisual& visual = m_bodies.back();
     visual.setPose(initialVirtualPose(model, body));
@@ -291,16 +299,16 @@ void ModelScene::addVirtualBodies(const ModelSpec& model) {
     // massless: a small sphere at its origin, not an inertia shape
     auto dot = makeActor(sphereMesh(0.28 * m_glyphSize), kVirtualBodyColour);
     visual.attach(dot);
-    addActor(dot);
+    addActor(dot, item);
     std::vector<Vec3> ends;
     for (const MarkerSpec& marker : body.markers) ends.push_back(marker.position);
     auto tubes = linkTubes(ends, 0.08 * m_glyphSize);
     if (tubes->GetNumberOfPoints() > 0) {
       auto links = makeActor(tubes, darker(kVirtualBodyColour, 0.8));
       visual.attach(links);
-      addActor(links);
+      addActor(links, item);
     }
-    if (!body.markers.empty()) addMarkerTriads(visual, body.markers);
+    if (!body.markers.empty()) addMarkerTriads(visual, body.markers, item);
   }
 }
 
@@ -355,15 +363,15 @@ void ModelScene::addGround(const ModelSpec& model) {
     m_ground.attach(anchor, makePose(marker.position, Quat::Identity()));
     addActor(anchor);
   }
-  if (!model.ground_markers.empty()) addMarkerTriads(m_ground, model.ground_markers);
+  if (!model.ground_markers.empty()) addMarkerTriads(m_ground, model.ground_markers, {});
 }
 
-void ModelScene::addMarkerTriads(BodyVisual& owner, const std::vector<MarkerSpec>& markers) {
+void ModelScene::addMarkerTriads(BodyVisual& owner, const std::vector<MarkerSpec>& markers, const std::string& item) {
   std::vector<Pose> frames;
   for (const MarkerSpec& marker : markers) frames.push_back(makePose(marker.position, marker.orientation));
   auto triads = makeLineActor(axisTriads(frames, 1.8 * m_glyphSize), 2.0);
   owner.attach(triads);
-  addActor(triads);
+  addActor(triads, item);
   m_markerActors.push_back(triads);
 }
 
@@ -385,7 +393,7 @@ void ModelScene::addJoints(const ModelSpec& model, Diagnostics* diag) {
     }
     auto glyph = makeActor(jointGlyph(joint.type, m_glyphSize), jointColour(joint.type));
     visualOf(owner).attach(glyph, markerInBody);
-    addActor(glyph);
+    addActor(glyph, "joints[" + std::to_string(j) + "]");
     if (joint.type == JointType::Revolute || joint.type == JointType::Cylindrical)
       hingeAxes.push_back((visualOf(owner).pose() * markerInBody).linear().col(2));
   }
@@ -411,7 +419,7 @@ void ModelScene::addSprings(const ModelSpec& model, Diagnostics* diag) {
     auto actor = makeActor(spring.line, kSpringColour);
     actor->GetProperty()->SetLineWidth(2.5);
     actor->GetProperty()->LightingOff();
-    addActor(actor);
+    addActor(actor, "forces[" + std::to_string(f) + "]");
     m_springs.push_back(spring);
   }
 }
@@ -455,7 +463,82 @@ void ModelScene::addLabels(const ModelSpec& model) {
   setTime(0.0);
 }
 
-void ModelScene::addActor(vtkActor* actor) { m_renderer->AddActor(actor); }
+void ModelScene::addActor(vtkActor* actor, const std::string& item) {
+  m_renderer->AddActor(actor);
+  if (!item.empty()) m_items[actor] = item;
+  else actor->PickableOff();  // the floor, axes and ground anchors are not items
+}
+
+std::string ModelScene::itemOf(vtkProp* prop) const {
+  const auto it = m_items.find(prop);
+  return it == m_items.end() ? std::string() : it->second;
+}
+
+std::vector<vtkActor*> ModelScene::actorsOf(const std::string& item) const {
+  std::vector<vtkActor*> out;
+  for (const auto& [prop, path] : m_items)
+    if (path == item) out.push_back(static_cast<vtkActor*>(prop));
+  return out;
+}
+
+PickResult ModelScene::pick(double x, double y) const {
+  PickResult result;
+  auto picker = vtkSmartPointer<vtkCellPicker>::New();
+  picker->SetTolerance(0.003);
+  if (!picker->Pick(x, y, 0.0, m_renderer)) return result;
+  result.item = itemOf(picker->GetActor());
+  if (result.item.empty()) return result;
+  const double* p = picker->GetPickPosition();
+  result.point = Vec3(p[0], p[1], p[2]);
+  // on a flexible body: the surface node nearest to the point, as drawn
+  for (std::size_t f = 0; f < m_flexible.size(); ++f) {
+    const FlexibleVisual& flexible = m_flexible[f];
+    if (flexible.actor.GetPointer() != picker->GetActor() || !flexible.surface) continue;
+    const Pose& bodyToWorld = m_bodies[m_rigidCount + f].pose();
+    const std::size_t k = flexible.surface->nearestPoint(bodyToWorld.inverse() * result.point);
+    const Vec3 u = flexible.surface->displacement(k);
+    const int node = flexible.surface->nodes()[k];
+    result.node_id = std::size_t(node) < flexible.data->node_ids.size() ? flexible.data->node_ids[std::size_t(node)] : node;
+    result.node_position = bodyToWorld * (flexible.surface->undeformed()[k] + flexible.surface->scale() * u);
+    result.node_displacement = u;
+  }
+  return result;
+}
+
+void ModelScene::setHighlighted(const std::string& item) {
+  applyHighlight(false);
+  m_highlighted = item;
+  applyHighlight(true);
+}
+
+bool ModelScene::isHighlighted(vtkActor* actor) const { return m_savedLooks.count(actor) > 0; }
+
+void ModelScene::applyHighlight(bool on) {
+  // a warm ambient glow and thicker lines; the actor's own look is put back when it ends
+  constexpr double kGlow[3] = {1.0, 0.78, 0.15};
+  if (!on) {
+    for (auto& [actor, look] : m_savedLooks) {
+      vtkProperty* property = actor->GetProperty();
+      property->SetAmbient(look.ambient);
+      property->SetAmbientColor(look.ambientColour);
+      property->SetLineWidth(look.lineWidth);
+    }
+    m_savedLooks.clear();
+    return;
+  }
+  if (m_highlighted.empty()) return;
+  for (vtkActor* actor : actorsOf(m_highlighted)) {
+    vtkProperty* property = actor->GetProperty();
+    SavedLook look;
+    look.ambient = property->GetAmbient();
+    property->GetAmbientColor(look.ambientColour);
+    look.lineWidth = property->GetLineWidth();
+    m_savedLooks[actor] = look;
+    property->SetAmbient(0.65);
+    property->SetAmbientColor(kGlow[0], kGlow[1], kGlow[2]);
+    property->SetLineWidth(look.lineWidth * 2.0);
+  }
+}
 
 bool ModelScene::findMarker(const ModelSpec& model, const std::string& body,
                             const std::string& marker, int& bodyIndex, Pose& markerInBody) const {

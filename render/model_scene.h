@@ -16,6 +16,7 @@
 
 #include <vtkSmartPointer.h>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -39,6 +40,17 @@ struct SceneOptions {
   /// then, and with this off, in their body colour).
   bool colourByDisplacement = true;
   bool showColourBar = true;       ///< the displacement legend (with flexible bodies only)
+};
+
+/// What a click in the view hit.
+struct PickResult {
+  std::string item;   ///< JSON path of the item ("bodies[0]", "joints[2]"); empty: nothing pickable
+  Vec3 point = Vec3::Zero();  ///< the picked surface point, global [m]
+  /// On a flexible body: the FE node nearest to the point (-1 otherwise), its position as drawn
+  /// (global) and its elastic displacement u = Phi w (body frame, true size) [m].
+  int node_id = -1;
+  Vec3 node_position = Vec3::Zero();
+  Vec3 node_displacement = Vec3::Zero();
 };
 
 class ModelScene {
@@ -109,6 +121,19 @@ class ModelScene {
   const SceneBounds& bounds() const { return m_bounds; }
   const SceneOptions& options() const { return m_options; }
 
+  /// The item under a display position (pixels, origin at the bottom left of the renderer's
+  /// viewport), and the FE node nearest to it on a flexible body.
+  PickResult pick(double x, double y) const;
+  /// The item whose actors a prop belongs to ("" for none: floor, ground anchors, labels).
+  std::string itemOf(vtkProp* prop) const;
+  /// Draws the item's actors highlighted ("" for none); kept when the scene is rebuilt.
+  void setHighlighted(const std::string& item);
+  const std::string& highlighted() const { return m_highlighted; }
+  /// Whether an actor is drawn highlighted now (for tests).
+  bool isHighlighted(vtkActor* actor) const;
+  /// The actors drawn for an item.
+  std::vector<vtkActor*> actorsOf(const std::string& item) const;
+
  private:
   // A point fixed to a body (body index, or -1 for the ground), for lines that stretch.
   struct AnchoredPoint {
@@ -131,8 +156,10 @@ class ModelScene {
   void addSprings(const ModelSpec& model, Diagnostics* diag);
   void addFloor();
   void addLabels(const ModelSpec& model);
-  void addActor(vtkActor* actor);
-  void addMarkerTriads(BodyVisual& owner, const std::vector<MarkerSpec>& markers);
+  /// Adds an actor to the scene, drawn for the item at that JSON path ("" for none).
+  void addActor(vtkActor* actor, const std::string& item = {});
+  void addMarkerTriads(BodyVisual& owner, const std::vector<MarkerSpec>& markers, const std::string& item);
+  void applyHighlight(bool on);
   /// Body index (-1 = ground) and marker pose in that body's frame; false if not found.
   bool findMarker(const ModelSpec& model, const std::string& body, const std::string& marker,
                   int& bodyIndex, Pose& markerInBody) const;
@@ -145,6 +172,7 @@ class ModelScene {
 
   struct FlexibleVisual {
     std::unique_ptr<FlexibleSurface> surface;  ///< null: no reduced-body data
+    std::shared_ptr<const fe::ReducedBody> data;
     vtkSmartPointer<vtkActor> actor;
     Eigen::VectorXd initialModal;
     Rgb colour{};
@@ -170,6 +198,12 @@ class ModelScene {
   Vec3 m_planeNormal = Vec3::Zero();  ///< motion plane of a planar linkage, or zero
   double m_length = 1.0;
   double m_glyphSize = 0.05;
+  std::map<vtkProp*, std::string> m_items;  ///< actor -> item path
+  std::string m_highlighted;
+  struct SavedLook {
+    double ambient = 0, ambientColour[3] = {0, 0, 0}, lineWidth = 1;
+  };
+  std::map<vtkActor*, SavedLook> m_savedLooks;  ///< highlighted actors' own look
 };
 
 }  // namespace flexim::render

@@ -31,6 +31,7 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -71,6 +72,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_playback, &PlaybackBar::frameChanged, this, &MainWindow::showFrame);
   connect(m_document, &ModelDocument::fieldChanged, this, &MainWindow::onFieldChanged);
   connect(m_document, &ModelDocument::dirtyChanged, this, [this] { updateTitle(); });
+  // the selection, wherever it was made, is drawn highlighted in the view
+  connect(m_document, &ModelDocument::selectionChanged, this, [this](ItemId id) {
+    m_scene->setHighlighted(m_document->itemPath(id));
+    m_viewport->update();
+  });
+  connect(m_viewport, &VtkViewport::clicked, this, &MainWindow::onViewportClicked);
   updateActions();
   updateTitle();
 }
@@ -132,9 +139,12 @@ void MainWindow::createDocks() {
   tabifyDockWidget(messagesDock, plotsDock);
   messagesDock->raise();
 
+  // the model panels run the full height on the left; messages and plots sit under the view
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   resizeDocks({treeDock}, {400}, Qt::Horizontal);
   resizeDocks({treeDock, propertiesDock}, {300, 420}, Qt::Vertical);
-  resizeDocks({messagesDock}, {200}, Qt::Vertical);
+  // the view gets most of the height; sizes apply once the window has its own size
+  QTimer::singleShot(0, this, [this, messagesDock] { resizeDocks({messagesDock}, {190}, Qt::Vertical); });
 }
 
 void MainWindow::createActions() {
@@ -375,6 +385,27 @@ void MainWindow::onFieldChanged() {
   m_viewport->update();
   updateActions();
   updateDofCount();
+}
+
+void MainWindow::onViewportClicked(double x, double y) {
+  const render::PickResult hit = m_scene->pick(x, y);
+  const ItemId id = hit.item.empty() ? ModelDocument::kNoItem : m_document->itemAtPath(hit.item);
+  m_document->select(id);
+  if (id == ModelDocument::kNoItem) {
+    m_pickReadout.clear();
+    return;
+  }
+  const auto vec = [](const Vec3& v, double scale) {
+    return QString("(%1, %2, %3)").arg(v.x() * scale, 0, 'g', 5).arg(v.y() * scale, 0, 'g', 5).arg(v.z() * scale, 0, 'g', 5);
+  };
+  m_pickReadout = m_document->itemLabel(id);
+  if (hit.node_id >= 0)
+    m_pickReadout += tr(": node %1 at %2 m, elastic displacement %3 mm (body axes)")
+                         .arg(hit.node_id)
+                         .arg(vec(hit.node_position, 1.0), vec(hit.node_displacement, 1e3));
+  else
+    m_pickReadout += tr(" at %1 m").arg(vec(hit.point, 1.0));
+  m_statusText->setText(m_pickReadout);
 }
 
 QString MainWindow::dofText() const { return m_dofLabel->text(); }

@@ -68,6 +68,8 @@ class MainWindow : public QMainWindow {
   QString aboutText() const;
   /// The degrees of freedom shown in the status bar ("8 DOF"; empty when the model does not compile).
   QString dofText() const;
+  /// The readout of the last click in the view ("" before any): item, FE node, coordinates.
+  QString pickReadout() const { return m_pickReadout; }
   /// Adds channels (by name) to the current plot and brings the Plots panel to the front.
   void plotChannels(const QStringList& names);
   const ResultTable& results() const { return m_results; }
@@ -100,6 +102,7 @@ class MainWindow : public QMainWindow {
   void updateRecentFiles(const QString& opened);
   void onDocumentReset();
   void onFieldChanged();
+  void onViewportClicked(double x, double y);
   void closeEvent(QCloseEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
@@ -133,6 +136,7 @@ class MainWindow : public QMainWindow {
   QLabel* m_statusText = nullptr;
   QLabel* m_dofLabel = nullptr;
   bool m_restoredLayout = false;
+  QString m_pickReadout;
 
   QAction* m_newAction = nullptr;
   QAction* m_openAction = nullptr;

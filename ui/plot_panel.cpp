@@ -88,7 +88,7 @@ PlotView::PlotView(const ResultTable& results, QWidget* parent) : QChartView(par
   setRenderHint(QPainter::Antialiasing);
   setRubberBand(QChartView::RectangleRubberBand);
   setAcceptDrops(true);
-  setMinimumSize(240, 160);
+  setMinimumSize(200, 100);
   chart->setTitle(tr("Drop channels here"));
 }
 

@@ -148,7 +148,10 @@ void VtkViewport::setEventInformation(const QPointF& position, Qt::KeyboardModif
 void VtkViewport::mousePressEvent(QMouseEvent* event) {
   setEventInformation(event->position(), event->modifiers());
   switch (event->button()) {
-    case Qt::LeftButton: m_interactor->InvokeEvent(vtkCommand::LeftButtonPressEvent); break;
+    case Qt::LeftButton:
+      m_pressPosition = event->position();
+      m_interactor->InvokeEvent(vtkCommand::LeftButtonPressEvent);
+      break;
     case Qt::MiddleButton: m_interactor->InvokeEvent(vtkCommand::MiddleButtonPressEvent); break;
     case Qt::RightButton: m_interactor->InvokeEvent(vtkCommand::RightButtonPressEvent); break;
     default: break;
@@ -159,7 +162,13 @@ void VtkViewport::mousePressEvent(QMouseEvent* event) {
 void VtkViewport::mouseReleaseEvent(QMouseEvent* event) {
   setEventInformation(event->position(), event->modifiers());
   switch (event->button()) {
-    case Qt::LeftButton: m_interactor->InvokeEvent(vtkCommand::LeftButtonReleaseEvent); break;
+    case Qt::LeftButton:
+      m_interactor->InvokeEvent(vtkCommand::LeftButtonReleaseEvent);
+      if ((event->position() - m_pressPosition).manhattanLength() <= 3) {
+        const qreal ratio = devicePixelRatioF();
+        emit clicked(event->position().x() * ratio, (height() - event->position().y() - 1) * ratio);
+      }
+      break;
     case Qt::MiddleButton: m_interactor->InvokeEvent(vtkCommand::MiddleButtonReleaseEvent); break;
     case Qt::RightButton: m_interactor->InvokeEvent(vtkCommand::RightButtonReleaseEvent); break;
     default: break;

@@ -36,6 +36,11 @@ class VtkViewport : public QOpenGLWidget {
  public slots:
   void resetView();
 
+ signals:
+  /// A left click without dragging, at a VTK display position (pixels, origin bottom left):
+  /// what to pick.
+  void clicked(double x, double y);
+
  protected:
   void initializeGL() override;
   void resizeGL(int width, int height) override;
@@ -63,6 +68,7 @@ class VtkViewport : public QOpenGLWidget {
   QMetaObject::Connection m_contextDeath;  ///< context's aboutToBeDestroyed -> releaseGraphics
   bool m_graphicsLive = false;    ///< VTK holds resources in context() (initializeGL .. releaseGraphics)
   bool m_interactorReady = false;
+  QPointF m_pressPosition;  ///< where the left button went down (a click if it comes up there)
 };
 
 }  // namespace flexim::ui

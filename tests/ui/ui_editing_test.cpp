@@ -2,7 +2,8 @@
 // in the model tree selects an item, its fields appear in the property panel, typing a value
 // edits the model through one undoable command (the viewport redraws, the title gets its star),
 // Ctrl+Z / Ctrl+Shift+Z undo and redo, an invalid value is refused in place with the JSON
-// loader's message, and Ctrl+S writes a file that loads back with the edit.
+// loader's message, and Ctrl+S writes a file that loads back with the edit. A click in the 3-D
+// view picks the item under the mouse (and an FE node on a flexible body).
 #include "io/model_json.h"
 #include "render/model_scene.h"
 #include "ui/main_window.h"
@@ -10,6 +11,7 @@
 #include "ui/model_tree.h"
 #include "ui/property_panel.h"
 #include "ui/surface_format.h"
+#include "ui/vtk_viewport.h"
 
 #include <QAction>
 #include <QApplication>
@@ -18,6 +20,8 @@
 #include <QLineEdit>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <vtkActor.h>
+#include <vtkRenderer.h>
 
 #include <memory>
 
@@ -27,6 +31,7 @@ using namespace flexim::ui;
 namespace {
 
 const QString kSliderCrank = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_rigid.json");
+const QString kFlexibleCrank = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_flexible.json");
 
 }  // namespace
 
@@ -162,7 +167,57 @@ class EditingTest : public QObject {
     QCOMPARE(m_window->windowTitle(), QString("model.json* — Flexim"));
   }
 
+  /// A click in the view selects what is under the mouse, in the tree and the property panel,
+  /// draws it highlighted, and reads out the FE node on a flexible body; a click on the
+  /// background clears the selection.
+  void clickInViewPicksAndSelects() {
+    QVERIFY(m_window->openModelFile(kFlexibleCrank));
+    VtkViewport* view = m_window->viewport();
+    QApplication::processEvents();
+    view->screenshot();  // one frame: the camera's aspect is the widget's
+    const render::ModelScene& scene = m_window->scene();
+    vtkActor* rod = scene.flexibleActor(0);
+    QVERIFY(rod);
+    clickAtWorld(rod->GetCenter());
+    ModelDocument* doc = m_window->document();
+    const ItemId rodId = doc->findItem("flexible_bodies", "rod");
+    QCOMPARE(doc->selected(), rodId);
+    QCOMPARE(m_window->propertyPanel()->item(), rodId);
+    QVERIFY(m_window->modelTree()->rowOf(rodId)->isSelected());
+    QVERIFY(scene.isHighlighted(rod));
+    QVERIFY2(m_window->pickReadout().contains("node ") && m_window->pickReadout().contains("rod"),
+             qPrintable(m_window->pickReadout()));
+    // a rigid body, then the background (a corner of the view, above the floor)
+    const ItemId crankId = doc->findItem("bodies", "crank");
+    const auto crankActors = scene.actorsOf("bodies[0]");
+    QVERIFY(!crankActors.empty());
+    clickAtWorld(crankActors.front()->GetCenter());
+    QCOMPARE(doc->selected(), crankId);
+    QVERIFY(!scene.isHighlighted(rod));
+    QVERIFY(scene.isHighlighted(crankActors.front()));
+    QTest::mouseClick(view, Qt::LeftButton, {}, QPoint(view->width() - 5, 5));
+    QCOMPARE(doc->selected(), ModelDocument::kNoItem);
+    QVERIFY(!scene.isHighlighted(crankActors.front()));
+    // and from the tree back into the view
+    clickRow("rod");
+    QVERIFY(scene.isHighlighted(rod));
+  }
+
  private:
+  /// A left click (press and release in place) where a world point appears in the view.
+  void clickAtWorld(const double* world) {
+    VtkViewport* view = m_window->viewport();
+    vtkRenderer* renderer = m_window->scene().renderer();
+    renderer->SetWorldPoint(world[0], world[1], world[2], 1.0);
+    renderer->WorldToDisplay();
+    const double* d = renderer->GetDisplayPoint();
+    const qreal ratio = view->devicePixelRatioF();
+    const QPoint at(int(std::lround(d[0] / ratio)), int(std::lround(view->height() - 1 - d[1] / ratio)));
+    QVERIFY2(view->rect().contains(at), qPrintable(QString("%1, %2").arg(at.x()).arg(at.y())));
+    QTest::mouseClick(view, Qt::LeftButton, {}, at);
+    QApplication::processEvents();
+  }
+
   /// Clicks the tree row whose first column is text.
   void clickRow(const QString& text) {
     ModelTree* tree = m_window->modelTree();
