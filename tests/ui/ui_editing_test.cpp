@@ -191,7 +191,8 @@ class EditingTest : public QObject {
     const ItemId crankId = doc->findItem("bodies", "crank");
     const auto crankActors = scene.actorsOf("bodies[0]");
     QVERIFY(!crankActors.empty());
-    clickAtWorld(crankActors.front()->GetCenter());
+    const Vec3 crankCentre = scene.bodyPose(0).translation();  // inside its box
+    clickAtWorld(crankCentre.data());
     QCOMPARE(doc->selected(), crankId);
     QVERIFY(!scene.isHighlighted(rod));
     QVERIFY(scene.isHighlighted(crankActors.front()));
@@ -207,6 +208,8 @@ class EditingTest : public QObject {
   /// A left click (press and release in place) where a world point appears in the view.
   void clickAtWorld(const double* world) {
     VtkViewport* view = m_window->viewport();
+    QApplication::processEvents();
+    view->screenshot();  // render at the widget's present size: the projection below is the one seen
     vtkRenderer* renderer = m_window->scene().renderer();
     renderer->SetWorldPoint(world[0], world[1], world[2], 1.0);
     renderer->WorldToDisplay();
