@@ -1,6 +1,7 @@
 #include "ui/plot_panel.h"
 
 #include <QChart>
+#include <QGraphicsLayout>
 #include <QDragEnterEvent>
 #include <QFile>
 #include <QFileDialog>
@@ -61,7 +62,8 @@ const char* PlotPanel::mimeType() { return "application/x-flexim-channels"; }
 PlotView::PlotView(const ResultTable& results, QWidget* parent) : QChartView(parent), m_results(results) {
   auto* chart = new QChart;
   chart->legend()->setAlignment(Qt::AlignBottom);
-  chart->setMargins(QMargins(4, 4, 4, 4));
+  chart->setMargins(QMargins(2, 2, 2, 2));
+  chart->layout()->setContentsMargins(0, 0, 0, 0);
   m_time = new QValueAxis(chart);
   m_time->setTitleText(tr("t [s]"));
   m_time->setLabelFormat("%.4g");
@@ -88,7 +90,7 @@ PlotView::PlotView(const ResultTable& results, QWidget* parent) : QChartView(par
   setRenderHint(QPainter::Antialiasing);
   setRubberBand(QChartView::RectangleRubberBand);
   setAcceptDrops(true);
-  setMinimumSize(200, 100);
+  setMinimumSize(200, 150);  // below that Qt Charts elides the tick labels
   chart->setTitle(tr("Drop channels here"));
 }
 
@@ -296,6 +298,7 @@ PlotPanel::PlotPanel(const ResultTable& results, QWidget* parent) : QWidget(pare
   m_list->setDragEnabled(true);
   m_list->setDragDropMode(QAbstractItemView::DragOnly);
   m_list->setToolTip(tr("Channels of the run: drag them into a plot, or double-click"));
+  m_list->setMaximumWidth(260);
   connect(m_list, &QListWidget::itemDoubleClicked, this, [this](QListWidgetItem* item) {
     PlotView* plot = currentPlot() ? currentPlot() : addPlot();
     plot->addChannel(item->data(Qt::UserRole).toString().toStdString());

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Regenerates the screenshots of README.md and docs/ with the GUI's automation flags, under Xvfb.
+# Run from the repository root after a build: scripts/make_screenshots.sh [BUILD_DIR]
+set -euo pipefail
+build="${1:-build}"
+flexim="$build/app/flexim"
+[[ -x "$flexim" ]] || { echo "no $flexim: build first" >&2; exit 1; }
+shot() { xvfb-run -a -s "-screen 0 1280x1024x24" "$flexim" "$@" --quit; }
+examples=resources/examples
+images=docs/images
+
+# the main window with a live plot of the run (README)
+shot "$examples/slider_crank_flexible.json" --plot slider.position.x --plot rod_mid.deflection.y \
+  --run --deformation-scale 30 --screenshot "$images/main-window.png"
+# the deformed flexible rod (README, user guide §8)
+shot "$examples/slider_crank_flexible.json" --run --deformation-scale 30 \
+  --screenshot "$images/flexible-slider-crank-x30.png"
+# a selected item in the property panel (user guide §2)
+shot "$examples/slider_crank_rigid.json" --select "bodies[1]" --screenshot "$images/property-panel.png"
