@@ -31,7 +31,9 @@ int main(int argc, char** argv) {
                                         "PATH");
   const QCommandLineOption plotOption("plot", "Plot a channel of the run (repeat for several), e.g. slider.position.x.",
                                       "CHANNEL");
-  parser.addOptions({runOption, screenshotOption, quitOption, scaleOption, selectOption, plotOption});
+  const QCommandLineOption modeOption("mode", "Show mode N (1-based) of the first flexible body, at its largest deflection.",
+                                      "N");
+  parser.addOptions({runOption, screenshotOption, quitOption, scaleOption, selectOption, plotOption, modeOption});
   parser.process(app);
   if (parser.positionalArguments().size() > 1) {
     std::fprintf(stderr, "flexim: expected at most one model file\n");
@@ -42,6 +44,14 @@ int main(int argc, char** argv) {
   request.modelPath = parser.positionalArguments().value(0);
   request.select = parser.value(selectOption);
   request.plot = parser.values(plotOption);
+  if (parser.isSet(modeOption)) {
+    bool ok = false;
+    request.mode = parser.value(modeOption).toInt(&ok);
+    if (!ok || request.mode < 1) {
+      std::fprintf(stderr, "flexim: --mode expects a mode number >= 1\n");
+      return 1;
+    }
+  }
   request.run = parser.isSet(runOption);
   request.screenshotPath = parser.value(screenshotOption);
   request.quit = parser.isSet(quitOption);

@@ -1,5 +1,8 @@
 #include "render/scene_framing.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "render/geometry.h"
 
 #include <vtkCamera.h>
@@ -96,7 +99,16 @@ void frameCamera(vtkRenderer& renderer, const SceneBounds& bounds, const Vec3& u
   const Vec3 lo = bounds.min(), hi = bounds.max();
   double box[6] = {lo.x(), hi.x(), lo.y(), hi.y(), lo.z(), hi.z()};
   renderer.ResetCamera(box);
-  camera->Zoom(1.3);  // ResetCamera fits a bounding sphere, which leaves wide margins
+  // ResetCamera fits a bounding sphere, which leaves wide margins: zoom in until the box's
+  // corners reach 85 % of the view, room left for the colour bar (at most 1.3x)
+  double reach = 0.0;
+  for (int corner = 0; corner < 8; ++corner) {
+    renderer.SetWorldPoint(box[corner & 1], box[2 + ((corner >> 1) & 1)], box[4 + ((corner >> 2) & 1)], 1.0);
+    renderer.WorldToView();
+    const double* v = renderer.GetViewPoint();
+    reach = std::max({reach, std::abs(v[0]), std::abs(v[1])});
+  }
+  camera->Zoom(reach > 0 ? std::min(1.3, 0.85 / reach) : 1.3);
 }
 
 }  // namespace flexim::render

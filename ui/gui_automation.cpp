@@ -1,6 +1,9 @@
 #include "ui/gui_automation.h"
 
+#include "ui/mode_browser.h"
 #include "ui/model_document.h"
+
+#include <QTableWidget>
 
 #include "ui/main_window.h"
 #include "ui/messages_panel.h"
@@ -24,6 +27,16 @@ void GuiAutomation::loadStep() {
     if (id == ModelDocument::kNoItem) return fail(2, tr("no item at '%1' to select").arg(m_request.select));
     doc.select(id);
   }
+  if (m_request.mode > 0) {
+    ModeBrowser& modes = *m_window.modeBrowser();
+    if (m_window.model().flexible_bodies.empty()) return fail(2, tr("--mode: the model has no flexible body"));
+    if (modes.body() < 0) m_window.document()->select(m_window.document()->findItem(
+                              "flexible_bodies", m_window.model().flexible_bodies.front().name));
+    if (m_request.mode > modes.table()->rowCount())
+      return fail(2, tr("--mode %1: the body has %2 modes").arg(m_request.mode).arg(modes.table()->rowCount()));
+    modes.showMode(m_request.mode - 1);
+    modes.freezeAtPeak();
+  }
   if (!m_request.plot.isEmpty()) m_window.plotChannels(m_request.plot);
   runStep();
 }
@@ -46,6 +59,12 @@ void GuiAutomation::runStep() {
 void GuiAutomation::screenshotStep() {
   if (m_request.screenshotPath.isEmpty()) {
     emit finished(0, {});
+    return;
+  }
+  // let the window settle first: panels just shown take their place, queued view resets run
+  if (!m_settled) {
+    m_settled = true;
+    QTimer::singleShot(100, this, &GuiAutomation::screenshotStep);
     return;
   }
   // the window must be on screen (exposed) before its OpenGL view can be grabbed

@@ -1,4 +1,4 @@
-// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] [--plot CHANNEL] --run --screenshot FILE.png --quit`.
+// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] [--mode N] [--plot CHANNEL] --run --screenshot FILE.png --quit`.
 // Steps run from the event loop: load, run to completion, screenshot, then report an exit code.
 #pragma once
 
@@ -13,6 +13,7 @@ class MainWindow;
 struct AutomationRequest {
   QString modelPath;       ///< empty: keep the current (empty) scene
   QString select;          ///< JSON path of an item to select after loading ("bodies[1]"), empty: none
+  int mode = 0;            ///< > 0: show this mode (1-based) of the first flexible body, at its peak
   QStringList plot;        ///< channels to plot (by name), shown while the run streams
   bool run = false;
   QString screenshotPath;  ///< empty: no screenshot
@@ -41,6 +42,7 @@ class GuiAutomation : public QObject {
   MainWindow& m_window;
   AutomationRequest m_request;
   int m_exposeWaits = 0;
+  bool m_settled = false;
 };
 
 }  // namespace flexim::ui

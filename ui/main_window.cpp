@@ -5,7 +5,9 @@
 #include "io/model_json.h"
 #include "render/model_scene.h"
 #include "render/versions.h"
+#include "io/fe/reduced_body_file.h"
 #include "ui/messages_panel.h"
+#include "ui/mode_browser.h"
 #include "ui/model_document.h"
 #include "ui/model_tree.h"
 #include "ui/property_panel.h"
@@ -22,6 +24,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QTableWidget>
 #include <QUndoView>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -117,6 +120,14 @@ void MainWindow::createDocks() {
   propertiesDock->setWidget(m_properties);
   addDockWidget(Qt::LeftDockWidgetArea, propertiesDock);
   splitDockWidget(treeDock, propertiesDock, Qt::Vertical);
+
+  m_modes = new ModeBrowser(m_document, m_scene.get(), this);
+  auto* modesDock = new QDockWidget(tr("Modes"), this);
+  modesDock->setObjectName("modesDock");
+  modesDock->setWidget(m_modes);
+  addDockWidget(Qt::RightDockWidgetArea, modesDock);
+  modesDock->hide();  // shown for models with flexible bodies
+  connect(m_modes, &ModeBrowser::viewChanged, m_viewport, [this] { m_viewport->update(); });
 
   auto* historyDock = new QDockWidget(tr("History"), this);
   historyDock->setObjectName("historyDock");
@@ -328,6 +339,7 @@ bool MainWindow::openModelFile(const QString& path) {
     return false;
   }
   if (!maybeSave()) return false;
+  if (path.endsWith(".frb", Qt::CaseInsensitive)) return openReducedBody(path);
   Diagnostics diag;
   const bool ok = m_document->open(path, diag);
   m_messages->add(diag);
@@ -339,6 +351,37 @@ bool MainWindow::openModelFile(const QString& path) {
   m_modelSource = path;
   onDocumentReset();
   updateRecentFiles(path);
+  return true;
+}
+
+bool MainWindow::openReducedBody(const QString& path) {
+  auto body = std::make_shared<fe::ReducedBody>();
+  std::string error;
+  if (!io::loadReducedBody(path.toStdString(), *body, &error)) {
+    m_messages->add(Severity::Error, path, QString::fromStdString(error));
+    m_statusText->setText(tr("Could not load %1").arg(QFileInfo(path).fileName()));
+    return false;
+  }
+  // a model of the body alone, floating, without gravity: what the mode browser needs
+  ModelSpec model;
+  model.name = QFileInfo(path).completeBaseName().toStdString();
+  FlexibleBodySpec flexible;
+  flexible.name = body->name.empty() ? model.name : body->name;
+  flexible.file = QFileInfo(path).absoluteFilePath().toStdString();
+  flexible.data = std::move(body);
+  model.flexible_bodies.push_back(std::move(flexible));
+  showModel(model, QString());
+  m_modelSource = path;
+  updateTitle();
+  updateRecentFiles(path);
+  m_document->select(m_document->findItem("flexible_bodies", model.flexible_bodies.front().name));
+  if (auto* dock = findChild<QDockWidget*>("modesDock")) {
+    dock->show();
+    dock->raise();
+  }
+  m_modes->showMode(6 < m_modes->table()->rowCount() ? 6 : 0);  // the first elastic mode of a free body
+  // frame the body in the view as it is once the Modes panel has taken its place
+  QTimer::singleShot(0, m_viewport, &VtkViewport::resetView);
   return true;
 }
 
@@ -359,6 +402,7 @@ void MainWindow::onDocumentReset() {
   Diagnostics diag;
   m_scene->build(m, &diag);
   m_messages->add(diag);
+  if (auto* dock = findChild<QDockWidget*>("modesDock")) dock->setVisible(!m.flexible_bodies.empty());
   m_viewport->update();
   updateTitle();
   updateDofCount();
@@ -487,7 +531,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
   const QList<QUrl> urls = event->mimeData()->urls();
-  if (urls.size() == 1 && urls.front().isLocalFile() && urls.front().toLocalFile().endsWith(".json", Qt::CaseInsensitive))
+  if (urls.size() != 1 || !urls.front().isLocalFile()) return;
+  const QString file = urls.front().toLocalFile();
+  if (file.endsWith(".json", Qt::CaseInsensitive) || file.endsWith(".frb", Qt::CaseInsensitive))
     event->acceptProposedAction();
 }
 
@@ -540,6 +586,7 @@ void MainWindow::cancelRun() {
 }
 
 void MainWindow::onRunStarted(const std::vector<Channel>& channels) {
+  m_modes->stop();
   m_results.reset(channels);
   m_plots->setChannels(channels);
   m_playback->clear();
@@ -600,6 +647,7 @@ void MainWindow::onRunFinished(const RunSummary& summary) {
 
 void MainWindow::showFrame(int index) {
   if (index < 0 || std::size_t(index) >= m_results.size()) return;
+  m_modes->stop();  // the results take the view back from a mode animation
   const Sample sample = m_results.sample(std::size_t(index));
   m_scene->setSample(sample);
   m_scene->setTime(sample.t);
@@ -625,7 +673,7 @@ bool MainWindow::exportResultsCsv(const QString& path) {
 
 void MainWindow::onOpenRequested() {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
-                                                    tr("Flexim models (*.json);;All files (*)"));
+                                                    tr("Flexim models and reduced bodies (*.json *.frb);;All files (*)"));
   if (!path.isEmpty()) openModelFile(path);
 }
 

@@ -26,6 +26,7 @@ class ModelScene;
 namespace flexim::ui {
 
 class MessagesPanel;
+class ModeBrowser;
 class ModelDocument;
 class ModelTree;
 class PlotPanel;
@@ -41,8 +42,9 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  /// Loads a model file; problems go to the Messages dock. Returns false on errors (or when the
-  /// user keeps the unsaved changes of the current model).
+  /// Loads a model file, or a reduced body (.frb) as a model of that body alone, to browse its
+  /// modes; problems go to the Messages dock. Returns false on errors (or when the user keeps the
+  /// unsaved changes of the current model).
   bool openModelFile(const QString& path);
   /// Shows a model that is already in memory (source: file name or description for the title).
   void showModel(const ModelSpec& model, const QString& source);
@@ -61,6 +63,7 @@ class MainWindow : public QMainWindow {
   ModelDocument* document() const { return m_document; }
   PropertyPanel* propertyPanel() const { return m_properties; }
   PlotPanel* plotPanel() const { return m_plots; }
+  ModeBrowser* modeBrowser() const { return m_modes; }
   /// Restores the window's geometry and panel layout from the last session (QSettings); the
   /// application calls it at start-up, tests do not, so they always see the default layout.
   void restoreLayout();
@@ -103,6 +106,7 @@ class MainWindow : public QMainWindow {
   void onDocumentReset();
   void onFieldChanged();
   void onViewportClicked(double x, double y);
+  bool openReducedBody(const QString& path);
   void closeEvent(QCloseEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
@@ -131,6 +135,7 @@ class MainWindow : public QMainWindow {
   ModelTree* m_tree = nullptr;
   PropertyPanel* m_properties = nullptr;
   PlotPanel* m_plots = nullptr;
+  ModeBrowser* m_modes = nullptr;
   MessagesPanel* m_messages = nullptr;
   QProgressBar* m_progress = nullptr;
   QLabel* m_statusText = nullptr;

@@ -6,7 +6,10 @@
 // view picks the item under the mouse (and an FE node on a flexible body).
 #include "io/model_json.h"
 #include "render/model_scene.h"
+#include "core/fe/reduced_body.h"
+#include "render/flexible_surface.h"
 #include "ui/main_window.h"
+#include "ui/mode_browser.h"
 #include "ui/model_document.h"
 #include "ui/model_tree.h"
 #include "ui/property_panel.h"
@@ -18,12 +21,15 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <vtkActor.h>
 #include <vtkRenderer.h>
 
+#include <cmath>
 #include <memory>
+#include <numbers>
 
 using namespace flexim;
 using namespace flexim::ui;
@@ -32,6 +38,7 @@ namespace {
 
 const QString kSliderCrank = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_rigid.json");
 const QString kFlexibleCrank = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_flexible.json");
+const QString kRodBody = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/rod/rod_round_c3d10.frb");
 
 }  // namespace
 
@@ -202,6 +209,42 @@ class EditingTest : public QObject {
     // and from the tree back into the view
     clickRow("rod");
     QVERIFY(scene.isHighlighted(rod));
+  }
+
+  /// A reduced body opened with File > Open lists its modes; a click on a row animates that
+  /// mode on the body, scaled to the chosen share of the model size; a run takes the view back.
+  void modeBrowserAnimatesTheClickedMode() {
+    QVERIFY(m_window->openModelFile(kRodBody));
+    ModeBrowser* modes = m_window->modeBrowser();
+    QVERIFY(modes->isVisible());
+    const FlexibleBodySpec& body = m_window->model().flexible_bodies.at(0);
+    QTableWidget* table = modes->table();
+    QCOMPARE(table->rowCount(), int(body.data->modes.cols()));
+    // frequencies are the body's eigenvalues; rigid modes have none
+    for (int i = 0; i < table->rowCount(); ++i) {
+      const bool rigid = body.data->kinds[std::size_t(i)] == fe::ModeKind::Rigid;
+      QCOMPARE(table->item(i, 2)->text(), QString(rigid ? "rigid" : "elastic"));
+      if (!rigid)
+        QCOMPARE(table->item(i, 1)->text().toDouble(),
+                 QString::number(std::sqrt(body.data->eigenvalues(i)) / (2 * std::numbers::pi), 'g', 6).toDouble());
+    }
+    const int row = 8;
+    table->scrollToItem(table->item(row, 0));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 1)).center());
+    QCOMPARE(modes->mode(), row);
+    modes->freezeAtPeak();
+    const render::FlexibleSurface* surface = m_window->scene().flexibleSurface(0);
+    Eigen::VectorXd shape = surface->modal();
+    QVERIFY(std::abs(shape(row)) > 0);
+    shape(row) = 0;
+    QCOMPARE(shape.norm(), 0.0);  // only that mode
+    const double drawn = surface->currentMaxDisplacement() * surface->scale();
+    const double target = 0.1 * m_window->scene().characteristicLength();  // the default 10 %
+    QVERIFY2(std::abs(drawn / target - 1) < 1e-9, qPrintable(QString::number(drawn / target)));
+    // a run gives the view back to the results
+    QVERIFY(m_window->startRun());
+    QCOMPARE(modes->mode(), -1);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 60000);
   }
 
  private:

@@ -1,0 +1,196 @@
+#include "ui/mode_browser.h"
+
+#include "core/fe/reduced_body.h"
+#include "render/flexible_surface.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSlider>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <numbers>
+
+namespace flexim::ui {
+
+namespace {
+
+constexpr int kFramesPerSecond = 30;
+
+/// The flexible body an item is, or the one a virtual body rides on; -1 for others.
+int flexibleBodyOf(const ModelDocument& doc, ItemId id) {
+  const std::string path = doc.itemPath(id);
+  const std::string prefix = "flexible_bodies[";
+  if (path.rfind(prefix, 0) == 0) return std::stoi(path.substr(prefix.size()));
+  if (path.rfind("virtual_bodies[", 0) == 0) {
+    const FieldValue on = doc.value(id, "flexible_body");
+    if (const auto* name = std::get_if<std::string>(&on)) {
+      const auto& bodies = doc.model().flexible_bodies;
+      for (std::size_t f = 0; f < bodies.size(); ++f)
+        if (bodies[f].name == *name) return int(f);
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+ModeBrowser::ModeBrowser(ModelDocument* document, render::ModelScene* scene, QWidget* parent)
+    : QWidget(parent), m_document(document), m_scene(scene) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(6, 6, 6, 6);
+  m_title = new QLabel(this);
+  m_title->setWordWrap(true);
+  layout->addWidget(m_title);
+
+  m_table = new QTableWidget(0, 3, this);
+  m_table->setObjectName("modeTable");
+  m_table->setHorizontalHeaderLabels({tr("Mode"), tr("Frequency [Hz]"), tr("Kind")});
+  m_table->verticalHeader()->hide();
+  m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  m_table->horizontalHeader()->setStretchLastSection(true);
+  layout->addWidget(m_table, 1);
+  connect(m_table, &QTableWidget::itemSelectionChanged, this, [this] {
+    const auto rows = m_table->selectionModel()->selectedRows();
+    if (!rows.isEmpty()) showMode(rows.front().row());
+  });
+
+  auto* controls = new QFormLayout;
+  m_animate = new QCheckBox(tr("Animate"), this);
+  m_animate->setObjectName("animateMode");
+  m_animate->setChecked(true);
+  connect(m_animate, &QCheckBox::toggled, this, [this](bool on) {
+    if (m_mode < 0) return;
+    if (on) m_timer->start();
+    else {
+      m_timer->stop();
+      draw(std::numbers::pi / 2);  // paused at the largest deflection
+    }
+  });
+  controls->addRow(m_animate);
+  m_amplitude = new QSlider(Qt::Horizontal, this);
+  m_amplitude->setObjectName("modeAmplitude");
+  m_amplitude->setRange(1, 300);  // per mille of the model's size
+  m_amplitude->setValue(100);
+  m_amplitudeLabel = new QLabel(this);
+  connect(m_amplitude, &QSlider::valueChanged, this, [this] {
+    m_amplitudeLabel->setText(tr("%1 % of the model size").arg(m_amplitude->value() / 10.0));
+    if (m_mode >= 0 && !m_timer->isActive()) draw(std::numbers::pi / 2);
+  });
+  m_amplitudeLabel->setText(tr("%1 % of the model size").arg(m_amplitude->value() / 10.0));
+  controls->addRow(tr("Amplitude"), m_amplitude);
+  controls->addRow(QString(), m_amplitudeLabel);
+  m_speed = new QSlider(Qt::Horizontal, this);
+  m_speed->setObjectName("modeSpeed");
+  m_speed->setRange(1, 30);  // tenths of a cycle per second
+  m_speed->setValue(8);
+  m_speed->setToolTip(tr("Animation speed (cycles per second on screen, not the mode's frequency)"));
+  controls->addRow(tr("Speed"), m_speed);
+  layout->addLayout(controls);
+
+  m_timer = new QTimer(this);
+  m_timer->setInterval(1000 / kFramesPerSecond);
+  connect(m_timer, &QTimer::timeout, this, &ModeBrowser::advance);
+
+  connect(m_document, &ModelDocument::selectionChanged, this, [this](ItemId id) {
+    const int body = flexibleBodyOf(*m_document, id);
+    if (body >= 0) showBody(body);
+  });
+  connect(m_document, &ModelDocument::modelReset, this, [this] {
+    m_timer->stop();
+    showBody(m_document->model().flexible_bodies.empty() ? -1 : 0);
+  });
+  showBody(-1);
+}
+
+void ModeBrowser::showBody(int body) {
+  stop();
+  m_body = body;
+  m_table->setRowCount(0);
+  const auto& bodies = m_document->model().flexible_bodies;
+  if (body < 0 || std::size_t(body) >= bodies.size() || !bodies[std::size_t(body)].data) {
+    m_title->setText(bodies.empty() ? tr("The model has no flexible body. Open a reduced body (.frb) to browse its modes.")
+                                    : tr("Select a flexible body to browse its modes."));
+    return;
+  }
+  const FlexibleBodySpec& spec = bodies[std::size_t(body)];
+  const fe::ReducedBody& data = *spec.data;
+  const int used = spec.mode_count > 0 ? std::min<int>(spec.mode_count, int(data.modes.cols())) : int(data.modes.cols());
+  m_title->setText(tr("<b>%1</b>: %2 modes used of %3 (%4)")
+                       .arg(QString::fromStdString(spec.name))
+                       .arg(used)
+                       .arg(data.modes.cols())
+                       .arg(QString::fromStdString(data.method)));
+  m_table->setRowCount(used);
+  for (int i = 0; i < used; ++i) {
+    const fe::ModeKind kind = std::size_t(i) < data.kinds.size() ? data.kinds[std::size_t(i)] : fe::ModeKind::Elastic;
+    const double lambda = i < data.eigenvalues.size() ? data.eigenvalues(i) : 0.0;
+    // a frequency only where the mode has one: constraint modes of Craig-Bampton are static shapes
+    const QString hz = kind == fe::ModeKind::Elastic || kind == fe::ModeKind::FixedInterface
+                           ? QString::number(std::sqrt(std::max(0.0, lambda)) / (2 * std::numbers::pi), 'g', 6)
+                           : QStringLiteral("—");
+    m_table->setItem(i, 0, new QTableWidgetItem(QString::number(i + 1)));
+    m_table->setItem(i, 1, new QTableWidgetItem(hz));
+    m_table->setItem(i, 2, new QTableWidgetItem(QString::fromUtf8(fe::toString(kind))));
+    m_table->item(i, 1)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  }
+}
+
+void ModeBrowser::showMode(int mode) {
+  if (m_body < 0 || mode < 0 || mode >= m_table->rowCount()) return;
+  m_mode = mode;
+  m_phase = 0.0;
+  if (m_table->currentRow() != mode) m_table->selectRow(mode);
+  // the colour scale: the mode at its largest drawn deflection
+  draw(std::numbers::pi / 2);
+  m_scene->resetColourRange();
+  if (m_animate->isChecked()) m_timer->start();
+  emit viewChanged();
+}
+
+void ModeBrowser::stop() {
+  m_timer->stop();
+  if (m_mode >= 0) {
+    m_mode = -1;
+    m_scene->resetPoses();
+    m_scene->resetColourRange();
+    emit viewChanged();
+  }
+}
+
+void ModeBrowser::freezeAtPeak() {
+  m_animate->setChecked(false);
+  if (m_mode >= 0) draw(std::numbers::pi / 2);
+}
+
+void ModeBrowser::advance() {
+  m_phase += 2 * std::numbers::pi * (m_speed->value() / 10.0) / kFramesPerSecond;
+  draw(m_phase);
+}
+
+void ModeBrowser::draw(double phase) {
+  const render::FlexibleSurface* surface = m_scene->flexibleSurface(std::size_t(m_body));
+  if (!surface || m_mode >= surface->modeCount()) return;
+  // mode m scaled so that its largest drawn displacement is the chosen share of the model size
+  Eigen::VectorXd unit = Eigen::VectorXd::Zero(surface->modeCount());
+  unit(m_mode) = 1.0;
+  const double peak = surface->maxDisplacement(unit) * m_scene->deformationScale();
+  const double target = m_amplitude->value() / 1000.0 * m_scene->characteristicLength();
+  const double amplitude = peak > 0 ? target / peak : 0.0;
+  std::vector<Eigen::VectorXd> modal(m_document->model().flexible_bodies.size());
+  for (std::size_t f = 0; f < modal.size(); ++f)
+    if (const render::FlexibleSurface* s = m_scene->flexibleSurface(f)) modal[f] = Eigen::VectorXd::Zero(s->modeCount());
+  modal[std::size_t(m_body)] = unit * amplitude * std::sin(phase);
+  m_scene->setModal(modal);
+  emit viewChanged();
+}
+
+}  // namespace flexim::ui

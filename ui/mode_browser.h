@@ -1,0 +1,62 @@
+// The mode browser (issue #9 item 7): the modes of the selected flexible body — number,
+// frequency, kind — in a table; the selected mode is animated on the body in the 3-D view,
+// with an amplitude (the largest displacement drawn, as a share of the model's size) and a
+// speed, coloured by the mode's displacement magnitude. A reduced body (.frb) opened with
+// File > Open is shown alone, ready to browse.
+#pragma once
+
+#include "render/model_scene.h"
+#include "ui/model_document.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QSlider;
+class QTableWidget;
+class QTimer;
+
+namespace flexim::ui {
+
+class ModeBrowser : public QWidget {
+  Q_OBJECT
+
+ public:
+  ModeBrowser(ModelDocument* document, render::ModelScene* scene, QWidget* parent = nullptr);
+
+  /// The flexible body shown (index into the model's flexible_bodies, -1 for none).
+  int body() const { return m_body; }
+  /// Selects a mode row (0-based) and starts animating it.
+  void showMode(int mode);
+  /// The mode animated, -1 when none.
+  int mode() const { return m_mode; }
+  /// Stops animating and gives the view back (a run started, another model was opened).
+  void stop();
+  QTableWidget* table() const { return m_table; }
+  /// Draws the mode at its largest deflection and stops there (for screenshots).
+  void freezeAtPeak();
+
+ signals:
+  /// The view changed and should be redrawn.
+  void viewChanged();
+
+ private:
+  void showBody(int body);
+  void advance();
+  void draw(double phase);
+
+  ModelDocument* m_document;
+  render::ModelScene* m_scene;
+  QLabel* m_title = nullptr;
+  QTableWidget* m_table = nullptr;
+  QCheckBox* m_animate = nullptr;
+  QSlider* m_amplitude = nullptr;  ///< largest drawn displacement, per mille of the model size
+  QSlider* m_speed = nullptr;      ///< cycles per second, in tenths
+  QLabel* m_amplitudeLabel = nullptr;
+  QTimer* m_timer = nullptr;
+  int m_body = -1;
+  int m_mode = -1;
+  double m_phase = 0.0;  ///< of the animation, radians
+};
+
+}  // namespace flexim::ui
