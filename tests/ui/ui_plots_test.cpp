@@ -131,7 +131,7 @@ class PlotsTest : public QObject {
     QVERIFY(results.size() > 100);
     QVERIFY(plot->pointCount(name) <= 4 * std::max(50, plot->width()));
     // the cursor: the playback bar's frame, its time and value in the readout
-    auto* slider = m_window->findChild<QSlider*>();
+    auto* slider = m_window->playbackBar()->findChild<QSlider*>();
     QVERIFY(slider);
     const int frame = int(results.size() / 3);
     slider->setFocus();
