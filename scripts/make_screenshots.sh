@@ -17,3 +17,6 @@ shot "$examples/slider_crank_flexible.json" --run --deformation-scale 30 \
   --screenshot "$images/flexible-slider-crank-x30.png"
 # a selected item in the property panel (user guide §2)
 shot "$examples/slider_crank_rigid.json" --select "bodies[1]" --screenshot "$images/property-panel.png"
+
+# a mode shape in the mode browser (user guide §8)
+shot "$examples/rod/rod_round_c3d10.frb" --mode 9 --screenshot "$images/mode-browser.png"
