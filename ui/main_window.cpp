@@ -2,40 +2,42 @@
 
 #include "core/base/versions.h"
 #include "io/csv_writer.h"
+#include "io/fe/reduced_body_file.h"
 #include "io/model_json.h"
 #include "render/model_scene.h"
 #include "render/versions.h"
-#include "io/fe/reduced_body_file.h"
 #include "ui/messages_panel.h"
 #include "ui/mode_browser.h"
 #include "ui/model_document.h"
 #include "ui/model_tree.h"
-#include "ui/property_panel.h"
 #include "ui/playback_bar.h"
 #include "ui/plot_panel.h"
+#include "ui/property_panel.h"
 #include "ui/simulation_controller.h"
 #include "ui/vtk_viewport.h"
+
+#include <cmath>
 
 #include <QAction>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QMessageBox>
-#include <QMimeData>
-#include <QSettings>
-#include <QTableWidget>
-#include <QUndoView>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
 #include <QPainter>
 #include <QProgressBar>
+#include <QSettings>
 #include <QStatusBar>
+#include <QTableWidget>
 #include <QTimer>
 #include <QToolBar>
+#include <QUndoView>
 #include <QVBoxLayout>
 
 namespace flexim::ui {
@@ -72,6 +74,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_controller, &SimulationController::runFinished, this, &MainWindow::onRunFinished);
   connect(m_controller, &SimulationController::progressChanged, this,
           [this](double fraction) { m_progress->setValue(int(fraction * 1000.0 + 0.5)); });
+  connect(m_controller, &SimulationController::timeReached, this, [this](double t, double tEnd) {
+    // simulated time and an estimate of the time left, from the rate so far (pauses excluded)
+    const double wall = m_runClock.elapsed() / 1000.0 - m_pausedSeconds;
+    QString text = tr("t = %1 / %2 s").arg(t, 0, 'g', 4).arg(tEnd, 0, 'g', 4);
+    if (t > 0 && wall > 1.0 && tEnd > t) {
+      const double left = (tEnd - t) * wall / t;
+      text += left < 60 ? tr(" · %1 s left").arg(std::ceil(left)) : tr(" · %1 min left").arg(std::ceil(left / 60));
+    }
+    if (m_controller->isPaused()) text += tr(" · paused");
+    m_progress->setFormat(text);
+  });
+  connect(m_messages, &MessagesPanel::whereActivated, this, [this](const QString& where) {
+    const ItemId id = m_document->itemAtPath(where.toStdString());
+    if (id != ModelDocument::kNoItem) m_document->select(id);
+  });
   connect(m_playback, &PlaybackBar::frameChanged, this, &MainWindow::showFrame);
   connect(m_document, &ModelDocument::fieldChanged, this, &MainWindow::onFieldChanged);
   connect(m_document, &ModelDocument::dirtyChanged, this, [this] { updateTitle(); });
@@ -207,6 +224,13 @@ void MainWindow::createActions() {
   m_runAction->setShortcut(QKeySequence(Qt::Key_F5));
   connect(m_runAction, &QAction::triggered, this, [this] { startRun(); });
 
+  m_pauseAction = new QAction(tr("&Pause"), this);
+  m_pauseAction->setObjectName("actionPause");
+  m_pauseAction->setCheckable(true);
+  m_pauseAction->setShortcut(QKeySequence(Qt::Key_F6));
+  m_pauseAction->setToolTip(tr("Hold the run between two steps; press again to resume"));
+  connect(m_pauseAction, &QAction::toggled, this, &MainWindow::setRunPaused);
+
   m_cancelAction = new QAction(tr("&Cancel"), this);
   m_cancelAction->setObjectName("actionCancel");
   m_cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
@@ -282,6 +306,7 @@ void MainWindow::createMenus() {
   edit->addAction(m_redoAction);
   QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
   simulation->addAction(m_runAction);
+  simulation->addAction(m_pauseAction);
   simulation->addAction(m_cancelAction);
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(m_resetCameraAction);
@@ -323,6 +348,12 @@ void MainWindow::updateActions() {
   m_revertAction->setEnabled(m_hasModel && !running && !m_document->path().isEmpty());
   m_runAction->setEnabled(m_hasModel && !running);
   m_cancelAction->setEnabled(running);
+  m_pauseAction->setEnabled(running);
+  if (!running) {
+    const QSignalBlocker block(m_pauseAction);
+    m_pauseAction->setChecked(false);
+  }
+  m_pauseAction->setText(m_pauseAction->isChecked() ? tr("&Resume") : tr("&Pause"));
   m_exportAction->setEnabled(!running && !m_results.empty());
   const bool flexible = m_hasModel && !model().flexible_bodies.empty();
   m_colourByDisplacementAction->setEnabled(flexible);
@@ -398,6 +429,7 @@ void MainWindow::onDocumentReset() {
   m_plots->setChannels({});
   m_playback->clear();
   m_progress->setValue(0);
+  m_progress->setFormat(tr("%p%"));
 
   Diagnostics diag;
   m_scene->build(m, &diag);
@@ -579,6 +611,21 @@ bool MainWindow::startRun() {
   return started;
 }
 
+void MainWindow::setRunPaused(bool paused) {
+  if (!isRunning() || paused == m_controller->isPaused()) return;
+  m_controller->setPaused(paused);
+  if (paused) m_pauseClock.start();
+  else m_pausedSeconds += m_pauseClock.elapsed() / 1000.0;
+  {
+    const QSignalBlocker block(m_pauseAction);
+    m_pauseAction->setChecked(paused);
+  }
+  m_statusText->setText(paused ? tr("Paused (Simulation > Resume, F6)") : tr("Running…"));
+  updateActions();
+}
+
+bool MainWindow::isRunPaused() const { return m_controller && m_controller->isPaused(); }
+
 void MainWindow::cancelRun() {
   if (!isRunning()) return;
   m_controller->cancel();
@@ -586,6 +633,8 @@ void MainWindow::cancelRun() {
 }
 
 void MainWindow::onRunStarted(const std::vector<Channel>& channels) {
+  m_runClock.start();
+  m_pausedSeconds = 0;
   m_modes->stop();
   m_results.reset(channels);
   m_plots->setChannels(channels);
@@ -611,6 +660,7 @@ void MainWindow::onSamplesArrived(const std::vector<Sample>& samples) {
 
 void MainWindow::onRunFinished(const RunSummary& summary) {
   m_lastSummary = summary;
+  m_progress->setFormat(tr("t = %1 s").arg(summary.t_reached, 0, 'g', 4));
   m_plots->refreshAll();
   if (summary.ok) {
     m_progress->setValue(m_progress->maximum());

@@ -7,6 +7,7 @@
 #include "core/run/simulation.h"
 #include "core/run/result_table.h"
 
+#include <QElapsedTimer>
 #include <QImage>
 #include <QMainWindow>
 
@@ -56,6 +57,9 @@ class MainWindow : public QMainWindow {
   /// Starts a run of the current model. Returns false (reasons in Messages) if it cannot start.
   bool startRun();
   void cancelRun();
+  /// Holds a run between two steps, or lets it go on.
+  void setRunPaused(bool paused);
+  bool isRunPaused() const;
   bool exportResultsCsv(const QString& path);
 
   bool isRunning() const;
@@ -142,6 +146,9 @@ class MainWindow : public QMainWindow {
   QLabel* m_dofLabel = nullptr;
   bool m_restoredLayout = false;
   QString m_pickReadout;
+  QElapsedTimer m_runClock;     ///< wall time of the run, for the remaining-time estimate
+  double m_pausedSeconds = 0;   ///< of that, time spent paused
+  QElapsedTimer m_pauseClock;
 
   QAction* m_newAction = nullptr;
   QAction* m_openAction = nullptr;
@@ -155,6 +162,7 @@ class MainWindow : public QMainWindow {
   QAction* m_quitAction = nullptr;
   QAction* m_runAction = nullptr;
   QAction* m_cancelAction = nullptr;
+  QAction* m_pauseAction = nullptr;
   QAction* m_resetCameraAction = nullptr;
   QAction* m_showMarkersAction = nullptr;
   QAction* m_colourByDisplacementAction = nullptr;

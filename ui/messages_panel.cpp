@@ -28,6 +28,9 @@ MessagesPanel::MessagesPanel(QWidget* parent) : QTreeWidget(parent) {
   header()->setStretchLastSection(true);
   header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+  setToolTip(tr("Double-click a message to select the item it names"));
+  connect(this, &QTreeWidget::itemDoubleClicked, this,
+          [this](QTreeWidgetItem* item) { emit whereActivated(item->text(2)); });
 }
 
 void MessagesPanel::add(Severity severity, const QString& where, const QString& message) {

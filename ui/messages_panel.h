@@ -17,6 +17,10 @@ class MessagesPanel : public QTreeWidget {
   int count(Severity severity) const;
   /// Messages of at least the given severity as "where: severity: message" lines.
   QStringList lines(Severity minimum = Severity::Info) const;
+
+ signals:
+  /// A message was double-clicked: where it points (an item's JSON path, a file position).
+  void whereActivated(const QString& where);
 };
 
 }  // namespace flexim::ui

@@ -9,6 +9,8 @@ namespace flexim::ui {
 
 struct SimulationController::Inbox : ResultSink {
   std::atomic<bool> cancel{false};
+  std::atomic<bool> pause{false};
+  std::atomic<double> time{0.0}, endTime{0.0};
   std::atomic<bool> done{false};
   std::atomic<double> progress{0.0};
   std::mutex mutex;
@@ -52,11 +54,15 @@ bool SimulationController::start(const ModelSpec& model, Diagnostics& diag) {
   m_inbox = std::make_shared<Inbox>();
   const std::vector<Channel> channels = simulation->channels();
   m_running = true;
+  m_paused = false;
   m_worker = std::thread([inbox = m_inbox, sim = std::move(simulation)]() mutable {
     RunOptions options;
     options.cancel = &inbox->cancel;
+    options.pause = &inbox->pause;
     options.progress = [&inbox](double t, double tEnd) {
       inbox->progress = tEnd > 0.0 ? std::clamp(t / tEnd, 0.0, 1.0) : 1.0;
+      inbox->time = t;
+      inbox->endTime = tEnd;
     };
     RunSummary summary;
     try {
@@ -81,6 +87,12 @@ void SimulationController::cancel() {
   if (m_inbox && m_running) m_inbox->cancel = true;
 }
 
+void SimulationController::setPaused(bool paused) {
+  if (!m_inbox || !m_running) return;
+  m_paused = paused;
+  m_inbox->pause = paused;
+}
+
 void SimulationController::drain() {
   if (!m_inbox) return;
   // read "done" before taking samples, so samples pushed before completion are not missed
@@ -88,11 +100,13 @@ void SimulationController::drain() {
   std::vector<Sample> fresh = m_inbox->take();
   if (!fresh.empty()) emit samplesArrived(fresh);
   emit progressChanged(m_inbox->progress);
+  emit timeReached(m_inbox->time, m_inbox->endTime);
   if (!done) return;
 
   m_drainTimer.stop();
   if (m_worker.joinable()) m_worker.join();
   m_running = false;
+  m_paused = false;
   emit runFinished(m_inbox->summary);
 }
 

@@ -29,14 +29,18 @@ class SimulationController : public QObject {
   bool start(const ModelSpec& model, Diagnostics& diag);
   /// Asks the integrator to stop at the next step; runFinished follows with cancelled = true.
   void cancel();
+  /// Holds the integrator between two steps (the samples so far stay), and lets it go on.
+  void setPaused(bool paused);
+  bool isPaused() const { return m_running && m_paused; }
   bool isRunning() const { return m_running; }
 
  signals:
   void runStarted(const std::vector<flexim::Channel>& channels);
   /// New samples in time order (UI thread, at most ~30 times a second).
   void samplesArrived(const std::vector<flexim::Sample>& samples);
-  /// Fraction of t_end reached, in [0, 1].
+  /// Fraction of t_end reached, in [0, 1], and the simulated time reached [s].
   void progressChanged(double fraction);
+  void timeReached(double t, double tEnd);
   void runFinished(const flexim::RunSummary& summary);
 
  private:
@@ -47,6 +51,7 @@ class SimulationController : public QObject {
   std::thread m_worker;
   QTimer m_drainTimer;
   bool m_running = false;
+  bool m_paused = false;
 };
 
 }  // namespace flexim::ui

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <sstream>
+#include <thread>
 
 namespace flexim {
 
@@ -196,6 +197,7 @@ std::string Simulation::redundancyHint() const {
 RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
+  double pausedSeconds = 0.0;
   const System& sys = *m_system;
   const SolverSpec& spec = m_model.solver;
   RunSummary sum;
@@ -212,7 +214,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       sum.failures = st.failures;
       if (monitor) sum.quality = monitor->finish(st.steps, st.failures, ok);
     }
-    sum.wall_time = std::chrono::duration<double>(Clock::now() - start).count();
+    sum.wall_time = std::chrono::duration<double>(Clock::now() - start).count() - pausedSeconds;
     if (!begun)
       for (auto* k : sinks) k->begin({}, sum);
     for (auto* k : sinks) k->end(sum);
@@ -312,8 +314,14 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
     const long kLast = endExtra ? nOut + 1 : nOut;
     State st;
     long stepsSinceProgress = 0;
+    const auto cancelled = [&] { return options.cancel && options.cancel->load(); };
     while (k <= kLast) {
-      if (options.cancel && options.cancel->load()) {
+      if (options.pause && options.pause->load()) {
+        const auto pausedAt = Clock::now();
+        while (options.pause->load() && !cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        pausedSeconds += std::chrono::duration<double>(Clock::now() - pausedAt).count();
+      }
+      if (cancelled()) {
         sum.cancelled = true;
         return finish(false, "cancelled by the user");
       }

@@ -9,6 +9,7 @@
 #include "core/fe/reduced_body.h"
 #include "render/flexible_surface.h"
 #include "ui/main_window.h"
+#include "ui/messages_panel.h"
 #include "ui/mode_browser.h"
 #include "ui/model_document.h"
 #include "ui/model_tree.h"
@@ -245,6 +246,53 @@ class EditingTest : public QObject {
     QVERIFY(m_window->startRun());
     QCOMPARE(modes->mode(), -1);
     QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 60000);
+  }
+
+  /// F6 holds a run between two steps (no samples arrive), F6 again resumes it to a good end;
+  /// the paused time is not counted as the run's wall time. Shift+F5 cancels a paused run.
+  void pauseHoldsTheRunAndResumes() {
+    ModelSpec model = m_window->model();
+    model.solver.t_end = 20.0;
+    m_window->showModel(model, "long slider-crank");
+    QVERIFY(m_window->startRun());
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->results().size() > 3, 20000);
+    QTest::keyClick(m_window.get(), Qt::Key_F6);
+    QVERIFY(m_window->isRunPaused());
+    QVERIFY(m_window->findChild<QAction*>("actionPause")->text().contains("Resume"));
+    QTest::qWait(300);  // samples of the steps before the pause drain
+    const std::size_t held = m_window->results().size();
+    QTest::qWait(600);
+    QCOMPARE(m_window->results().size(), held);
+    QVERIFY(m_window->isRunning());
+    QTest::keyClick(m_window.get(), Qt::Key_F6);
+    QVERIFY(!m_window->isRunPaused());
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->results().size() > held, 20000);
+    // pause again and cancel: the samples so far are kept
+    QTest::keyClick(m_window.get(), Qt::Key_F6);
+    QVERIFY(m_window->isRunPaused());
+    QTest::keyClick(m_window.get(), Qt::Key_F5, Qt::ShiftModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 20000);
+    QVERIFY(m_window->lastSummary().cancelled);
+    QVERIFY(!m_window->isRunPaused());
+    QVERIFY(m_window->results().size() > held);
+  }
+
+  /// A message that names an item selects it when double-clicked.
+  void messageSelectsItsItem() {
+    ModelSpec broken = m_window->model();
+    broken.joints[1].body1 = "nowhere";
+    m_window->showModel(broken, "broken model");
+    QVERIFY(!m_window->startRun());
+    MessagesPanel* messages = m_window->messages();
+    QTreeWidgetItem* row = nullptr;
+    for (int i = 0; i < messages->topLevelItemCount(); ++i)
+      if (messages->topLevelItem(i)->text(2).startsWith("joints[1]")) row = messages->topLevelItem(i);
+    QVERIFY2(row, qPrintable(messages->lines().join("\n")));
+    messages->scrollToItem(row);
+    const QPoint at = messages->visualItemRect(row).center();
+    QTest::mouseClick(messages->viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseDClick(messages->viewport(), Qt::LeftButton, {}, at);
+    QCOMPARE(m_window->document()->selected(), m_window->document()->findItem("joints", broken.joints[1].name));
   }
 
  private:
