@@ -7,6 +7,7 @@
 #include "render/palette.h"
 
 #include <vtkActor.h>
+#include <vtkCamera.h>
 #include <vtkCellPicker.h>
 #include <vtkLightKit.h>
 #include <vtkLookupTable.h>
@@ -694,6 +695,35 @@ void ModelScene::setMarkersVisible(bool visible) {
   for (auto& actor : m_markerActors) actor->SetVisibility(visible);
 }
 
-void ModelScene::resetCamera() { frameCamera(*m_renderer, m_bounds, m_up, m_planeNormal); }
+void ModelScene::resetCamera() { viewFrom(ViewPreset::Default); }
+
+void ModelScene::viewFrom(ViewPreset preset) {
+  m_renderer->GetActiveCamera()->SetParallelProjection(m_parallel);
+  frameCameraAlong(*m_renderer, m_bounds, m_up, presetViewDirection(preset, m_bounds, m_up, m_planeNormal));
+}
+
+bool ModelScene::fitItem(const std::string& item) {
+  SceneBounds box;
+  for (vtkActor* actor : actorsOf(item)) {
+    const double* b = actor->GetBounds();
+    if (!b || b[0] > b[1]) continue;
+    box.add(Vec3(b[0], b[2], b[4]));
+    box.add(Vec3(b[1], b[3], b[5]));
+  }
+  if (box.empty()) return false;
+  vtkCamera* camera = m_renderer->GetActiveCamera();
+  double position[3], focal[3];
+  camera->GetPosition(position);
+  camera->GetFocalPoint(focal);
+  const Vec3 direction = (Vec3(position[0], position[1], position[2]) - Vec3(focal[0], focal[1], focal[2])).normalized();
+  frameCameraAlong(*m_renderer, box, m_up, direction);
+  return true;
+}
+
+void ModelScene::setParallelProjection(bool on) {
+  m_parallel = on;
+  m_renderer->GetActiveCamera()->SetParallelProjection(on);
+  m_renderer->ResetCameraClippingRange();
+}
 
 }  // namespace flexim::render

@@ -126,6 +126,13 @@ class ModelScene {
   PickResult pick(double x, double y) const;
   /// The item whose actors a prop belongs to ("" for none: floor, ground anchors, labels).
   std::string itemOf(vtkProp* prop) const;
+  /// Looks at the whole model from a standard direction.
+  void viewFrom(ViewPreset preset);
+  /// Frames an item's actors (the current view direction kept); false if it has none.
+  bool fitItem(const std::string& item);
+  /// Parallel (orthographic) instead of perspective projection; kept when the scene is rebuilt.
+  void setParallelProjection(bool on);
+  bool parallelProjection() const { return m_parallel; }
   /// Draws the item's actors highlighted ("" for none); kept when the scene is rebuilt.
   void setHighlighted(const std::string& item);
   const std::string& highlighted() const { return m_highlighted; }
@@ -200,6 +207,7 @@ class ModelScene {
   double m_glyphSize = 0.05;
   std::map<vtkProp*, std::string> m_items;  ///< actor -> item path
   std::string m_highlighted;
+  bool m_parallel = false;
   struct SavedLook {
     double ambient = 0, ambientColour[3] = {0, 0, 0}, lineWidth = 1;
   };

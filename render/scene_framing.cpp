@@ -82,14 +82,36 @@ Vec3 defaultViewDirection(const SceneBounds& bounds, const Vec3& up, const Vec3&
 
 void frameCamera(vtkRenderer& renderer, const SceneBounds& bounds, const Vec3& up,
                  const Vec3& planeNormal) {
+  frameCameraAlong(renderer, bounds, up, defaultViewDirection(bounds, up, planeNormal));
+}
+
+Vec3 presetViewDirection(ViewPreset preset, const SceneBounds& bounds, const Vec3& up, const Vec3& planeNormal) {
+  // the same right-handed horizontal axes as the default view
+  const Vec3 side = anyPerpendicular(up);
+  const Vec3 front = side.cross(up);
+  switch (preset) {
+    case ViewPreset::Default: return defaultViewDirection(bounds, up, planeNormal);
+    case ViewPreset::Front: return -front;
+    case ViewPreset::Back: return front;
+    case ViewPreset::Right: return side;
+    case ViewPreset::Left: return -side;
+    case ViewPreset::Top: return up;
+    case ViewPreset::Bottom: return -up;
+    case ViewPreset::Isometric: return (-front + side + up).normalized();
+  }
+  return defaultViewDirection(bounds, up, planeNormal);
+}
+
+void frameCameraAlong(vtkRenderer& renderer, const SceneBounds& bounds, const Vec3& up, const Vec3& direction) {
   vtkCamera* camera = renderer.GetActiveCamera();
   const Vec3 centre = bounds.empty() ? Vec3::Zero() : bounds.centre();
-  const Vec3 direction = defaultViewDirection(bounds, up, planeNormal);
   const double distance = std::max(bounds.diagonal(), 1e-3) * 2.0;
   const Vec3 position = centre + distance * direction;
   camera->SetFocalPoint(centre.x(), centre.y(), centre.z());
   camera->SetPosition(position.x(), position.y(), position.z());
-  camera->SetViewUp(up.x(), up.y(), up.z());
+  // looking straight down (or up), "up" on screen is the far horizontal direction instead
+  const Vec3 screenUp = std::abs(direction.dot(up)) > 0.999 ? Vec3(anyPerpendicular(up).cross(up)) : up;
+  camera->SetViewUp(screenUp.x(), screenUp.y(), screenUp.z());
   camera->OrthogonalizeViewUp();
   camera->SetViewAngle(30.0);
   if (bounds.empty()) {

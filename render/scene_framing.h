@@ -40,5 +40,14 @@ Vec3 defaultViewDirection(const SceneBounds& bounds, const Vec3& up,
 /// Points the renderer's active camera at the bounds along defaultViewDirection and fits them.
 void frameCamera(vtkRenderer& renderer, const SceneBounds& bounds, const Vec3& up,
                  const Vec3& planeNormal = Vec3::Zero());
+/// The same along a given direction (focal point to camera, unit).
+void frameCameraAlong(vtkRenderer& renderer, const SceneBounds& bounds, const Vec3& up, const Vec3& direction);
+
+/// The standard views: the default one, and along the axes seen from "up".
+enum class ViewPreset { Default, Front, Back, Left, Right, Top, Bottom, Isometric };
+/// Direction from the focal point to the camera for a preset (unit). Front looks along the
+/// horizontal "front" axis (the y axis when z is up), Top down against up.
+Vec3 presetViewDirection(ViewPreset preset, const SceneBounds& bounds, const Vec3& up,
+                         const Vec3& planeNormal = Vec3::Zero());
 
 }  // namespace flexim::render

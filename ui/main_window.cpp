@@ -310,6 +310,37 @@ void MainWindow::createMenus() {
   simulation->addAction(m_cancelAction);
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(m_resetCameraAction);
+  QMenu* camera = view->addMenu(tr("&Camera"));
+  camera->setObjectName("menuCamera");
+  const auto preset = [this, camera](const QString& text, render::ViewPreset p, const QString& name, QKeySequence key) {
+    QAction* a = camera->addAction(text, this, [this, p] {
+      m_scene->viewFrom(p);
+      m_viewport->update();
+    });
+    a->setObjectName(name);
+    a->setShortcut(key);
+  };
+  preset(tr("&Front"), render::ViewPreset::Front, "actionViewFront", QKeySequence(tr("Ctrl+1")));
+  preset(tr("&Right"), render::ViewPreset::Right, "actionViewRight", QKeySequence(tr("Ctrl+3")));
+  preset(tr("&Top"), render::ViewPreset::Top, "actionViewTop", QKeySequence(tr("Ctrl+7")));
+  preset(tr("&Back"), render::ViewPreset::Back, "actionViewBack", QKeySequence(tr("Ctrl+Alt+1")));
+  preset(tr("&Left"), render::ViewPreset::Left, "actionViewLeft", QKeySequence(tr("Ctrl+Alt+3")));
+  preset(tr("B&ottom"), render::ViewPreset::Bottom, "actionViewBottom", QKeySequence(tr("Ctrl+Alt+7")));
+  preset(tr("&Isometric"), render::ViewPreset::Isometric, "actionViewIso", QKeySequence(tr("Ctrl+5")));
+  camera->addSeparator();
+  QAction* fit = camera->addAction(tr("Fit &selection"), this, [this] {
+    if (m_scene->fitItem(m_document->itemPath(m_document->selected()))) m_viewport->update();
+  });
+  fit->setObjectName("actionFitSelection");
+  fit->setShortcut(QKeySequence(Qt::Key_F));
+  QAction* parallel = camera->addAction(tr("&Parallel projection"));
+  parallel->setObjectName("actionParallel");
+  parallel->setCheckable(true);
+  parallel->setShortcut(QKeySequence(tr("Ctrl+0")));
+  connect(parallel, &QAction::toggled, this, [this](bool on) {
+    m_scene->setParallelProjection(on);
+    m_viewport->update();
+  });
   view->addAction(m_showMarkersAction);
   view->addAction(m_colourByDisplacementAction);
   view->addSeparator();

@@ -8,6 +8,7 @@
 #include "render/model_scene.h"
 #include "core/fe/reduced_body.h"
 #include "render/flexible_surface.h"
+#include "render/scene_framing.h"
 #include "ui/main_window.h"
 #include "ui/messages_panel.h"
 #include "ui/mode_browser.h"
@@ -26,6 +27,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <vtkActor.h>
+#include <vtkCamera.h>
 #include <vtkRenderer.h>
 
 #include <cmath>
@@ -293,6 +295,37 @@ class EditingTest : public QObject {
     QTest::mouseClick(messages->viewport(), Qt::LeftButton, {}, at);
     QTest::mouseDClick(messages->viewport(), Qt::LeftButton, {}, at);
     QCOMPARE(m_window->document()->selected(), m_window->document()->findItem("joints", broken.joints[1].name));
+  }
+
+  /// Camera presets by keyboard: Ctrl+7 looks down against gravity, Ctrl+1 from the front
+  /// (horizontal); F frames the selection; Ctrl+0 toggles the parallel projection.
+  void cameraPresetsAndFitSelection() {
+    vtkCamera* camera = m_window->scene().renderer()->GetActiveCamera();
+    const auto direction = [camera] {
+      double p[3], f[3];
+      camera->GetPosition(p);
+      camera->GetFocalPoint(f);
+      return (Vec3(p[0], p[1], p[2]) - Vec3(f[0], f[1], f[2])).normalized();
+    };
+    const Vec3 up = render::upDirection(m_window->model().gravity);
+    QTest::keyClick(m_window.get(), Qt::Key_7, Qt::ControlModifier);
+    QVERIFY2(direction().dot(up) > 0.999, qPrintable(QString::number(direction().dot(up))));
+    QTest::keyClick(m_window.get(), Qt::Key_1, Qt::ControlModifier);
+    QVERIFY(std::abs(direction().dot(up)) < 1e-9);
+    // fit the crank: its box fills the view, seen from the same direction
+    clickRow("crank");
+    const Vec3 before = direction();
+    const double distanceBefore = camera->GetDistance();
+    m_window->viewport()->setFocus();
+    QTest::keyClick(m_window.get(), Qt::Key_F);
+    QVERIFY((direction() - before).norm() < 1e-9);
+    QVERIFY2(camera->GetDistance() < 0.8 * distanceBefore,
+             qPrintable(QString("%1 -> %2").arg(distanceBefore).arg(camera->GetDistance())));
+    QVERIFY(!camera->GetParallelProjection());
+    QTest::keyClick(m_window.get(), Qt::Key_0, Qt::ControlModifier);
+    QVERIFY(camera->GetParallelProjection());
+    QTest::keyClick(m_window.get(), Qt::Key_0, Qt::ControlModifier);
+    QVERIFY(!camera->GetParallelProjection());
   }
 
  private:
