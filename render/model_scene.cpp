@@ -5,6 +5,7 @@
 #include "render/geometry.h"
 #include "render/inertia_shape.h"
 #include "render/palette.h"
+#include "render/visual_mesh.h"
 
 #include <vtkActor.h>
 #include <vtkCamera.h>
@@ -23,12 +24,24 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 namespace flexim::render {
 namespace {
 
 // thinnest box edge relative to the longest (slender links; see addBodies for the absolute floor)
 constexpr double kMinBoxAspect = 0.02;
+
+/// Point normals for smooth shading of curved faces, sharp edges kept.
+vtkSmartPointer<vtkPolyData> smoothed(vtkPolyData* mesh) {
+  auto normals = vtkSmartPointer<vtkPolyDataNormals>::New();
+  normals->SetInputData(mesh);
+  normals->SetFeatureAngle(40.0);
+  normals->SplittingOn();
+  normals->ComputeCellNormalsOff();
+  normals->Update();
+  return normals->GetOutput();
+}
 
 vtkSmartPointer<vtkActor> makeActor(vtkPolyData* mesh, const Rgb& colour) {
   auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
@@ -160,7 +173,7 @@ void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamer
   clear();
   m_up = upDirection(model.gravity);
   measure(model);
-  addBodies(model);
+  addBodies(model, diag);
   addFlexibleBodies(model, diag);
   addVirtualBodies(model);
   addGround(model);
@@ -200,7 +213,7 @@ void ModelScene::measure(const ModelSpec& model) {
   m_glyphSize = 0.045 * m_length;
 }
 
-void ModelScene::addBodies(const ModelSpec& model) {
+void ModelScene::addBodies(const ModelSpec& model, Diagnostics* diag) {
   m_bodies.resize(model.bodies.size());
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const RigidBodySpec& body = model.bodies[b];
@@ -209,19 +222,34 @@ void ModelScene::addBodies(const ModelSpec& model) {
     m_initialPoses.push_back(visual.pose());
     const Rgb colour = bodyColour(b);
 
-    // the shape: equivalent-inertia box, or a small cube when mass data are unusable
-    // slender links all get about the same visible thickness, whatever their length
-    const InertiaBox box = equivalentInertiaBox(body.mass, body.inertia, kMinBoxAspect);
-    const Vec3 size = box.valid ? Vec3(box.size.cwiseMax(0.55 * m_glyphSize))
-                                : Vec3::Constant(1.5 * m_glyphSize);
     const std::string item = "bodies[" + std::to_string(b) + "]";
-    auto shape = makeActor(boxMesh(size), colour);
-    visual.attach(shape, Pose(box.orientation));
-    addActor(shape, item);
+    // the shape: the body's own mesh when it names one that can be read
+    vtkSmartPointer<vtkPolyData> mesh;
+    if (!body.visual.file.empty()) {
+      std::string error;
+      mesh = loadVisualMesh(resolvePath(body.visual.file), body.visual.scale, error);
+      if (!mesh && diag) diag->warning(item + ".visual.file", error + "; the body is drawn as its inertia box");
+    }
+    if (mesh) {
+      auto shape = makeActor(smoothed(mesh), colour);
+      visual.attach(shape, makePose(body.visual.position, body.visual.orientation));
+      addActor(shape, item);
+    } else {
+      // equivalent-inertia box, or a small cube when mass data are unusable; slender links all
+      // get about the same visible thickness, whatever their length
+      const InertiaBox box = equivalentInertiaBox(body.mass, body.inertia, kMinBoxAspect);
+      const Vec3 size = box.valid ? Vec3(box.size.cwiseMax(0.55 * m_glyphSize))
+                                  : Vec3::Constant(1.5 * m_glyphSize);
+      auto shape = makeActor(boxMesh(size), colour);
+      visual.attach(shape, Pose(box.orientation));
+      addActor(shape, item);
+    }
 
-    // the links from the centre of mass to the markers make a linkage read as one
+    // the links from the centre of mass to the markers make a linkage read as one (a mesh
+    // shows the body as it is: no links)
     std::vector<Vec3> ends;
-    for (const MarkerSpec& marker : body.markers) ends.push_back(marker.position);
+    if (!mesh)
+      for (const MarkerSpec& marker : body.markers) ends.push_back(marker.position);
     auto tubes = linkTubes(ends, 0.14 * m_glyphSize);
     if (tubes->GetNumberOfPoints() > 0) {
       auto links = makeActor(tubes, darker(colour, 0.8));
@@ -696,6 +724,14 @@ void ModelScene::setMarkersVisible(bool visible) {
 }
 
 void ModelScene::resetCamera() { viewFrom(ViewPreset::Default); }
+
+void ModelScene::setBaseDirectory(const std::string& directory) { m_baseDirectory = directory; }
+
+std::string ModelScene::resolvePath(const std::string& file) const {
+  const std::filesystem::path path(file);
+  if (path.is_absolute() || m_baseDirectory.empty()) return file;
+  return (std::filesystem::path(m_baseDirectory) / path).lexically_normal().string();
+}
 
 void ModelScene::viewFrom(ViewPreset preset) {
   m_renderer->GetActiveCamera()->SetParallelProjection(m_parallel);

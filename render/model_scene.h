@@ -126,6 +126,8 @@ class ModelScene {
   PickResult pick(double x, double y) const;
   /// The item whose actors a prop belongs to ("" for none: floor, ground anchors, labels).
   std::string itemOf(vtkProp* prop) const;
+  /// The folder of the model file: files named in the model (visual meshes) are relative to it.
+  void setBaseDirectory(const std::string& directory);
   /// Looks at the whole model from a standard direction.
   void viewFrom(ViewPreset preset);
   /// Frames an item's actors (the current view direction kept); false if it has none.
@@ -154,7 +156,9 @@ class ModelScene {
 
   void setupRenderer();
   void measure(const ModelSpec& model);
-  void addBodies(const ModelSpec& model);
+  void addBodies(const ModelSpec& model, Diagnostics* diag);
+  /// A file named in the model, relative to the model file's folder.
+  std::string resolvePath(const std::string& file) const;
   void addFlexibleBodies(const ModelSpec& model, Diagnostics* diag);
   void addVirtualBodies(const ModelSpec& model);
   void addColourBar();
@@ -208,6 +212,7 @@ class ModelScene {
   std::map<vtkProp*, std::string> m_items;  ///< actor -> item path
   std::string m_highlighted;
   bool m_parallel = false;
+  std::string m_baseDirectory;
   struct SavedLook {
     double ambient = 0, ambientColour[3] = {0, 0, 0}, lineWidth = 1;
   };

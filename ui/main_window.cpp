@@ -463,6 +463,7 @@ void MainWindow::onDocumentReset() {
   m_progress->setFormat(tr("%p%"));
 
   Diagnostics diag;
+  m_scene->setBaseDirectory(modelDirectory().toStdString());
   m_scene->build(m, &diag);
   m_messages->add(diag);
   if (auto* dock = findChild<QDockWidget*>("modesDock")) dock->setVisible(!m.flexible_bodies.empty());
@@ -488,7 +489,10 @@ void MainWindow::onDocumentReset() {
 void MainWindow::onFieldChanged() {
   // an edit is drawn at once, seen from where the user was looking
   Diagnostics diag;
+  m_scene->setBaseDirectory(modelDirectory().toStdString());
   m_scene->build(model(), &diag, true);
+  for (const Diagnostic& d : diag.items())  // e.g. a visual mesh that cannot be read
+    if (d.severity != Severity::Info) m_messages->add(d.severity, QString::fromStdString(d.where), QString::fromStdString(d.message));
   m_viewport->update();
   updateActions();
   updateDofCount();
@@ -513,6 +517,11 @@ void MainWindow::onViewportClicked(double x, double y) {
   else
     m_pickReadout += tr(" at %1 m").arg(vec(hit.point, 1.0));
   m_statusText->setText(m_pickReadout);
+}
+
+QString MainWindow::modelDirectory() const {
+  const QString file = !m_document->path().isEmpty() ? m_document->path() : m_modelSource;
+  return file.isEmpty() ? QString() : QFileInfo(file).absolutePath();
 }
 
 QString MainWindow::dofText() const { return m_dofLabel->text(); }

@@ -106,6 +106,8 @@ class MainWindow : public QMainWindow {
   void updateActions();
   void updateTitle();
   void updateDofCount();
+  /// The folder files named in the model are relative to ("" for a model not from a file).
+  QString modelDirectory() const;
   void updateRecentFiles(const QString& opened);
   void onDocumentReset();
   void onFieldChanged();

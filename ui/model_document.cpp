@@ -227,17 +227,38 @@ ItemId ModelDocument::findItem(const std::string& listKey, const std::string& na
   return kNoItem;
 }
 
-const FieldDescription* ModelDocument::fieldOf(const Where& where, const std::string& key) const {
+ModelDocument::Target ModelDocument::target(ModelSpec& model, const Where& where, const std::string& key) const {
+  // "visual.file": a field of a nested object, reached through the object's field
+  const ItemDescription* d = where.slot->item;
+  void* object = itemPointer(model, where);
+  std::string rest = key;
+  for (std::size_t dot; (dot = rest.find('.')) != std::string::npos;) {
+    const FieldDescription* outer = d->field(rest.substr(0, dot));
+    if (!outer || outer->type != FieldType::Object || !outer->object || !outer->item) return {};
+    object = outer->object(object);
+    d = outer->item;
+    rest = rest.substr(dot + 1);
+  }
   // a key may be described more than once, for different kinds of the item: take the one that applies
-  const ItemDescription& d = *where.slot->item;
-  const void* item = itemPointer(m_model, where);
   const FieldDescription* first = nullptr;
-  for (const FieldDescription& f : d.fields) {
-    if (f.key != key) continue;
-    if (d.applies(f, item)) return &f;
+  for (const FieldDescription& f : d->fields) {
+    if (f.key != rest) continue;
+    if (d->applies(f, object)) return {&f, d, object};
     if (!first) first = &f;
   }
-  return first;
+  return {first, d, object};
+}
+
+ModelDocument::Target ModelDocument::target(const Where& where, const std::string& key) const {
+  // the accessors take non-const pointers; nothing is written through this one
+  return target(const_cast<ModelSpec&>(m_model), where, key);
+}
+
+bool ModelDocument::applies(ItemId id, const std::string& key) const {
+  Where w;
+  if (!locate(id, w)) return false;
+  const Target t = target(w, key);
+  return t.field && t.owner->applies(*t.field, t.object);
 }
 
 bool ModelDocument::applies(ItemId id, const FieldDescription& field) const {
@@ -248,9 +269,9 @@ bool ModelDocument::applies(ItemId id, const FieldDescription& field) const {
 FieldValue ModelDocument::value(ItemId id, const std::string& key) const {
   Where w;
   if (!locate(id, w)) return {};
-  const FieldDescription* f = fieldOf(w, key);
-  if (!f || !f->get) return {};
-  return f->get(itemPointer(m_model, w));
+  const Target t = target(w, key);
+  if (!t.field || !t.field->get) return {};
+  return t.field->get(t.object);
 }
 
 bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue& v, QString& error) {
@@ -259,15 +280,15 @@ bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue
     error = tr("no such item");
     return false;
   }
-  const FieldDescription* f = fieldOf(w, key);
-  if (!f || !f->set || !f->get) {
+  const Target t = target(w, key);
+  if (!t.field || !t.field->set || !t.field->get) {
     error = tr("%1 has no field '%2' that can be edited").arg(itemLabel(id), QString::fromStdString(key));
     return false;
   }
-  const FieldValue before = f->get(itemPointer(m_model, w));
+  const FieldValue before = t.field->get(t.object);
   if (sameValue(before, v)) return true;
   ModelSpec trial = m_model;
-  f->set(itemPointer(trial, w), v);
+  t.field->set(target(trial, w, key).object, v);
   std::vector<std::pair<ItemId, std::string>> changed{{id, key}};
   const auto* oldName = std::get_if<std::string>(&before);
   const auto* newName = std::get_if<std::string>(&v);
@@ -342,8 +363,9 @@ void ModelDocument::replaceModel(const ModelSpec& model, const std::vector<std::
 void ModelDocument::apply(ItemId id, const std::string& key, const FieldValue& v) {
   Where w;
   if (!locate(id, w)) return;
-  const FieldDescription* f = fieldOf(w, key);
-  f->set(itemPointer(m_model, w), v);
+  const Target t = target(m_model, w, key);
+  if (!t.field || !t.field->set) return;
+  t.field->set(t.object, v);
   emit fieldChanged(id, QString::fromStdString(key));
 }
 

@@ -66,7 +66,10 @@ class ModelDocument : public QObject {
   /// Whether the field applies to the item as it is now (its condition holds: a joint's axis
   /// only for the kinds that have one).
   bool applies(ItemId id, const FieldDescription& field) const;
-  /// The value of one of the item's fields (std::monostate when it has no such field).
+  /// The same for a field named by key ("visual.scale": a field of a nested object).
+  bool applies(ItemId id, const std::string& key) const;
+  /// The value of one of the item's fields (std::monostate when it has no such field); key
+  /// "visual.file" names a field of the nested object "visual".
   FieldValue value(ItemId id, const std::string& key) const;
   /// Changes one field through an undoable command. An edit that adds a validation error is not
   /// made: false, with validation's own message ("bodies[0].mass: must be positive") in error.
@@ -98,7 +101,15 @@ class ModelDocument : public QObject {
     std::size_t index = 0;  ///< in the list (0 for objects)
   };
   bool locate(ItemId id, Where& where) const;
-  const FieldDescription* fieldOf(const Where& where, const std::string& key) const;
+  /// The field a key names ("mass", or "visual.file" inside a nested object), the description
+  /// that has it, and the object that holds its value.
+  struct Target {
+    const FieldDescription* field = nullptr;
+    const ItemDescription* owner = nullptr;
+    void* object = nullptr;
+  };
+  Target target(ModelSpec& model, const Where& where, const std::string& key) const;
+  Target target(const Where& where, const std::string& key) const;
   void* itemPointer(ModelSpec& model, const Where& where) const;
   const void* itemPointer(const ModelSpec& model, const Where& where) const;
   /// Sets without a command (the commands' redo and undo).

@@ -142,6 +142,7 @@ PropertyPanel::PropertyPanel(ModelDocument* document, QWidget* parent) : QWidget
   m_form = new QWidget(scroll);
   m_layout = new QFormLayout(m_form);
   m_layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  m_layout->setSizeConstraint(QLayout::SetMinimumSize);  // a long form scrolls, it is not squeezed
   m_layout->setLabelAlignment(Qt::AlignRight);
   scroll->setWidget(m_form);
   outer->addWidget(scroll, 1);
@@ -182,11 +183,25 @@ void PropertyPanel::rebuild() {
   }
   m_title->setText(m_document->itemLabel(m_item));
   m_help->setText(QString::fromStdString(d->help).remove(QLatin1Char('`')));  // the help is written for Markdown docs
-  for (const FieldDescription& f : d->fields) {
-    if (f.inputOnly || !f.get || !f.set || m_rows.count(f.key) || !m_document->applies(m_item, f)) continue;
+  addRows(*d, "");
+}
+
+void PropertyPanel::addRows(const ItemDescription& d, const std::string& prefix) {
+  for (const FieldDescription& f : d.fields) {
+    const std::string key = prefix + f.key;
+    if (f.inputOnly || m_rows.count(key) || !m_document->applies(m_item, key)) continue;
+    if (f.type == FieldType::Object && f.item && f.object) {
+      // a nested object (a body's visual mesh): a heading, then its own fields as "visual.file"
+      auto* heading = new QLabel(QString("<b>%1</b>").arg(rowLabel(f)), m_form);
+      heading->setToolTip(QString::fromStdString(f.help));
+      m_layout->addRow(heading);
+      addRows(*f.item, key + ".");
+      continue;
+    }
+    if (!f.get || !f.set) continue;
     Row row;
     row.field = &f;
-    QWidget* editor = makeEditor(f, row);
+    QWidget* editor = makeEditor(f, key, row);
     if (!editor) continue;
     auto* cell = new QWidget(m_form);
     auto* box = new QVBoxLayout(cell);
@@ -194,7 +209,7 @@ void PropertyPanel::rebuild() {
     box->setSpacing(2);
     box->addWidget(editor);
     row.error = new QLabel(cell);
-    row.error->setObjectName(QString::fromStdString("error:" + f.key));
+    row.error->setObjectName(QString::fromStdString("error:" + key));
     row.error->setWordWrap(true);
     row.error->setStyleSheet("color: #b00020;");
     row.error->hide();
@@ -204,8 +219,8 @@ void PropertyPanel::rebuild() {
     label->setToolTip(help);
     editor->setToolTip(help);
     m_layout->addRow(label, cell);
-    row.show(m_document->value(m_item, f.key));
-    m_rows[f.key] = std::move(row);
+    row.show(m_document->value(m_item, key));
+    m_rows[key] = std::move(row);
   }
 }
 
@@ -225,19 +240,18 @@ void PropertyPanel::onFieldChanged(ItemId id, const QString& key) {
   if (const auto it = m_rows.find(k); it != m_rows.end()) it->second.show(m_document->value(id, k));
 }
 
-void PropertyPanel::commit(const FieldDescription& f, const FieldValue& value) {
-  const auto it = m_rows.find(f.key);
-  if (it == m_rows.end()) return;
+void PropertyPanel::commit(const std::string& key, const FieldValue& value) {
+  if (!m_rows.count(key)) return;
   QString error;
-  const bool accepted = m_document->setField(m_item, f.key, value, error);
+  const bool accepted = m_document->setField(m_item, key, value, error);
   // the row may have been rebuilt by the change: look it up again
-  const auto row = m_rows.find(f.key);
+  const auto row = m_rows.find(key);
   if (row == m_rows.end()) return;
   if (accepted) {
     row->second.error->hide();
     return;
   }
-  refuse(f.key, error);
+  refuse(key, error);
 }
 
 void PropertyPanel::refuse(const std::string& key, const QString& message) {
@@ -249,8 +263,8 @@ void PropertyPanel::refuse(const std::string& key, const QString& message) {
   row->second.show(m_document->value(m_item, key));  // the editor shows what the model holds
 }
 
-QWidget* PropertyPanel::makeEditor(const FieldDescription& f, Row& row) {
-  const QString name = QString::fromStdString("field:" + f.key);
+QWidget* PropertyPanel::makeEditor(const FieldDescription& f, const std::string& key, Row& row) {
+  const QString name = QString::fromStdString("field:" + key);
   const FieldDescription* field = &f;
   // a line edit whose text is committed when editing finishes (Return, Tab, focus out)
   const auto lineEdit = [&](QWidget* parent, const QString& objectName, std::function<void(QLineEdit*)> onEdited) {
@@ -273,10 +287,10 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, Row& row) {
     h->setSpacing(3);
     auto numbers = std::make_shared<NumberRow>();
     for (int i = 0; i < n; ++i) {
-      QLineEdit* e = lineEdit(w, name + ":" + QString::number(i), [this, field, numbers, toValue](QLineEdit*) {
+      QLineEdit* e = lineEdit(w, name + ":" + QString::number(i), [this, key, numbers, toValue](QLineEdit*) {
         std::vector<double> v;
-        if (numbers->read(v)) commit(*field, toValue(v));
-        else refuse(field->key, tr("expected a number in every box"));
+        if (numbers->read(v)) commit(key, toValue(v));
+        else refuse(key, tr("expected a number in every box"));
       });
       e->setMinimumWidth(50);
       static const char* const xyz[] = {"x", "y", "z"};
@@ -294,10 +308,10 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, Row& row) {
 
   switch (f.type) {
     case FieldType::Number: {
-      QLineEdit* e = lineEdit(m_form, name, [this, field](QLineEdit* edit) {
+      QLineEdit* e = lineEdit(m_form, name, [this, key](QLineEdit* edit) {
         std::vector<double> v;
-        if (parseNumbers(edit->text(), v) && v.size() == 1) commit(*field, v[0]);
-        else refuse(field->key, tr("expected a number"));
+        if (parseNumbers(edit->text(), v) && v.size() == 1) commit(key, v[0]);
+        else refuse(key, tr("expected a number"));
       });
       row.show = [e](const FieldValue& v) {
         if (const auto* d = std::get_if<double>(&v)) e->setText(number(*d));
@@ -310,7 +324,7 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, Row& row) {
       e->setRange(f.minimum.set ? int(std::ceil(f.minimum.value)) : INT_MIN,
                   f.maximum.set ? int(std::floor(f.maximum.value)) : INT_MAX);
       e->setKeyboardTracking(false);
-      connect(e, &QSpinBox::valueChanged, this, [this, field](int v) { commit(*field, v); });
+      connect(e, &QSpinBox::valueChanged, this, [this, key](int v) { commit(key, v); });
       row.show = [e](const FieldValue& v) {
         const QSignalBlocker block(e);
         if (const auto* i = std::get_if<int>(&v)) e->setValue(*i);
@@ -320,7 +334,7 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, Row& row) {
     case FieldType::Bool: {
       auto* e = new QCheckBox(m_form);
       e->setObjectName(name);
-      connect(e, &QCheckBox::clicked, this, [this, field](bool on) { commit(*field, on); });
+      connect(e, &QCheckBox::clicked, this, [this, key](bool on) { commit(key, on); });
       row.show = [e](const FieldValue& v) {
         if (const auto* b = std::get_if<bool>(&v)) e->setChecked(*b);
       };
@@ -328,7 +342,7 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, Row& row) {
     }
     case FieldType::String: {
       QLineEdit* e =
-          lineEdit(m_form, name, [this, field](QLineEdit* edit) { commit(*field, edit->text().toStdString()); });
+          lineEdit(m_form, name, [this, key](QLineEdit* edit) { commit(key, edit->text().toStdString()); });
       row.show = [e](const FieldValue& v) {
         if (const auto* s = std::get_if<std::string>(&v)) e->setText(QString::fromStdString(*s));
       };
@@ -346,7 +360,7 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, Row& row) {
         e->setInsertPolicy(QComboBox::NoInsert);
       }
       connect(e, &QComboBox::textActivated, this,
-              [this, field](const QString& text) { commit(*field, text.toStdString()); });
+              [this, key](const QString& text) { commit(key, text.toStdString()); });
       row.show = [e](const FieldValue& v) {
         const QSignalBlocker block(e);
         if (const auto* s = std::get_if<std::string>(&v)) {
@@ -393,19 +407,19 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, Row& row) {
       auto edits = std::make_shared<std::array<QLineEdit*, 9>>();
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
-          QLineEdit* e = lineEdit(w, name + QString(":%1%2").arg(i).arg(j), [this, field, edits, i, j](QLineEdit*) {
+          QLineEdit* e = lineEdit(w, name + QString(":%1%2").arg(i).arg(j), [this, key, edits, i, j](QLineEdit*) {
             // the tensor is symmetric: an off-diagonal entry sets its mirror too
             (*edits)[3 * j + i]->setText((*edits)[3 * i + j]->text());
             Mat3 m;
             for (int k = 0; k < 9; ++k) {
               std::vector<double> v;
               if (!parseNumbers((*edits)[k]->text(), v) || v.size() != 1) {
-                refuse(field->key, tr("expected a number in every box"));
+                refuse(key, tr("expected a number in every box"));
                 return;
               }
               m(k / 3, k % 3) = v[0];
             }
-            commit(*field, m);
+            commit(key, m);
           });
           e->setMinimumWidth(50);
           grid->addWidget(e, i, j);
@@ -421,27 +435,27 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, Row& row) {
     case FieldType::NumberOrList:
     case FieldType::IntList:
     case FieldType::StringList: {
-      QLineEdit* e = lineEdit(m_form, name, [this, field](QLineEdit* edit) {
+      QLineEdit* e = lineEdit(m_form, name, [this, field, key](QLineEdit* edit) {
         if (field->type == FieldType::StringList) {
           std::vector<std::string> names;
           for (const QString& s : edit->text().split(',', Qt::SkipEmptyParts)) names.push_back(s.trimmed().toStdString());
-          commit(*field, names);
+          commit(key, names);
           return;
         }
         std::vector<double> v;
         if (!parseNumbers(edit->text(), v)) {
-          refuse(field->key, tr("expected numbers separated by commas"));
+          refuse(key, tr("expected numbers separated by commas"));
           return;
         }
         if (field->type == FieldType::IntList) {
           std::vector<int> ints;
           for (double x : v) ints.push_back(int(std::lround(x)));
-          commit(*field, ints);
+          commit(key, ints);
         } else if (field->type == FieldType::NumberOrList &&
-                   std::holds_alternative<double>(m_document->value(m_item, field->key)) && v.size() == 1) {
-          commit(*field, v[0]);
+                   std::holds_alternative<double>(m_document->value(m_item, key)) && v.size() == 1) {
+          commit(key, v[0]);
         } else {
-          commit(*field, v);
+          commit(key, v);
         }
       });
       e->setPlaceholderText(tr("values separated by commas"));

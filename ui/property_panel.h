@@ -39,9 +39,12 @@ class PropertyPanel : public QWidget {
   void rebuild();
   void scheduleRebuild();
   void onFieldChanged(ItemId id, const QString& key);
-  /// The editor of one field, wired to commit its edits; null for kinds not edited here.
-  QWidget* makeEditor(const FieldDescription& f, Row& row);
-  void commit(const FieldDescription& f, const FieldValue& value);
+  /// The rows of a description's fields; keys get the prefix ("visual." for a nested object).
+  void addRows(const ItemDescription& d, const std::string& prefix);
+  /// The editor of one field (key: its path in the item), wired to commit its edits; null for
+  /// kinds not edited here.
+  QWidget* makeEditor(const FieldDescription& f, const std::string& key, Row& row);
+  void commit(const std::string& key, const FieldValue& value);
   /// Shows why an edit was not made under its field, and the model's value in the editor.
   void refuse(const std::string& key, const QString& message);
 

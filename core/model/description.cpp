@@ -273,7 +273,7 @@ void describe(ItemDescription& d, std::string kind, std::string listKey, std::st
 
 /// Every description, built once; members so that the pointers between them stay valid.
 struct Registry {
-  ItemDescription model, ground, marker, body, damping, flexible, virtualBody, joint, function, driver, coupling,
+  ItemDescription model, ground, marker, visual, body, damping, flexible, virtualBody, joint, function, driver, coupling,
       limit, force, sensor, simulation;
   std::vector<const ItemDescription*> all;
 
@@ -291,7 +291,7 @@ struct Registry {
     describeSensor();
     describeSimulation();
     describeModel();
-    all = {&model,  &ground, &marker,   &body,     &flexible, &damping, &virtualBody,
+    all = {&model,  &ground, &marker,   &visual, &body,     &flexible, &damping, &virtualBody,
            &joint,  &driver, &function, &coupling, &limit,    &force,   &sensor,  &simulation};
   }
 
@@ -305,6 +305,16 @@ struct Registry {
   }
 
   void describeBody() {
+    describe(visual, "visual", "", "Visual mesh", "",
+             "A mesh file that draws the body (STL, OBJ, PLY, glTF and the other formats Assimp reads); "
+             "the body's mass properties stay those given.");
+    {
+      Fields<VisualSpec> f(visual);
+      f.string("file", &VisualSpec::file, "mesh file, relative to the model file").require().notEmpty();
+      f.number("scale", &VisualSpec::scale, "", "mesh units → m (0.001 for a mesh in mm)").above(0).byDefault("1");
+      f.vec3("position", &VisualSpec::position, "m", "the mesh's origin in body axes");
+      f.orientation("orientation", &VisualSpec::orientation, false, "mesh axes → body axes");
+    }
     describe(body, "body", "bodies", "Rigid body", "body", "A rigid body; its frame is at the centre of mass.");
     Fields<RigidBodySpec> f(body);
     f.name("unique among all bodies; `ground` is reserved");
@@ -317,6 +327,8 @@ struct Registry {
     f.vec3("velocity", &RigidBodySpec::velocity, "m/s", "initial centre-of-mass velocity, global");
     f.vec3("angular_velocity", &RigidBodySpec::angular_velocity, "rad/s", "initial angular velocity, global axes");
     f.list("markers", &RigidBodySpec::markers, marker, "the body's markers");
+    f.object("visual", &RigidBodySpec::visual, visual, "a mesh that draws the body (default: a box of its inertia)")
+        .inUse = Fields<RigidBodySpec>::when([](const RigidBodySpec& b) { return !b.visual.file.empty(); });
   }
 
   void describeFlexible() {

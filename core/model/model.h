@@ -31,6 +31,15 @@ struct MarkerSpec {
   Quat orientation = Quat::Identity();   ///< marker axes -> body axes
 };
 
+/// A mesh that draws a rigid body (Assimp reads it: STL, OBJ, PLY, glTF, ...). It does not
+/// change the body's mass properties.
+struct VisualSpec {
+  std::string file;                     ///< relative to the model file ("" = the inertia box)
+  double scale = 1.0;                   ///< mesh units -> m (0.001 for a mesh in mm)
+  Vec3 position = Vec3::Zero();         ///< [m] the mesh's origin in body axes
+  Quat orientation = Quat::Identity();  ///< mesh axes -> body axes
+};
+
 /// Rigid body. Its reference frame is at the centre of mass.
 struct RigidBodySpec {
   std::string name;
@@ -41,6 +50,7 @@ struct RigidBodySpec {
   Vec3 velocity = Vec3::Zero();           ///< [m/s] initial centre-of-mass velocity, global
   Vec3 angular_velocity = Vec3::Zero();   ///< [rad/s] initial angular velocity, global axes
   std::vector<MarkerSpec> markers;
+  VisualSpec visual;
 };
 
 /// How the floating frame of a flexible body is defined (after the floating-frame solid-element paper,

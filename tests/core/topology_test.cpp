@@ -102,6 +102,8 @@ class TopologyTest : public QObject {
     // crank, rod, slider + ground; 4 joints ground-crank-rod-slider-ground: V 4, E 4 -> 1 loop, depth 2
     QTest::newRow("slider_crank_rigid") << "slider_crank_rigid.json" << 3 << 0 << 0 << 4 << 0 << 1 << 1 << 2
                                         << "crank,ground,rod,slider";
+    QTest::newRow("slider_crank_visual") << "slider_crank_visual.json" << 3 << 0 << 0 << 4 << 0 << 1 << 1 << 2
+                                        << "crank,ground,rod,slider";
     // crank, coupler, rocker + ground; 4 joints ground-crank-coupler-rocker-ground (the spring is a
     // force, no edge): V 4, E 4 -> 1 loop, depth 2
     QTest::newRow("spatial_mechanism") << "spatial_mechanism.json" << 3 << 0 << 0 << 4 << 0 << 1 << 1 << 2
@@ -169,7 +171,7 @@ class TopologyTest : public QObject {
   void everyExampleIsCounted() {
     QStringList rows{"double_pendulum.json", "flexible_pendulum.json", "slider_crank_flexible.json",
                      "slider_crank_flexible_rect_mac.json", "slider_crank_flexible_rect_pac.json",
-                     "slider_crank_rigid.json", "spatial_mechanism.json", "screw_lift.json",
+                     "slider_crank_rigid.json", "slider_crank_visual.json", "spatial_mechanism.json", "screw_lift.json",
                      "pendulum_stop.json", "n_four_bar_2.json", "n_four_bar_10.json", "bricard.json",
                      "andrews_squeezer.json"};
     QStringList files;

@@ -5,12 +5,14 @@
 // body, and a real reduced body (tests/data/fe/rod) renders and deforms.
 #include "core/fe/reduced_body.h"
 #include "io/fe/reduced_body_file.h"
+#include "io/model_json.h"
 #include "render/flexible_surface.h"
 #include "render/inertia_shape.h"
 #include "render/model_scene.h"
 #include "render/offscreen_render.h"
 #include "render/palette.h"
 
+#include <QFile>
 #include <QtTest>
 
 #include <vtkActor.h>
@@ -213,6 +215,7 @@ class RenderSceneTest : public QObject {
   void flexibleModeCountAndBadInput();
   void flexibleBodyWithoutDataIsReported();
   void realReducedBodyRendersAndDeforms();
+  void visualMeshDrawsTheBody();
 };
 
 void RenderSceneTest::inertiaBoxRecoversBoxDimensions() {
@@ -609,6 +612,54 @@ void RenderSceneTest::realReducedBodyRendersAndDeforms() {
     full.setDeformationScale(3.0);
     QVERIFY(renderToPng(full, kWidth, kHeight, (dir + "/rod_deformed.png").toStdString()));
   }
+}
+
+/// A rigid body with a visual mesh (resources/examples/slider_crank_visual.json: the gmsh crank
+/// in mm, scripts/make_visual_meshes.sh) is drawn from the mesh, scaled and placed in body axes:
+/// its actor's bounds are the STL's (read here independently) mapped to the world. A mesh that
+/// cannot be read is a warning, and the body keeps its box.
+void RenderSceneTest::visualMeshDrawsTheBody() {
+  const std::string dir = FLEXIM_SOURCE_DIR "/resources/examples/";
+  ModelSpec model;
+  Diagnostics diag;
+  QVERIFY2(io::loadModelFile(dir + "slider_crank_visual.json", model, diag), diag.str().c_str());
+  // the STL's own extent, from its text
+  QFile stl(QString::fromStdString(dir + "meshes/crank.stl"));
+  QVERIFY(stl.open(QIODevice::ReadOnly | QIODevice::Text));
+  Vec3 lo = Vec3::Constant(1e300), hi = Vec3::Constant(-1e300);
+  while (!stl.atEnd()) {
+    const QStringList words = QString::fromUtf8(stl.readLine()).simplified().split(' ');
+    if (words.size() == 4 && words[0] == "vertex") {
+      const Vec3 v(words[1].toDouble(), words[2].toDouble(), words[3].toDouble());
+      lo = lo.cwiseMin(v);
+      hi = hi.cwiseMax(v);
+    }
+  }
+  const RigidBodySpec& crank = model.bodies[0];
+  const Vec3 expectedLo = crank.position + crank.visual.position + crank.visual.scale * lo;
+  const Vec3 expectedHi = crank.position + crank.visual.position + crank.visual.scale * hi;
+
+  ModelScene scene;
+  scene.setBaseDirectory(dir);
+  Diagnostics sceneDiag;
+  scene.build(model, &sceneDiag);
+  QVERIFY2(sceneDiag.items().empty(), sceneDiag.str().c_str());
+  const auto actors = scene.actorsOf("bodies[0]");
+  bool found = false;
+  for (vtkActor* actor : actors) {
+    double b[6];
+    actor->GetBounds(b);
+    const Vec3 alo(b[0], b[2], b[4]), ahi(b[1], b[3], b[5]);
+    if ((alo - expectedLo).norm() < 1e-9 && (ahi - expectedHi).norm() < 1e-9) found = true;
+  }
+  QVERIFY2(found, "no actor of the crank has the mesh's bounds");
+
+  // without the file: a warning naming the field, and the inertia box
+  model.bodies[0].visual.file = "meshes/missing.stl";
+  Diagnostics missing;
+  scene.build(model, &missing);
+  QVERIFY2(missing.str().find("bodies[0].visual.file") != std::string::npos, missing.str().c_str());
+  QVERIFY(!scene.actorsOf("bodies[0]").empty());
 }
 
 QTEST_APPLESS_MAIN(RenderSceneTest)
