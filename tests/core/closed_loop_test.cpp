@@ -224,10 +224,10 @@ class ClosedLoopTest : public QObject {
     QTest::newRow("N=2 ida rtol 1e-6") << two << 2 << "ida" << 1e-6 << 3e-4 << 1e-5 << QString();
     QTest::newRow("N=10 ida rtol 1e-6") << ten << 10 << "ida" << 1e-6 << 3e-3 << 1e-4 << QString();
     QTest::newRow("N=2 ida rtol 1e-4") << two << 2 << "ida" << 1e-4 << 0.1 << 2e-3 << QString();
-    QTest::newRow("N=2 ida rtol 1e-8") << two << 2 << "ida" << 1e-8 << 1e-5 << 1e-6 << kIdaSingular;
+    QTest::newRow("N=2 ida rtol 1e-8") << two << 2 << "ida" << 1e-8 << 1e-5 << 1e-6 << QString();
     QTest::newRow("N=2 gen-alpha h 1e-3") << two << 2 << "gen-alpha" << 1e-3 << 1e-3 << 1e-4 << QString();
     QTest::newRow("N=2 gen-alpha h 1e-4") << two << 2 << "gen-alpha" << 1e-4 << 1e-5 << 1e-6 << QString();
-    QTest::newRow("N=10 ida rtol 1e-8") << ten << 10 << "ida" << 1e-8 << 1e-5 << 1e-6 << kIdaSingular;
+    QTest::newRow("N=10 ida rtol 1e-8") << ten << 10 << "ida" << 1e-8 << 1e-5 << 1e-6 << QString();
     QTest::newRow("N=10 gen-alpha h 1e-3") << ten << 10 << "gen-alpha" << 1e-3 << 1e-3 << 1e-4 << QString();
     // adaptive step, rtol 1e-6 (atol 1e-8): 5.7e-2 rad (N = 2, 2 322 steps) and 5.1e-2 rad (N = 10,
     // 2 096 steps) after 10 s, energy 9e-4 G; the global error is mostly the phase lag of rho_inf's
