@@ -142,22 +142,16 @@ double ConstraintNorm::wrms(const double* x, const double* w, const double* mask
       const double t = (xv(i) - m_normal(i)) * m_wv(i);
       sum += t * t;
     }
-  // multipliers (only in Newton's test: the error test masks them out): by the changes their
-  // forces make over one step, M^-1 G^T Lambda in the velocities (Lambda: impulses) and
-  // G^T mu h (h ~ 1/cj) in the positions, and these like any other change: by the constraint
-  // residual of their normal part, the velocities' tangent part with the velocity weights
-  // (G^T mu has none). Measured by themselves, lambda near a singular position (a pole
-  // ~ 1/(t - t*) along the vanishing direction, while G^T lambda stays finite) or mu at a small
-  // step (~ 1/h) never pass; measured by their plain size, the corrections along that direction
-  // (~ r / sigma for a round-off residual r) do not either.
+  // multipliers (only in Newton's test: the error test masks them out): by the velocity and
+  // position changes their forces make in one step, M^-1 G^T lambda h and G^T mu h (h ~ 1/cj).
+  // Measured by themselves, lambda near a singular position (a pole ~ 1/(t - t*) along the
+  // vanishing direction, while G^T lambda stays finite) or mu at a small step (~ 1/h) never pass.
   bool anyMultiplier = false;
   for (int i = m_nq + m_nv; i < N && !anyMultiplier; ++i) anyMultiplier = masked(i);
   if (anyMultiplier) {
     const Eigen::Map<const VecX> xl(x + m_nq + m_nv, m_nc), xm(x + m_nq + m_nv + m_nc, m_nc);
-    const VecX dv = m_invMass.cwiseProduct(m_all.transpose() * xl);
-    accumulate(m_velocity, dv, m_wv, sum, m_normal);
-    sum += (dv - m_normal).cwiseProduct(m_wv).squaredNorm();
-    accumulate(m_position, m_all.transpose() * xm / m_cj, m_wqv, sum, m_normal);
+    sum += (m_invMass.cwiseProduct(m_all.transpose() * xl) / m_cj).cwiseProduct(m_wv).squaredNorm();
+    sum += (m_all.transpose() * xm / m_cj).cwiseProduct(m_wqv).squaredNorm();
   }
   return std::sqrt(sum / N);
 }

@@ -25,11 +25,9 @@ namespace flexim {
 
 class ConstraintNorm {
  public:
-  /// Relative regularisation of G G^T: directions in which G is weaker than its square root
-  /// (1e-10, relative to its rows) count as tangent, as they are at the singular instant itself.
-  /// Above that the normal part is measured by its residual: a larger value (1e-12 was tried)
-  /// counts the round-off corrections r / sigma of the vanishing direction as motion.
-  static constexpr double kRegularization = 1e-20;
+  /// Relative regularisation of G G^T: directions in which G is weaker than this (relative to
+  /// its rows) count as tangent, as they are at the singular instant itself.
+  static constexpr double kRegularization = 1e-12;
 
   /// Rebuilds the projections at position q (call when the iteration matrix is rebuilt).
   /// rows: the constraint rows evaluated at q; dropped: rows left out (empty: none); cj: the
@@ -38,7 +36,7 @@ class ConstraintNorm {
               const std::vector<char>& dropped, double cj, const VecX& massDiagonal);
   bool ready() const { return m_ready; }
 
-  /// Weighted RMS norm of x = [q (nq), v (nv), Lambda (nc), mu (nc)] with weights w (length N
+  /// Weighted RMS norm of x = [q (nq), v (nv), lambda (nc), mu (nc)] with weights w (length N
   /// each), over the entries whose mask is non-zero (mask may be null: all entries). Before the
   /// first update(), and for any other length, the plain weighted RMS norm.
   double wrms(const double* x, const double* w, const double* mask, int N) const;

@@ -1,20 +1,14 @@
 // SUNDIALS IDA (variable-order, variable-step BDF) on the stabilised index-2 formulation of
 // Gear, Gupta and Leimkuhler (GGL), with the KLU sparse direct solver.
 //
-// Unknowns y = [q (nq), v (nv), Lambda (nc), mu (nc)]:
+// Unknowns y = [q (nq), v (nv), lambda (nc), mu (nc)]:
 //   F_q = q_dot - H(q) (v + G^T mu)     H: r_dot = v_r, p_dot = 1/2 p (x) (0, omega'), w_dot = v_w
-//   F_v = M(q) v_dot - f(q, v, t) + G^T Lambda_dot
+//   F_v = M(q) v_dot - f(q, v, t) + G^T lambda
 //   F_l = Phi(q, t)                      position constraints (velocity-level rows: F_l = mu)
 //   F_m = G v + Phi_t                    velocity constraints
 // mu vanishes on the exact solution; it lets both constraint levels hold without drift.
-// The constraint forces enter through the impulses Lambda (lambda = Lambda_dot): where G loses
-// rank for an instant (a four-bar's aligned position), lambda has a pole ~ 1/(t - t*) along the
-// vanishing direction, which IDA's predictor cannot extrapolate through; its integral, a
-// logarithm, it can (docs/theory/singular-configurations.md). The BDF's derivative of Lambda is
-// the multiplier that the step's equations determine, as lambda itself was.
 // Velocities of massless virtual bodies are algebraic (no v_dot in F_v).
-// Lambda and mu are algebraic (no Lambda itself in F) and excluded from the error test
-// (IDASetSuppressAlg).
+// lambda and mu are algebraic and excluded from the error test (IDASetSuppressAlg).
 // Euler parameters are integrated as they are (the quaternion ODE keeps |p| = 1 exactly;
 // rotation matrices use p/|p|, so numerical drift of |p| is harmless).
 // The Jacobian dF/dy + cj dF/dy_dot is built by column-coloured finite differences over a
@@ -38,6 +32,10 @@
 namespace flexim {
 
 namespace {
+
+/// Size of the iteration-matrix regularisation relative to the multiplier blocks it completes
+/// (see Ida::regularize).
+constexpr double kRegularization = 1e-9;
 
 // IDA measures local errors and Newton corrections only through N_VWrmsNorm and N_VWrmsNormMask
 // of its vectors, all clones of y. Replacing those two operations of y before IDAInit gives it
@@ -106,7 +104,7 @@ class Ida final : public Integrator {
     yp.setZero();
     y.head(m_nq) = s0.q;
     y.segment(m_nq, m_nv) = s0.v;
-    yp.segment(m_nq + m_nv, m_nc) = lambda0;  // Lambda(0) = 0
+    y.segment(m_nq + m_nv, m_nc) = lambda0;
     yp.segment(m_nq, m_nv) = vdot0;
     id.setZero();
     id.head(m_nq + m_nv).setOnes();
@@ -174,7 +172,7 @@ class Ida final : public Integrator {
     out.v = y.segment(m_nq, m_nv);
   }
 
-  // run-quality monitor: y at the last step holds the state, y' the multipliers
+  // run-quality monitor: y at the last step holds the state and the multipliers
   void currentState(State& out) const override {
     const Eigen::Map<const VecX> y(N_VGetArrayPointer(m_y), m_N);
     out.t = m_t;
@@ -183,7 +181,7 @@ class Ida final : public Integrator {
     out.v = y.segment(m_nq, m_nv);
   }
   const VecX* currentMultipliers() const override {
-    m_lambda = Eigen::Map<const VecX>(N_VGetArrayPointer(m_yp) + m_nq + m_nv, m_nc);
+    m_lambda = Eigen::Map<const VecX>(N_VGetArrayPointer(m_y) + m_nq + m_nv, m_nc);
     return &m_lambda;
   }
 
@@ -257,7 +255,7 @@ class Ida final : public Integrator {
   std::string variableName(int i) const {
     if (i < m_nq) return positionCoordinateName(m_sys, i);
     if (i < m_nq + m_nv) return velocityCoordinateName(m_sys, i - m_nq);
-    if (i < m_nq + m_nv + m_nc) return "the impulse (multiplier) of " + constraintRowName(m_sys, i - m_nq - m_nv);
+    if (i < m_nq + m_nv + m_nc) return "the multiplier of " + constraintRowName(m_sys, i - m_nq - m_nv);
     return "the position correction (mu) of " + constraintRowName(m_sys, i - m_nq - m_nv - m_nc);
   }
 
@@ -269,7 +267,7 @@ class Ida final : public Integrator {
     s.t = t;
     s.q = y.head(m_nq);
     s.v = y.segment(m_nq, m_nv);
-    const VecX lambda = yp.segment(m_nq + m_nv, m_nc), mu = y.segment(m_nq + m_nv + m_nc, m_nc);
+    const VecX lambda = y.segment(m_nq + m_nv, m_nc), mu = y.segment(m_nq + m_nv + m_nc, m_nc);
     m_sys.kinematics(s, m_kin);
     m_sys.forces(m_kin, t, m_f);
     m_sys.constraints(m_kin, t, m_rowsEval);
@@ -322,8 +320,8 @@ class Ida final : public Integrator {
       const int off = m_sys.constraintOffsets()[c], r = cons[c]->rows();
       const std::pair<int, int> L{m_nq + m_nv + off, r}, U{m_nq + m_nv + m_nc + off, r};
       for (int i = 0; i < r; ++i) {
-        // (F_l, mu) and (F_m, Lambda): velocity-level rows have F_l = mu, dropped rows F_l = mu
-        // and F_m = lambda
+        // (F_l, mu): velocity-level rows have F_l = mu; and with (F_m, lambda) the entries of
+        // the multiplier regularisation
         cols[m_nq + m_nv + m_nc + off + i].insert(m_nq + m_nv + off + i);
         cols[m_nq + m_nv + off + i].insert(m_nq + m_nv + m_nc + off + i);
       }
@@ -387,23 +385,18 @@ class Ida final : public Integrator {
     for (size_t k = 0; k < m_rows.size(); ++k) idx[k] = m_rows[k];
     double* data = SUNSparseMatrix_Data(J);
     std::fill(data, data + m_rows.size(), 0.0);
-    VecX y = Eigen::Map<const VecX>(yd, m_N), yp = Eigen::Map<const VecX>(ypd, m_N);
+    VecX y = Eigen::Map<const VecX>(yd, m_N);
     const Eigen::Map<const VecX> F0(Fd, m_N);
     VecX F1(m_N), delta(m_N);
-    // impulses enter F only through their rates (lambda = Lambda'): dF/dLambda = cj dF/dLambda'
-    auto isImpulse = [&](int j) { return j >= m_nq + m_nv && j < m_nq + m_nv + m_nc; };
     for (const auto& group : m_groups) {
       for (int j : group) {
-        VecX& x = isImpulse(j) ? yp : y;
-        delta(j) = 1.5e-8 * std::max(std::abs(x(j)), 0.1);
-        x(j) += delta(j);
+        delta(j) = 1.5e-8 * std::max(std::abs(y(j)), 0.1);
+        y(j) += delta(j);
       }
-      residual(t, y.data(), yp.data(), F1.data());
+      residual(t, y.data(), ypd, F1.data());
       for (int j : group) {
-        const double scale = isImpulse(j) ? cj : 1.0;
-        (isImpulse(j) ? yp : y)(j) = (isImpulse(j) ? ypd : yd)[j];
-        for (int k = m_colStart[j]; k < m_colStart[j + 1]; ++k)
-          data[k] = scale * (F1(m_rows[k]) - F0(m_rows[k])) / delta(j);
+        y(j) = yd[j];
+        for (int k = m_colStart[j]; k < m_colStart[j + 1]; ++k) data[k] = (F1(m_rows[k]) - F0(m_rows[k])) / delta(j);
       }
     }
     // + cj dF/dy_dot: identity on the q rows, M on the v rows
@@ -424,6 +417,19 @@ class Ida final : public Integrator {
         for (int k = 0; k < B.nv(); ++k)
           if (m_M(i, k) != 0) add(m_nq + B.v0 + i, m_nq + B.v0 + k, cj * m_M(i, k));
     }
+    regularize(cj, s, add);
+    m_norm.update(m_sys, s.q, m_rowsEval, m_dropped, cj, m_massDiagonal);
+  }
+
+  /// Keeps the iteration matrix invertible when the constraint Jacobian G loses rank
+  /// (redundant rows, or an instant of singularity): eliminating q and v leaves, per row,
+  /// d F_m / d lambda = -(G M^-1 G^T) / cj and d F_l / d mu = (G G^T) / cj; a fraction
+  /// kRegularization of their diagonals is added on those entries, so a dependent row no longer
+  /// makes the matrix singular. The residual is unchanged, so Newton still converges to the
+  /// exact solution, and the multiplier corrections stay in the range of G (the multipliers of
+  /// redundant rows keep the minimum-norm split they start with).
+  template <class Add>
+  void regularize(double cj, const State& s, Add&& add) {
     m_sys.constraints(m_kin, s.t, m_rowsEval);
     m_massDiagonal.resize(m_nv);
     for (int b = 0; b < m_nb; ++b) {
@@ -431,7 +437,29 @@ class Ida final : public Integrator {
       m_sys.massMatrix(m_kin, b, m_M);
       m_massDiagonal.segment(B.v0, B.nv()) = m_M.diagonal().cwiseAbs();
     }
-    m_norm.update(m_sys, s.q, m_rowsEval, m_dropped, cj, m_massDiagonal);
+    const double meanMass = m_nv ? std::max(m_massDiagonal.mean(), 1e-300) : 1.0;
+    const auto& cons = m_sys.constraints();
+    for (size_t c = 0; c < cons.size(); ++c) {
+      const int off = m_sys.constraintOffsets()[c];
+      for (int i = 0; i < cons[c]->rows(); ++i) {
+        double mobility = 0, length = 0;  // (G M^-1 G^T)_ii and (G G^T)_ii
+        for (size_t k = 0; k < cons[c]->blocks.size(); ++k) {
+          const int b = cons[c]->blocks[k];
+          if (b < 0) continue;
+          const auto g = m_rowsEval[c].G[k].row(i);
+          const int v0 = m_sys.block(b).v0;
+          for (int j = 0; j < g.size(); ++j) {
+            const double m = m_massDiagonal(v0 + j);
+            mobility += g(j) * g(j) / (m > 0 ? m : meanMass);
+            length += g(j) * g(j);
+          }
+        }
+        if (!m_dropped.empty() && m_dropped[off + i]) continue;
+        const int l = m_nq + m_nv + off + i, mu = l + m_nc;
+        add(mu, l, -kRegularization * mobility / cj);                                     // (F_m, lambda)
+        if (m_sys.rowKinds()[off + i] != RowKind::VelocityLevel) add(l, mu, kRegularization * length / cj);  // (F_l, mu)
+      }
+    }
   }
 
   static int residualFn(double t, N_Vector y, N_Vector yp, N_Vector F, void* user) {
