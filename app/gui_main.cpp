@@ -33,7 +33,10 @@ int main(int argc, char** argv) {
                                       "CHANNEL");
   const QCommandLineOption modeOption("mode", "Show mode N (1-based) of the first flexible body, at its largest deflection.",
                                       "N");
-  parser.addOptions({runOption, screenshotOption, quitOption, scaleOption, selectOption, plotOption, modeOption});
+  const QCommandLineOption timeOption("time", "After --run, show the results at time T [s].", "T");
+  const QCommandLineOption csvOption("export-csv", "After --run, export the results CSV to FILE.", "FILE.csv");
+  parser.addOptions({runOption, screenshotOption, quitOption, scaleOption, selectOption, plotOption, modeOption,
+                     timeOption, csvOption});
   parser.process(app);
   if (parser.positionalArguments().size() > 1) {
     std::fprintf(stderr, "flexim: expected at most one model file\n");
@@ -44,6 +47,19 @@ int main(int argc, char** argv) {
   request.modelPath = parser.positionalArguments().value(0);
   request.select = parser.value(selectOption);
   request.plot = parser.values(plotOption);
+  request.exportCsv = parser.value(csvOption);
+  if (parser.isSet(timeOption)) {
+    bool ok = false;
+    request.time = parser.value(timeOption).toDouble(&ok);
+    if (!ok || !(request.time >= 0)) {
+      std::fprintf(stderr, "flexim: --time expects a time >= 0 in seconds\n");
+      return 1;
+    }
+  }
+  if ((parser.isSet(timeOption) || parser.isSet(csvOption)) && !parser.isSet(runOption)) {
+    std::fprintf(stderr, "flexim: --time and --export-csv need --run\n");
+    return 1;
+  }
   if (parser.isSet(modeOption)) {
     bool ok = false;
     request.mode = parser.value(modeOption).toInt(&ok);

@@ -2,6 +2,7 @@
 
 #include "ui/mode_browser.h"
 #include "ui/model_document.h"
+#include "ui/playback_bar.h"
 
 #include <QTableWidget>
 
@@ -48,12 +49,21 @@ void GuiAutomation::runStep() {
       const QString reason = QString::fromStdString(m_window.lastSummary().message);
       return fail(4, tr("the run failed: %1").arg(reason.isEmpty() ? tr("see Messages") : reason));
     }
-    screenshotStep();
+    resultsStep();
   }, Qt::SingleShotConnection);
   if (!m_window.startRun()) {
     disconnect(&m_window, &MainWindow::runFinished, this, nullptr);
     fail(3, tr("the run did not start (no model, or it does not compile)"));
   }
+}
+
+void GuiAutomation::resultsStep() {
+  const ResultTable& results = m_window.results();
+  if (m_request.time >= 0 && !results.empty())
+    m_window.playbackBar()->setCurrentFrame(int(results.indexAtTime(m_request.time)));
+  if (!m_request.exportCsv.isEmpty() && !m_window.exportResultsCsv(m_request.exportCsv))
+    return fail(6, tr("cannot export the results to '%1'").arg(m_request.exportCsv));
+  screenshotStep();
 }
 
 void GuiAutomation::screenshotStep() {

@@ -1,4 +1,4 @@
-// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] [--mode N] [--plot CHANNEL] --run --screenshot FILE.png --quit`.
+// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] [--mode N] [--plot CHANNEL] --run [--time T] [--export-csv F.csv] --screenshot FILE.png --quit`.
 // Steps run from the event loop: load, run to completion, screenshot, then report an exit code.
 #pragma once
 
@@ -16,6 +16,8 @@ struct AutomationRequest {
   int mode = 0;            ///< > 0: show this mode (1-based) of the first flexible body, at its peak
   QStringList plot;        ///< channels to plot (by name), shown while the run streams
   bool run = false;
+  double time = -1;        ///< >= 0: after the run, show the frame at this time [s]
+  QString exportCsv;       ///< after the run, export the results CSV here
   QString screenshotPath;  ///< empty: no screenshot
   bool quit = false;
 };
@@ -36,6 +38,7 @@ class GuiAutomation : public QObject {
  private:
   void loadStep();
   void runStep();
+  void resultsStep();
   void screenshotStep();
   void fail(int exitCode, const QString& message);
 

@@ -110,6 +110,7 @@ class MainWindowTest : public QObject {
   void playbackPlaysToTheEnd();
   void markersCanBeHidden();
   void automationRunsAndSavesScreenshot();
+  void automationShowsATimeAndExportsCsv();
   void automationFailsOnMissingModel();
   void flexibleBodyAnimatesAndScales();
   void automationRunsTheFlexibleExample();
@@ -311,6 +312,31 @@ void MainWindowTest::automationRunsAndSavesScreenshot() {
   QVERIFY(drawnFraction(shot) > 0.02);
   if (qEnvironmentVariableIsSet("FLEXIM_KEEP_SCREENSHOT"))
     QVERIFY(shot.save(qEnvironmentVariable("FLEXIM_KEEP_SCREENSHOT")));
+}
+
+/// --time shows the frame of that time after the run, --export-csv writes the results there.
+void MainWindowTest::automationShowsATimeAndExportsCsv() {
+  QTemporaryDir dir;
+  AutomationRequest request;
+  request.modelPath = kSliderCrank;
+  request.run = true;
+  request.time = 0.05;
+  request.exportCsv = dir.filePath("results.csv");
+  GuiAutomation automation(*m_window, request);
+  QSignalSpy finished(&automation, &GuiAutomation::finished);
+  automation.start();
+  QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+  QVERIFY2(finished.at(0).at(0).toInt() == 0, qPrintable(finished.at(0).at(1).toString()));
+  const ResultTable& results = m_window->results();
+  const std::size_t frame = results.indexAtTime(0.05);
+  QCOMPARE(m_window->playbackBar()->currentFrame(), int(frame));
+  QVERIFY(std::abs(results.time()[frame] - 0.05) < 1e-9);
+  QFile csv(request.exportCsv);
+  QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+  int rows = 0;
+  while (!csv.atEnd())
+    if (const QByteArray line = csv.readLine(); !line.startsWith('#') && !line.startsWith("time")) ++rows;
+  QCOMPARE(std::size_t(rows), results.size());
 }
 
 void MainWindowTest::automationFailsOnMissingModel() {
