@@ -134,10 +134,8 @@ class ModelScene {
   bool fitItem(const std::string& item);
   /// Parallel (orthographic) instead of perspective projection; kept when the scene is rebuilt.
   void setParallelProjection(bool on);
-  bool parallelProjection() const { return m_parallel; }
   /// Draws the item's actors highlighted ("" for none); kept when the scene is rebuilt.
   void setHighlighted(const std::string& item);
-  const std::string& highlighted() const { return m_highlighted; }
   /// Whether an actor is drawn highlighted now (for tests).
   bool isHighlighted(vtkActor* actor) const;
   /// The actors drawn for an item.

@@ -491,8 +491,7 @@ void MainWindow::onFieldChanged() {
   Diagnostics diag;
   m_scene->setBaseDirectory(modelDirectory().toStdString());
   m_scene->build(model(), &diag, true);
-  for (const Diagnostic& d : diag.items())  // e.g. a visual mesh that cannot be read
-    if (d.severity != Severity::Info) m_messages->add(d.severity, QString::fromStdString(d.where), QString::fromStdString(d.message));
+  m_messages->add(diag);  // e.g. a visual mesh that cannot be read
   m_viewport->update();
   updateActions();
   updateDofCount();

@@ -21,19 +21,20 @@ namespace {
 
 constexpr int kFramesPerSecond = 30;
 
-/// The flexible body an item is, or the one a virtual body rides on; -1 for others.
+/// The flexible body an item is, or the one it names (a virtual body's); -1 for others.
 int flexibleBodyOf(const ModelDocument& doc, ItemId id) {
-  const std::string path = doc.itemPath(id);
-  const std::string prefix = "flexible_bodies[";
-  if (path.rfind(prefix, 0) == 0) return std::stoi(path.substr(prefix.size()));
-  if (path.rfind("virtual_bodies[", 0) == 0) {
+  const ItemDescription* d = doc.description(id);
+  if (!d) return -1;
+  std::string name;
+  if (d->kind == "flexible_body") {
+    name = doc.itemName(id);
+  } else {
     const FieldValue on = doc.value(id, "flexible_body");
-    if (const auto* name = std::get_if<std::string>(&on)) {
-      const auto& bodies = doc.model().flexible_bodies;
-      for (std::size_t f = 0; f < bodies.size(); ++f)
-        if (bodies[f].name == *name) return int(f);
-    }
+    if (const auto* s = std::get_if<std::string>(&on)) name = *s;
   }
+  const auto& bodies = doc.model().flexible_bodies;
+  for (std::size_t f = 0; f < bodies.size(); ++f)
+    if (!name.empty() && bodies[f].name == name) return int(f);
   return -1;
 }
 

@@ -44,7 +44,7 @@ class PlotView : public QChartView {
   /// Number of points drawn for a channel (the envelope's, not the samples').
   int pointCount(const std::string& name) const;
   bool exportCsv(const QString& path, QString& error) const;
-  bool exportSvg(const QString& path) ;
+  bool exportSvg(const QString& path);
 
  signals:
   void channelsChanged();

@@ -200,7 +200,6 @@ void PropertyPanel::addRows(const ItemDescription& d, const std::string& prefix)
     }
     if (!f.get || !f.set) continue;
     Row row;
-    row.field = &f;
     QWidget* editor = makeEditor(f, key, row);
     if (!editor) continue;
     auto* cell = new QWidget(m_form);
@@ -265,7 +264,7 @@ void PropertyPanel::refuse(const std::string& key, const QString& message) {
 
 QWidget* PropertyPanel::makeEditor(const FieldDescription& f, const std::string& key, Row& row) {
   const QString name = QString::fromStdString("field:" + key);
-  const FieldDescription* field = &f;
+  const FieldType type = f.type;
   // a line edit whose text is committed when editing finishes (Return, Tab, focus out)
   const auto lineEdit = [&](QWidget* parent, const QString& objectName, std::function<void(QLineEdit*)> onEdited) {
     auto* e = new FieldLineEdit(parent);
@@ -435,8 +434,8 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, const std::string&
     case FieldType::NumberOrList:
     case FieldType::IntList:
     case FieldType::StringList: {
-      QLineEdit* e = lineEdit(m_form, name, [this, field, key](QLineEdit* edit) {
-        if (field->type == FieldType::StringList) {
+      QLineEdit* e = lineEdit(m_form, name, [this, type, key](QLineEdit* edit) {
+        if (type == FieldType::StringList) {
           std::vector<std::string> names;
           for (const QString& s : edit->text().split(',', Qt::SkipEmptyParts)) names.push_back(s.trimmed().toStdString());
           commit(key, names);
@@ -447,11 +446,11 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, const std::string&
           refuse(key, tr("expected numbers separated by commas"));
           return;
         }
-        if (field->type == FieldType::IntList) {
+        if (type == FieldType::IntList) {
           std::vector<int> ints;
           for (double x : v) ints.push_back(int(std::lround(x)));
           commit(key, ints);
-        } else if (field->type == FieldType::NumberOrList &&
+        } else if (type == FieldType::NumberOrList &&
                    std::holds_alternative<double>(m_document->value(m_item, key)) && v.size() == 1) {
           commit(key, v[0]);
         } else {

@@ -32,7 +32,6 @@ class PropertyPanel : public QWidget {
 
  private:
   struct Row {
-    const FieldDescription* field = nullptr;
     std::function<void(const FieldValue&)> show;  ///< puts the document's value into the editor
     QLabel* error = nullptr;
   };

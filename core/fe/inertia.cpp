@@ -18,19 +18,18 @@ constexpr int kUseCommWorld = -987654;  // the sequential library's stand-in com
 constexpr int kSymmetricIndefinite = 2;
 constexpr int kOrderingAuto = 7;  // Debian's sequential build has SCOTCH, PORD and AMD
 
+/// INFO(1) values of a factorisation that needed more work space than the analysis estimated.
+bool outOfWorkSpace(int info1) { return info1 == -8 || info1 == -9 || info1 == -14 || info1 == -15; }
+
 std::string mumpsError(int info1, int info2) {
+  if (outOfWorkSpace(info1)) return "MUMPS ran out of its work space (INFO(1) = " + std::to_string(info1) + ")";
   switch (info1) {
-    case -9:
-    case -8:
-    case -14:
-    case -15:
-      return "MUMPS ran out of its work space (INFO(1) = " + std::to_string(info1) + ")";
     case -13: return "MUMPS could not allocate memory (" + std::to_string(info2) + " entries)";
     default: return "MUMPS failed: INFO(1) = " + std::to_string(info1) + ", INFO(2) = " + std::to_string(info2);
   }
 }
 
-// Thread safety of the sequential MUMPS build (its MPI stand-in, METIS) is not verified here, and
+// Thread safety of the sequential MUMPS build (its MPI stand-in, the orderings) is not verified here, and
 // the GUI may run two eigen solutions at once: one factorisation at a time. It costs little next
 // to the eigen solution itself.
 std::mutex& mumpsMutex() {
@@ -95,7 +94,7 @@ InertiaResult negativeEigenvalueCount(const Eigen::SparseMatrix<double>& A) {
       break;
     }
     out.error = mumpsError(info1, id.infog[infog(2)]);
-    if (info1 == -13) break;
+    if (!outOfWorkSpace(info1)) break;  // more work space would not help
   }
   id.job = kJobEnd;
   dmumps_c(&id);

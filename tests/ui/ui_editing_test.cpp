@@ -22,6 +22,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableWidget>
@@ -77,6 +78,7 @@ class EditingTest : public QObject {
     QLineEdit* mass = field("mass");
     QVERIFY(mass);
     QCOMPARE(mass->text().toDouble(), m_window->model().bodies[0].mass);
+    QCOMPARE(m_window->dofText(), QString("0 DOF"));  // the slider-crank is driven: no freedom left
     // the joint kinds are a choice; a reference offers the model's bodies
     clickRow("crank_pivot");
     auto* type = m_window->propertyPanel()->findChild<QComboBox*>("field:type");
@@ -257,6 +259,8 @@ class EditingTest : public QObject {
     ModelSpec model = m_window->model();
     model.solver.t_end = 20.0;
     m_window->showModel(model, "long slider-crank");
+    QElapsedTimer wall;
+    wall.start();
     QVERIFY(m_window->startRun());
     QTRY_VERIFY_WITH_TIMEOUT(m_window->results().size() > 3, 20000);
     QTest::keyClick(m_window.get(), Qt::Key_F6);
@@ -276,6 +280,9 @@ class EditingTest : public QObject {
     QTest::keyClick(m_window.get(), Qt::Key_F5, Qt::ShiftModifier);
     QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 20000);
     QVERIFY(m_window->lastSummary().cancelled);
+    // at least the 0.9 s held between the checks above are not the run's wall time
+    QVERIFY2(m_window->lastSummary().wall_time < wall.elapsed() / 1000.0 - 0.9,
+             qPrintable(QString("%1 s of %2 s").arg(m_window->lastSummary().wall_time).arg(wall.elapsed() / 1000.0)));
     QVERIFY(!m_window->isRunPaused());
     QVERIFY(m_window->results().size() > held);
   }

@@ -76,16 +76,16 @@ class PlotsTest : public QObject {
     QVERIFY(plot);
     dropOn(plot, list, items.front());
     QCOMPARE(plot->channelNames(), std::vector<std::string>{"slider.position.x"});
-    // it grows while the run streams
-    int seen = plot->pointCount("slider.position.x");
-    bool grew = false;
-    while (m_window->isRunning()) {
-      QTest::qWait(50);
-      const int now = plot->pointCount("slider.position.x");
-      grew = grew || now > seen;
-      seen = now;
-    }
-    QVERIFY2(grew || seen > 0, "the curve never grew during the run");
+    // it grows while the run streams: dropped early in the run, the curve has more points at its end
+    const bool runningAtDrop = m_window->isRunning();
+    const int atDrop = plot->pointCount("slider.position.x");
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 60000);
+    QApplication::processEvents();
+    if (runningAtDrop)
+      QVERIFY2(plot->pointCount("slider.position.x") > atDrop,
+               qPrintable(QString("%1 points at the drop, %2 at the end").arg(atDrop).arg(plot->pointCount("slider.position.x"))));
+    else
+      qWarning("the run had finished before the drop: growth not observed");
     QVERIFY(m_window->lastSummary().ok);
     QVERIFY(plot->pointCount("slider.position.x") > 10);
 
