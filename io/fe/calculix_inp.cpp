@@ -1188,7 +1188,8 @@ bool Parser::couplingNodes(const fe::FeModel& m, const PendingCoupling& c, std::
   for (const int id : {c.ref, c.rot})
     if (const int index = m.indexOf(id); index >= 0) seen[static_cast<std::size_t>(index)] = 1;
   auto add = [&](int index) {
-    if (index >= 0 && !seen[static_cast<std::size_t>(index)]) {
+    // an element of a broken deck may name a node index outside the model: not a node to attach
+    if (index >= 0 && static_cast<std::size_t>(index) < seen.size() && !seen[static_cast<std::size_t>(index)]) {
       seen[static_cast<std::size_t>(index)] = 1;
       nodes.push_back(index);
     }
