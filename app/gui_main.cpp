@@ -1,12 +1,18 @@
 // flexim: the desktop application. Thin: parse arguments, create the main window, and for the
 // automation contract (DESIGN.md) run load -> run -> screenshot -> quit.
+#include "render/flexible_surface.h"
+#include "ui/display_toolbar.h"
 #include "ui/gui_automation.h"
 #include "ui/main_window.h"
 #include "ui/surface_format.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QDoubleSpinBox>
+
+#include "ui/playback_bar.h"
 
 #include <cstdio>
 
@@ -35,8 +41,17 @@ int main(int argc, char** argv) {
                                       "N");
   const QCommandLineOption timeOption("time", "After --run, show the results at time T [s].", "T");
   const QCommandLineOption csvOption("export-csv", "After --run, export the results CSV to FILE.", "FILE.csv");
+  const QCommandLineOption contourOption("contour", "Colour flexible bodies by the displacement magnitude or one "
+                                         "body-frame component: magnitude, x, y or z.", "QUANTITY");
+  const QCommandLineOption rangeOption("colour-range", "Colour scale over the whole run (run, the default) or the frame shown (frame).",
+                                       "run|frame");
+  const QCommandLineOption undeformedOption("undeformed", "Show the undeformed shape of flexible bodies as a ghost.");
+  const QCommandLineOption animationOption("export-animation", "After --run, write the animation: FILE.ogv (Ogg Theora "
+                                           "video) or FILE.png (frames FILE_0000.png, ...).", "FILE");
+  const QCommandLineOption speedOption("speed", "Playback speed of --export-animation: simulated seconds per second (default 1).",
+                                       "S");
   parser.addOptions({runOption, screenshotOption, quitOption, scaleOption, selectOption, plotOption, modeOption,
-                     timeOption, csvOption});
+                     timeOption, csvOption, contourOption, rangeOption, undeformedOption, animationOption, speedOption});
   parser.process(app);
   if (parser.positionalArguments().size() > 1) {
     std::fprintf(stderr, "flexim: expected at most one model file\n");
@@ -56,9 +71,29 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  if ((parser.isSet(timeOption) || parser.isSet(csvOption)) && !parser.isSet(runOption)) {
-    std::fprintf(stderr, "flexim: --time and --export-csv need --run\n");
+  if ((parser.isSet(timeOption) || parser.isSet(csvOption) || parser.isSet(animationOption)) && !parser.isSet(runOption)) {
+    std::fprintf(stderr, "flexim: --time, --export-csv and --export-animation need --run\n");
     return 1;
+  }
+  request.exportAnimation = parser.value(animationOption);
+  flexim::render::ContourQuantity contour = flexim::render::ContourQuantity::Magnitude;
+  if (parser.isSet(contourOption) && !flexim::render::parseContourQuantity(parser.value(contourOption).toStdString(), contour)) {
+    std::fprintf(stderr, "flexim: --contour expects magnitude, x, y or z\n");
+    return 1;
+  }
+  const QString range = parser.value(rangeOption);
+  if (parser.isSet(rangeOption) && range != "run" && range != "frame") {
+    std::fprintf(stderr, "flexim: --colour-range expects run or frame\n");
+    return 1;
+  }
+  double speed = 1.0;
+  if (parser.isSet(speedOption)) {
+    bool ok = false;
+    speed = parser.value(speedOption).toDouble(&ok);
+    if (!ok || !(speed > 0.0)) {
+      std::fprintf(stderr, "flexim: --speed expects a number > 0\n");
+      return 1;
+    }
   }
   if (parser.isSet(modeOption)) {
     bool ok = false;
@@ -85,6 +120,10 @@ int main(int argc, char** argv) {
   flexim::ui::MainWindow window;
   if (!request.quit) window.restoreLayout();  // automation runs see the default layout
   window.deformationScaleBox()->setValue(deformationScale);
+  window.displayToolBar()->setContour(contour);
+  if (range == "frame") window.displayToolBar()->colourRangeBox()->setCurrentIndex(1);
+  if (parser.isSet(undeformedOption)) window.displayToolBar()->undeformedAction()->setChecked(true);
+  window.playbackBar()->setSpeed(speed);
   window.show();
 
   flexim::ui::GuiAutomation automation(window, request);

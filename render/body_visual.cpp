@@ -21,4 +21,10 @@ std::vector<vtkActor*> BodyVisual::actors() const {
   return list;
 }
 
+bool BodyVisual::owns(const vtkProp* prop) const {
+  for (const Part& part : m_parts)
+    if (part.actor.GetPointer() == prop) return true;
+  return false;
+}
+
 }  // namespace flexim::render

@@ -19,6 +19,7 @@ class BodyVisual {
   void setPose(const Pose& bodyToWorld);
   const Pose& pose() const { return m_bodyToWorld; }
   std::vector<vtkActor*> actors() const;
+  bool owns(const vtkProp* prop) const;
 
  private:
   struct Part {

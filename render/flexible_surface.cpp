@@ -13,6 +13,25 @@
 
 namespace flexim::render {
 
+const char* contourSymbol(ContourQuantity quantity) {
+  switch (quantity) {
+    case ContourQuantity::X: return "u_x";
+    case ContourQuantity::Y: return "u_y";
+    case ContourQuantity::Z: return "u_z";
+    case ContourQuantity::Magnitude: break;
+  }
+  return "|u|";
+}
+
+bool parseContourQuantity(const std::string& text, ContourQuantity& quantity) {
+  if (text == "magnitude") quantity = ContourQuantity::Magnitude;
+  else if (text == "x") quantity = ContourQuantity::X;
+  else if (text == "y") quantity = ContourQuantity::Y;
+  else if (text == "z") quantity = ContourQuantity::Z;
+  else return false;
+  return true;
+}
+
 FlexibleSurface::FlexibleSurface(const fe::ReducedBody& body, int modeCount) {
   const int nodeCount = int(body.coords.size());
   const int available = body.modes.rows() == 3 * Eigen::Index(nodeCount) ? int(body.modes.cols()) : 0;
@@ -61,23 +80,62 @@ FlexibleSurface::FlexibleSurface(const fe::ReducedBody& body, int modeCount) {
   auto points = vtkSmartPointer<vtkPoints>::New();
   points->SetDataTypeToDouble();
   points->SetNumberOfPoints(k);
-  m_magnitude = vtkSmartPointer<vtkDoubleArray>::New();
-  m_magnitude->SetName(kDisplacementArray);
-  m_magnitude->SetNumberOfComponents(1);
-  m_magnitude->SetNumberOfTuples(k);
+  m_values = vtkSmartPointer<vtkDoubleArray>::New();
+  m_values->SetName(kDisplacementArray);
+  m_values->SetNumberOfComponents(1);
+  m_values->SetNumberOfTuples(k);
   m_mesh = vtkSmartPointer<vtkPolyData>::New();
   m_mesh->SetPoints(points);
   if (m_hasTriangles)
     m_mesh->SetPolys(cells);
   else
     m_mesh->SetVerts(cells);
-  m_mesh->GetPointData()->SetScalars(m_magnitude);
+  m_mesh->GetPointData()->SetScalars(m_values);
+
+  auto undeformedPoints = vtkSmartPointer<vtkPoints>::New();
+  undeformedPoints->SetDataTypeToDouble();
+  undeformedPoints->SetNumberOfPoints(k);
+  for (Eigen::Index j = 0; j < k; ++j) undeformedPoints->SetPoint(j, m_base.segment<3>(3 * j).data());
+  m_undeformedMesh = vtkSmartPointer<vtkPolyData>::New();
+  m_undeformedMesh->SetPoints(undeformedPoints);
+  if (m_hasTriangles)
+    m_undeformedMesh->SetPolys(cells);
+  else
+    m_undeformedMesh->SetVerts(cells);
   update();
 }
 
 FlexibleSurface::~FlexibleSurface() = default;
 
 vtkPolyData* FlexibleSurface::mesh() const { return m_mesh; }
+
+vtkPolyData* FlexibleSurface::undeformedMesh() const { return m_undeformedMesh; }
+
+void FlexibleSurface::setQuantity(ContourQuantity quantity) {
+  if (quantity == m_quantity) return;
+  m_quantity = quantity;
+  update();
+}
+
+Eigen::VectorXd FlexibleSurface::quantityOf(const Eigen::VectorXd& u) const {
+  const Eigen::Map<const Eigen::Matrix3Xd> columns(u.data(), 3, u.size() / 3);
+  switch (m_quantity) {
+    case ContourQuantity::X: return columns.row(0).transpose();
+    case ContourQuantity::Y: return columns.row(1).transpose();
+    case ContourQuantity::Z: return columns.row(2).transpose();
+    case ContourQuantity::Magnitude: break;
+  }
+  return columns.colwise().norm().transpose();
+}
+
+ScalarRange FlexibleSurface::range(const Eigen::VectorXd& modal) const {
+  ScalarRange r;
+  if (modal.size() > m_phi.cols() || m_nodes.empty()) return r;
+  const Eigen::VectorXd values = quantityOf(m_phi.leftCols(modal.size()) * modal);
+  r.add(values.minCoeff());
+  r.add(values.maxCoeff());
+  return r;
+}
 
 bool FlexibleSurface::setModal(const Eigen::VectorXd& modal) {
   if (modal.size() > m_phi.cols() || !modal.allFinite()) return false;
@@ -106,17 +164,20 @@ void FlexibleSurface::update() {
   vtkPoints* points = m_mesh->GetPoints();
   Eigen::Map<Eigen::VectorXd> xyz(static_cast<double*>(points->GetVoidPointer(0)), 3 * k);
   xyz = m_base + m_scale * m_u;
-  Eigen::Map<Eigen::VectorXd> magnitude(m_magnitude->GetPointer(0), k);
-  magnitude = Eigen::Map<const Eigen::Matrix3Xd>(m_u.data(), 3, k).colwise().norm().transpose();
-  m_currentMax = magnitude.maxCoeff();
+  Eigen::Map<Eigen::VectorXd> values(m_values->GetPointer(0), k);
+  values = quantityOf(m_u);
+  m_currentMax = Eigen::Map<const Eigen::Matrix3Xd>(m_u.data(), 3, k).colwise().norm().maxCoeff();
+  m_currentRange = ScalarRange{values.minCoeff(), values.maxCoeff()};
   points->Modified();
-  m_magnitude->Modified();
+  m_values->Modified();
   m_mesh->Modified();
 }
 
-Vec3 FlexibleSurface::displacement(std::size_t i) const {
-  if (m_modal.size() == 0) return Vec3::Zero();
-  return m_phi.middleRows<3>(3 * Eigen::Index(i)).leftCols(m_modal.size()) * m_modal;
+Vec3 FlexibleSurface::displacement(std::size_t i) const { return displacement(i, m_modal); }
+
+Vec3 FlexibleSurface::displacement(std::size_t i, const Eigen::VectorXd& modal) const {
+  if (modal.size() == 0 || modal.size() > m_phi.cols()) return Vec3::Zero();
+  return m_phi.middleRows<3>(3 * Eigen::Index(i)).leftCols(modal.size()) * modal;
 }
 
 std::size_t FlexibleSurface::nearestPoint(const Vec3& p) const {

@@ -10,6 +10,8 @@
 
 #include <vtkSmartPointer.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 class vtkDoubleArray;
@@ -17,9 +19,28 @@ class vtkPolyData;
 
 namespace flexim::render {
 
+/// What the colours of a flexible body show: the elastic displacement u = Phi w (true size,
+/// not scaled), as its magnitude or one component in the body (FE) frame.
+enum class ContourQuantity { Magnitude, X, Y, Z };
+
+/// Short name for legends and menus: "|u|", "u_x", "u_y", "u_z".
+const char* contourSymbol(ContourQuantity quantity);
+/// Parses "magnitude", "x", "y", "z" (the --contour values); false if none of them.
+bool parseContourQuantity(const std::string& text, ContourQuantity& quantity);
+
+/// A closed interval of a scalar [lo, hi]; empty when lo > hi.
+struct ScalarRange {
+  double lo = 1.0, hi = 0.0;
+  bool empty() const { return lo > hi; }
+  void add(double v) { lo = empty() ? v : std::min(lo, v), hi = empty() ? v : std::max(hi, v); }
+  void add(const ScalarRange& r) {
+    if (!r.empty()) add(r.lo), add(r.hi);
+  }
+};
+
 class FlexibleSurface {
  public:
-  /// Name of the point array with |u| (true elastic displacement magnitude [m], not scaled).
+  /// Name of the point array with the contour quantity (true elastic displacement [m], not scaled).
   static constexpr const char* kDisplacementArray = "displacement";
 
   /// Uses the first `modeCount` modes of the body (0 or more than it has: all of them).
@@ -45,19 +66,33 @@ class FlexibleSurface {
   void setScale(double scale);
   double scale() const { return m_scale; }
 
+  /// The quantity the point scalars hold (the magnitude unless told otherwise).
+  void setQuantity(ContourQuantity quantity);
+  ContourQuantity quantity() const { return m_quantity; }
+
   /// Largest |Phi w| over the surface nodes for these modal coordinates (0 if they do not fit).
   double maxDisplacement(const Eigen::VectorXd& modal) const;
   /// Largest |u| of the current modal coordinates.
   double currentMaxDisplacement() const { return m_currentMax; }
+  /// Range of quantity() over the surface nodes for these modal coordinates (empty if they do
+  /// not fit), and for the current ones.
+  ScalarRange range(const Eigen::VectorXd& modal) const;
+  ScalarRange currentRange() const { return m_currentRange; }
+  /// The undeformed surface: same cells, points never move (a "ghost" to compare with).
+  vtkPolyData* undeformedMesh() const;
   /// Undeformed surface points, body frame.
   const std::vector<Vec3>& undeformed() const { return m_undeformed; }
-  /// True elastic displacement u = Phi w of surface point i (body frame, not scaled).
+  /// True elastic displacement u = Phi w of surface point i (body frame, not scaled), for the
+  /// current modal coordinates or for given ones (no longer than modeCount()).
   Vec3 displacement(std::size_t i) const;
+  Vec3 displacement(std::size_t i, const Eigen::VectorXd& modal) const;
   /// The surface point nearest to p (body frame, as drawn: deformation scale included).
   std::size_t nearestPoint(const Vec3& p) const;
 
  private:
   void update();
+  /// The contour quantity of each surface node for a displacement vector (3k) -> k values.
+  Eigen::VectorXd quantityOf(const Eigen::VectorXd& u) const;
 
   std::vector<int> m_nodes;
   std::vector<Vec3> m_undeformed;
@@ -67,9 +102,12 @@ class FlexibleSurface {
   Eigen::VectorXd m_u;     ///< 3k displacement of the current modal coordinates
   double m_scale = 1.0;
   double m_currentMax = 0.0;
+  ScalarRange m_currentRange;
+  ContourQuantity m_quantity = ContourQuantity::Magnitude;
   bool m_hasTriangles = false;
   vtkSmartPointer<vtkPolyData> m_mesh;
-  vtkSmartPointer<vtkDoubleArray> m_magnitude;
+  vtkSmartPointer<vtkPolyData> m_undeformedMesh;
+  vtkSmartPointer<vtkDoubleArray> m_values;
 };
 
 }  // namespace flexim::render

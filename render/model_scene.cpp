@@ -9,6 +9,7 @@
 
 #include <vtkActor.h>
 #include <vtkCamera.h>
+#include <vtkCellArray.h>
 #include <vtkCellPicker.h>
 #include <vtkLightKit.h>
 #include <vtkLookupTable.h>
@@ -161,8 +162,12 @@ void ModelScene::clear() {
   m_timeLabel = nullptr;
   m_scaleLabel = nullptr;
   m_lookupTable = nullptr;
+  m_legendTable = nullptr;
   m_colourBar = nullptr;
-  m_colourMax = 0.0;
+  m_trace = nullptr;
+  m_traceActor = nullptr;
+  m_runRange = ScalarRange();
+  m_shownRange = ScalarRange();
   m_bounds = SceneBounds();
   m_length = 1.0;
   m_glyphSize = 0.05;
@@ -182,7 +187,8 @@ void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamer
   if (m_options.showFloor && !m_bounds.empty()) addFloor();
   if (m_options.showLabels) addLabels(model);
   if (!m_flexible.empty()) addColourBar();
-  updateColours();
+  addTrace();
+  resetColourRange();
   setMarkersVisible(m_options.showMarkers);
   if (!keepCamera) resetCamera();
   applyHighlight(true);
@@ -280,9 +286,9 @@ void ModelScene::addFlexibleBodies(const ModelSpec& model, Diagnostics* diag) {
     flexible.surface = std::make_unique<FlexibleSurface>(*body.data, body.mode_count);
     flexible.data = body.data;
     flexible.initialModal = initialModal(body, flexible.surface->modeCount());
+    flexible.surface->setQuantity(m_options.contour);
     flexible.surface->setModal(flexible.initialModal);
     flexible.surface->setScale(m_deformationScale);
-    m_colourMax = std::max(m_colourMax, flexible.surface->currentMaxDisplacement());
 
     auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
     if (flexible.surface->hasTriangles()) {
@@ -314,7 +320,26 @@ void ModelScene::addFlexibleBodies(const ModelSpec& model, Diagnostics* diag) {
     flexible.actor = actor;
     visual.attach(actor);
     addActor(actor, "flexible_bodies[" + std::to_string(f) + "]");
+
+    // the undeformed shape, translucent and unpickable, for comparing with the deformed one
+    flexible.ghost = makeActor(flexible.surface->undeformedMesh(), kGhostColour);
+    flexible.ghost->GetProperty()->SetOpacity(0.22);
+    flexible.ghost->GetProperty()->SetSpecular(0.0);
+    flexible.ghost->SetVisibility(m_options.showUndeformed);
+    visual.attach(flexible.ghost);
+    addActor(flexible.ghost);
   }
+}
+
+void ModelScene::addTrace() {
+  m_trace = vtkSmartPointer<vtkPolyData>::New();
+  m_trace->SetPoints(vtkSmartPointer<vtkPoints>::New());
+  m_trace->SetLines(vtkSmartPointer<vtkCellArray>::New());
+  m_traceActor = makeActor(m_trace, kTraceColour);
+  m_traceActor->GetProperty()->SetLineWidth(2.5);
+  m_traceActor->GetProperty()->LightingOff();
+  m_traceActor->SetVisibility(false);
+  addActor(m_traceActor);
 }
 
 void ModelScene::addVirtualBodies(const ModelSpec& model) {
@@ -342,12 +367,19 @@ void ModelScene::addVirtualBodies(const ModelSpec& model) {
 }
 
 void ModelScene::addColourBar() {
-  m_lookupTable = vtkSmartPointer<vtkLookupTable>::New();
-  m_lookupTable->SetHueRange(0.667, 0.0);  // blue (no displacement) to red (largest)
-  m_lookupTable->SetSaturationRange(0.85, 0.85);
-  m_lookupTable->SetValueRange(0.95, 0.95);
-  m_lookupTable->SetNumberOfTableValues(256);
-  m_lookupTable->Build();
+  // blue (smallest) to red (largest); the legend's copy is labelled in mm, the unit in which
+  // elastic displacements read best, while the surface scalars stay in SI
+  const auto colours = [] {
+    auto table = vtkSmartPointer<vtkLookupTable>::New();
+    table->SetHueRange(0.667, 0.0);
+    table->SetSaturationRange(0.85, 0.85);
+    table->SetValueRange(0.95, 0.95);
+    table->SetNumberOfTableValues(256);
+    table->Build();
+    return table;
+  };
+  m_lookupTable = colours();
+  m_legendTable = colours();
   for (FlexibleVisual& flexible : m_flexible) {
     if (!flexible.actor) continue;
     flexible.actor->GetMapper()->SetLookupTable(m_lookupTable);
@@ -355,8 +387,7 @@ void ModelScene::addColourBar() {
   }
   if (m_options.showColourBar) {
     m_colourBar = vtkSmartPointer<vtkScalarBarActor>::New();
-    m_colourBar->SetLookupTable(m_lookupTable);
-    m_colourBar->SetTitle("|u| [m]");
+    m_colourBar->SetLookupTable(m_legendTable);
     m_colourBar->SetLabelFormat("%-#6.3g");
     m_colourBar->SetNumberOfLabels(5);
     m_colourBar->UnconstrainedFontSizeOn();
@@ -519,6 +550,11 @@ PickResult ModelScene::pick(double x, double y) const {
   if (result.item.empty()) return result;
   const double* p = picker->GetPickPosition();
   result.point = Vec3(p[0], p[1], p[2]);
+  for (std::size_t b = 0; b < m_bodies.size(); ++b)
+    if (m_bodies[b].owns(picker->GetActor())) {
+      result.body = int(b);
+      result.point_in_body = m_bodies[b].pose().inverse() * result.point;
+    }
   // on a flexible body: the surface node nearest to the point, as drawn
   for (std::size_t f = 0; f < m_flexible.size(); ++f) {
     const FlexibleVisual& flexible = m_flexible[f];
@@ -530,8 +566,68 @@ PickResult ModelScene::pick(double x, double y) const {
     result.node_id = std::size_t(node) < flexible.data->node_ids.size() ? flexible.data->node_ids[std::size_t(node)] : node;
     result.node_position = bodyToWorld * (flexible.surface->undeformed()[k] + flexible.surface->scale() * u);
     result.node_displacement = u;
+    result.surface_point = int(k);
   }
   return result;
+}
+
+TracePoint ModelScene::tracePointOf(const PickResult& pick) const {
+  TracePoint point;
+  if (pick.body < 0 || std::size_t(pick.body) >= m_bodies.size()) return point;
+  point.body = pick.body;
+  point.surface_point = pick.surface_point;
+  point.in_body = pick.point_in_body;
+  char text[96];
+  if (pick.surface_point >= 0 && pick.node_id >= 0)
+    std::snprintf(text, sizeof text, "node %d of %s", pick.node_id, pick.item.c_str());
+  else
+    std::snprintf(text, sizeof text, "a point of %s", pick.item.c_str());
+  point.label = text;
+  return point;
+}
+
+bool ModelScene::tracePosition(const TracePoint& point, const Sample& sample, Vec3& position) const {
+  if (!point.valid() || std::size_t(point.body) >= sample.poses.size() || sample.poses.size() != m_bodies.size())
+    return false;
+  const BodyPose& pose = sample.poses[std::size_t(point.body)];
+  const Pose bodyToWorld = makePose(pose.position, pose.orientation);
+  Vec3 local = point.in_body;
+  const std::size_t f = std::size_t(point.body) - m_rigidCount;
+  if (point.surface_point >= 0 && std::size_t(point.body) >= m_rigidCount && f < m_flexible.size() &&
+      m_flexible[f].surface) {
+    const FlexibleSurface& surface = *m_flexible[f].surface;
+    if (std::size_t(point.surface_point) >= surface.undeformed().size()) return false;
+    const Eigen::VectorXd none;
+    const Eigen::VectorXd& modal = f < sample.modal.size() ? sample.modal[f] : none;
+    if (modal.size() > surface.modeCount()) return false;
+    local = surface.undeformed()[std::size_t(point.surface_point)] +
+            surface.scale() * surface.displacement(std::size_t(point.surface_point), modal);
+  }
+  position = bodyToWorld * local;
+  return true;
+}
+
+void ModelScene::setTracePath(const std::vector<Vec3>& points) {
+  if (!m_trace) return;
+  auto xyz = vtkSmartPointer<vtkPoints>::New();
+  xyz->SetDataTypeToDouble();
+  auto lines = vtkSmartPointer<vtkCellArray>::New();
+  if (points.size() >= 2) {
+    xyz->SetNumberOfPoints(vtkIdType(points.size()));
+    lines->InsertNextCell(vtkIdType(points.size()));
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      xyz->SetPoint(vtkIdType(i), points[i].data());
+      lines->InsertCellPoint(vtkIdType(i));
+    }
+  }
+  m_trace->SetPoints(xyz);
+  m_trace->SetLines(lines);
+  m_trace->Modified();
+  m_traceActor->SetVisibility(points.size() >= 2);
+}
+
+std::size_t ModelScene::tracePathSize() const {
+  return m_trace && m_trace->GetLines()->GetNumberOfCells() > 0 ? std::size_t(m_trace->GetNumberOfPoints()) : 0;
 }
 
 void ModelScene::setHighlighted(const std::string& item) {
@@ -627,8 +723,8 @@ bool ModelScene::setModal(const std::vector<Eigen::VectorXd>& modal) {
     FlexibleSurface* surface = m_flexible[f].surface.get();
     if (!surface) continue;
     surface->setModal(modal.empty() ? Eigen::VectorXd() : modal[f]);
-    m_colourMax = std::max(m_colourMax, surface->currentMaxDisplacement());
   }
+  m_runRange.add(currentRange());
   updateColours();
   return true;
 }
@@ -647,6 +743,7 @@ void ModelScene::resetPoses() {
   for (FlexibleVisual& flexible : m_flexible)
     if (flexible.surface) flexible.surface->setModal(flexible.initialModal);
   updateSprings();
+  m_runRange.add(currentRange());
   updateColours();
 }
 
@@ -662,6 +759,16 @@ vtkActor* ModelScene::flexibleActor(std::size_t i) const {
   return i < m_flexible.size() ? m_flexible[i].actor.Get() : nullptr;
 }
 
+vtkActor* ModelScene::undeformedActor(std::size_t i) const {
+  return i < m_flexible.size() ? m_flexible[i].ghost.Get() : nullptr;
+}
+
+void ModelScene::setUndeformedVisible(bool visible) {
+  m_options.showUndeformed = visible;
+  for (FlexibleVisual& flexible : m_flexible)
+    if (flexible.ghost) flexible.ghost->SetVisibility(visible);
+}
+
 void ModelScene::setDeformationScale(double scale) {
   if (!std::isfinite(scale) || scale < 0.0) return;
   m_deformationScale = scale;
@@ -675,27 +782,60 @@ void ModelScene::setDisplacementColouring(bool on) {
   updateColours();
 }
 
+void ModelScene::setContour(ContourQuantity quantity) {
+  m_options.contour = quantity;
+  for (FlexibleVisual& flexible : m_flexible)
+    if (flexible.surface) flexible.surface->setQuantity(quantity);
+  resetColourRange();
+}
+
+void ModelScene::setColourRangeMode(ColourRangeMode mode) {
+  m_options.colourRange = mode;
+  updateColours();
+}
+
 void ModelScene::includeInColourRange(const std::vector<Eigen::VectorXd>& modal) {
   for (std::size_t f = 0; f < modal.size() && f < m_flexible.size(); ++f)
-    if (m_flexible[f].surface)
-      m_colourMax = std::max(m_colourMax, m_flexible[f].surface->maxDisplacement(modal[f]));
+    if (m_flexible[f].surface) m_runRange.add(m_flexible[f].surface->range(modal[f]));
   updateColours();
 }
 
 void ModelScene::resetColourRange() {
-  m_colourMax = 0.0;
-  for (const FlexibleVisual& flexible : m_flexible)
-    if (flexible.surface) m_colourMax = std::max(m_colourMax, flexible.surface->currentMaxDisplacement());
+  m_runRange = currentRange();
   updateColours();
 }
 
+ScalarRange ModelScene::currentRange() const {
+  ScalarRange range;
+  for (const FlexibleVisual& flexible : m_flexible)
+    if (flexible.surface) range.add(flexible.surface->currentRange());
+  return range;
+}
+
 void ModelScene::updateColours() {
-  // nothing deformed yet (before a run): the plain body colour, no legend of a zero range
-  const bool colour = m_options.colourByDisplacement && m_lookupTable && m_colourMax > 0.0;
-  if (m_lookupTable) m_lookupTable->SetTableRange(0.0, m_colourMax > 0.0 ? m_colourMax : 1.0);
+  // the magnitude scale starts at 0 (no displacement is blue); a component's spans its values
+  ScalarRange range = m_options.colourRange == ColourRangeMode::EachFrame ? currentRange() : m_runRange;
+  if (!range.empty() && m_options.contour == ContourQuantity::Magnitude) range.add(0.0);
+  // nothing deformed (before a run): the plain body colour, no legend of a zero range
+  const bool deformed = !range.empty() && std::max(std::abs(range.lo), std::abs(range.hi)) > 0.0;
+  m_shownRange = deformed ? range : ScalarRange();
+  const bool colour = m_options.colourByDisplacement && m_lookupTable && deformed;
+  if (m_lookupTable) {
+    double lo = deformed ? range.lo : 0.0, hi = deformed ? range.hi : 1.0;
+    if (hi - lo <= 1e-12 * std::max(std::abs(lo), std::abs(hi))) {  // one value: a band around it
+      const double pad = std::max(1e-3 * std::abs(hi), 1e-15);
+      lo -= pad, hi += pad;
+    }
+    m_lookupTable->SetTableRange(lo, hi);
+    m_legendTable->SetTableRange(1e3 * lo, 1e3 * hi);
+  }
   for (FlexibleVisual& flexible : m_flexible)
     if (flexible.actor) flexible.actor->GetMapper()->SetScalarVisibility(colour);
-  if (m_colourBar) m_colourBar->SetVisibility(colour);
+  if (m_colourBar) {
+    m_colourBar->SetVisibility(colour);
+    const std::string title = std::string(contourSymbol(m_options.contour)) + " [mm]";
+    m_colourBar->SetTitle(title.c_str());
+  }
 }
 
 void ModelScene::updateScaleLabel() {

@@ -11,6 +11,7 @@
 #include "core/model/model.h"
 #include "core/run/simulation.h"
 #include "render/body_visual.h"
+#include "render/flexible_surface.h"
 #include "render/palette.h"
 #include "render/scene_framing.h"
 
@@ -29,16 +30,23 @@ class vtkTextActor;
 
 namespace flexim::render {
 
-class FlexibleSurface;
+/// Which displacements set the ends of the colour scale.
+enum class ColourRangeMode {
+  WholeRun,  ///< every sample fed to includeInColourRange (a colour means the same in every frame)
+  EachFrame  ///< the frame shown (details of small deformations stay visible)
+};
 
 struct SceneOptions {
   bool gradientBackground = true;  ///< false: plain kBackgroundBottom (easy pixel tests)
   bool showFloor = true;           ///< grid under the model and world axes at the origin
   bool showMarkers = true;         ///< marker axis triads
   bool showLabels = true;          ///< model name and time (and the deformation scale)
-  /// Flexible bodies coloured by displacement magnitude once something has deformed (until
+  /// Flexible bodies coloured by their displacement once something has deformed (until
   /// then, and with this off, in their body colour).
   bool colourByDisplacement = true;
+  ContourQuantity contour = ContourQuantity::Magnitude;
+  ColourRangeMode colourRange = ColourRangeMode::WholeRun;
+  bool showUndeformed = false;     ///< a translucent ghost of each flexible body's undeformed shape
   bool showColourBar = true;       ///< the displacement legend (with flexible bodies only)
 };
 
@@ -51,6 +59,20 @@ struct PickResult {
   int node_id = -1;
   Vec3 node_position = Vec3::Zero();
   Vec3 node_displacement = Vec3::Zero();
+  /// The picked body (Sample::poses index, -1 for none), and where the point sits on it: a
+  /// surface point of a flexible body (FlexibleSurface index) or a point in the body frame.
+  int body = -1;
+  int surface_point = -1;
+  Vec3 point_in_body = Vec3::Zero();
+};
+
+/// A point that moves with a body, whose path can be drawn (setTracePath).
+struct TracePoint {
+  int body = -1;          ///< Sample::poses index; -1: none
+  int surface_point = -1; ///< >= 0: this surface point of the flexible body, as it deforms
+  Vec3 in_body = Vec3::Zero();  ///< otherwise: fixed in the body frame
+  std::string label;      ///< for messages ("node 1234 of 'rod'")
+  bool valid() const { return body >= 0; }
 };
 
 class ModelScene {
@@ -87,13 +109,34 @@ class ModelScene {
   double deformationScale() const { return m_deformationScale; }
   void setDisplacementColouring(bool on);
   bool displacementColouring() const { return m_options.colourByDisplacement; }
-  /// Widens the colour range [0, max |u|] to include these modal coordinates (one sample).
+  /// The quantity the colours and the legend show. The run range restarts from the displayed
+  /// configuration (feed the samples again with includeInColourRange).
+  void setContour(ContourQuantity quantity);
+  ContourQuantity contour() const { return m_options.contour; }
+  void setColourRangeMode(ColourRangeMode mode);
+  ColourRangeMode colourRangeMode() const { return m_options.colourRange; }
+  /// Widens the run's colour range to include these modal coordinates (one sample).
   /// Feed every sample of a run so that a colour means the same displacement in every frame.
   void includeInColourRange(const std::vector<Eigen::VectorXd>& modal);
-  /// Colour range back to that of the displayed configuration.
+  /// Run range back to that of the displayed configuration.
   void resetColourRange();
-  /// Upper end of the colour range [m] (0 while nothing has deformed).
-  double colourRangeMax() const { return m_colourMax; }
+  /// The colour scale now [m] (of the contour quantity; empty while nothing has deformed).
+  ScalarRange colourRange() const { return m_shownRange; }
+  /// Upper end of the colour scale [m] (0 while nothing has deformed).
+  double colourRangeMax() const { return m_shownRange.empty() ? 0.0 : m_shownRange.hi; }
+
+  /// A translucent copy of each flexible body's undeformed surface, riding with its frame.
+  void setUndeformedVisible(bool visible);
+  bool undeformedVisible() const { return m_options.showUndeformed; }
+
+  /// The point of a pick that can be traced (invalid when nothing was hit).
+  TracePoint tracePointOf(const PickResult& pick) const;
+  /// Global position of a traced point in a sample, as drawn (deformation scale included);
+  /// false when the sample does not fit the scene.
+  bool tracePosition(const TracePoint& point, const Sample& sample, Vec3& position) const;
+  /// Draws a polyline through these global points (fewer than 2: nothing).
+  void setTracePath(const std::vector<Vec3>& points);
+  std::size_t tracePathSize() const;
 
   void setMarkersVisible(bool visible);
   bool markersVisible() const { return m_options.showMarkers; }
@@ -112,8 +155,10 @@ class ModelScene {
   const FlexibleSurface* flexibleSurface(std::size_t i) const;
   /// Its actor (placed by the FE-frame pose), or nullptr.
   vtkActor* flexibleActor(std::size_t i) const;
-  /// Colours of |u| (nullptr when the model has no flexible body).
+  /// Colours of the contour quantity [m] (nullptr when the model has no flexible body).
   vtkLookupTable* displacementColours() const;
+  /// The translucent undeformed copy of flexible body i, or nullptr.
+  vtkActor* undeformedActor(std::size_t i) const;
   /// The legend, or nullptr when the model has no flexible body or the option is off.
   vtkScalarBarActor* colourBar() const;
   /// Model size [m] used for glyph sizes (diagonal of the initial layout).
@@ -160,6 +205,7 @@ class ModelScene {
   void addFlexibleBodies(const ModelSpec& model, Diagnostics* diag);
   void addVirtualBodies(const ModelSpec& model);
   void addColourBar();
+  void addTrace();
   void addGround(const ModelSpec& model);
   void addJoints(const ModelSpec& model, Diagnostics* diag);
   void addSprings(const ModelSpec& model, Diagnostics* diag);
@@ -177,12 +223,15 @@ class ModelScene {
   void updateSprings();
   void updateColours();
   void updateScaleLabel();
+  /// The current configuration's range of the contour quantity over all flexible bodies.
+  ScalarRange currentRange() const;
   double springAmplitude() const { return 0.3 * m_glyphSize; }
 
   struct FlexibleVisual {
     std::unique_ptr<FlexibleSurface> surface;  ///< null: no reduced-body data
     std::shared_ptr<const fe::ReducedBody> data;
     vtkSmartPointer<vtkActor> actor;
+    vtkSmartPointer<vtkActor> ghost;  ///< undeformed shape
     Eigen::VectorXd initialModal;
     Rgb colour{};
   };
@@ -198,10 +247,14 @@ class ModelScene {
   std::vector<SpringVisual> m_springs;
   vtkSmartPointer<vtkTextActor> m_timeLabel;
   vtkSmartPointer<vtkTextActor> m_scaleLabel;
-  vtkSmartPointer<vtkLookupTable> m_lookupTable;
+  vtkSmartPointer<vtkLookupTable> m_lookupTable;  ///< values in m
+  vtkSmartPointer<vtkLookupTable> m_legendTable;  ///< the same colours, labelled in mm
   vtkSmartPointer<vtkScalarBarActor> m_colourBar;
+  vtkSmartPointer<vtkPolyData> m_trace;
+  vtkSmartPointer<vtkActor> m_traceActor;
   double m_deformationScale = 1.0;
-  double m_colourMax = 0.0;
+  ScalarRange m_runRange;    ///< of every sample fed in
+  ScalarRange m_shownRange;  ///< the colour scale drawn
   SceneBounds m_bounds;
   Vec3 m_up = Vec3::UnitZ();
   Vec3 m_planeNormal = Vec3::Zero();  ///< motion plane of a planar linkage, or zero

@@ -63,6 +63,27 @@ void GuiAutomation::resultsStep() {
     m_window.playbackBar()->setCurrentFrame(int(results.indexAtTime(m_request.time)));
   if (!m_request.exportCsv.isEmpty() && !m_window.exportResultsCsv(m_request.exportCsv))
     return fail(6, tr("cannot export the results to '%1'").arg(m_request.exportCsv));
+  animationStep();
+}
+
+bool GuiAutomation::waitForExpose(void (GuiAutomation::*retry)()) {
+  QWindow* handle = m_window.windowHandle();
+  if (handle && handle->isExposed()) return true;
+  if (++m_exposeWaits > 100) {
+    fail(5, tr("the window never became visible"));
+  } else {
+    QTimer::singleShot(50, this, retry);
+  }
+  return false;
+}
+
+void GuiAutomation::animationStep() {
+  if (m_request.exportAnimation.isEmpty()) return screenshotStep();
+  if (!waitForExpose(&GuiAutomation::animationStep)) return;
+  const int frame = m_window.playbackBar()->currentFrame();
+  if (!m_window.exportAnimation(m_request.exportAnimation))
+    return fail(6, tr("cannot write the animation '%1'").arg(m_request.exportAnimation));
+  m_window.playbackBar()->setCurrentFrame(frame);
   screenshotStep();
 }
 
@@ -78,12 +99,7 @@ void GuiAutomation::screenshotStep() {
     return;
   }
   // the window must be on screen (exposed) before its OpenGL view can be grabbed
-  QWindow* handle = m_window.windowHandle();
-  if (!handle || !handle->isExposed()) {
-    if (++m_exposeWaits > 100) return fail(5, tr("the window never became visible"));
-    QTimer::singleShot(50, this, &GuiAutomation::screenshotStep);
-    return;
-  }
+  if (!waitForExpose(&GuiAutomation::screenshotStep)) return;
   const QImage image = m_window.grabWindowImage();
   if (image.isNull() || !image.save(m_request.screenshotPath))
     return fail(5, tr("cannot write screenshot '%1'").arg(m_request.screenshotPath));

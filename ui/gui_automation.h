@@ -1,4 +1,5 @@
-// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] [--mode N] [--plot CHANNEL] --run [--time T] [--export-csv F.csv] --screenshot FILE.png --quit`.
+// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] [--mode N] [--plot CHANNEL]
+// [--contour Q] --run [--time T] [--export-csv F.csv] [--export-animation F.ogv] --screenshot FILE.png --quit`.
 // Steps run from the event loop: load, run to completion, screenshot, then report an exit code.
 #pragma once
 
@@ -18,6 +19,7 @@ struct AutomationRequest {
   bool run = false;
   double time = -1;        ///< >= 0: after the run, show the frame at this time [s]
   QString exportCsv;       ///< after the run, export the results CSV here
+  QString exportAnimation; ///< after the run, write the animation here (.ogv or .png sequence)
   QString screenshotPath;  ///< empty: no screenshot
   bool quit = false;
 };
@@ -40,6 +42,10 @@ class GuiAutomation : public QObject {
   void runStep();
   void resultsStep();
   void screenshotStep();
+  /// Waits until the window is on screen (its OpenGL view can be grabbed); false when it
+  /// never is (the failure is reported).
+  bool waitForExpose(void (GuiAutomation::*retry)());
+  void animationStep();
   void fail(int exitCode, const QString& message);
 
   MainWindow& m_window;

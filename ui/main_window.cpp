@@ -6,6 +6,8 @@
 #include "io/model_json.h"
 #include "render/model_scene.h"
 #include "render/versions.h"
+#include "ui/animation_export.h"
+#include "ui/display_toolbar.h"
 #include "ui/messages_panel.h"
 #include "ui/mode_browser.h"
 #include "ui/model_document.h"
@@ -32,6 +34,7 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -250,14 +253,41 @@ void MainWindow::createActions() {
     m_viewport->update();
   });
 
-  m_colourByDisplacementAction = new QAction(tr("&Colour by displacement"), this);
-  m_colourByDisplacementAction->setObjectName("actionColourByDisplacement");
-  m_colourByDisplacementAction->setToolTip(tr("Colour flexible bodies by their elastic displacement magnitude"));
-  m_colourByDisplacementAction->setCheckable(true);
-  m_colourByDisplacementAction->setChecked(m_scene->displacementColouring());
-  connect(m_colourByDisplacementAction, &QAction::toggled, this, [this](bool on) {
-    m_scene->setDisplacementColouring(on);
+  m_display = new DisplayToolBar(*m_scene, this);
+  connect(m_display, &DisplayToolBar::displayChanged, this, [this] {
+    m_tracePath.clear();  // drawn with the deformation scale
+    updateTrace(m_playback->currentFrame());
     m_viewport->update();
+  });
+  connect(m_display, &DisplayToolBar::contourChanged, this, &MainWindow::refeedColourRange);
+
+  m_traceAction = new QAction(tr("&Trace picked point"), this);
+  m_traceAction->setObjectName("actionTrace");
+  m_traceAction->setShortcut(QKeySequence(Qt::Key_T));
+  m_traceAction->setToolTip(tr("Draw the path of the point clicked last (a flexible body's nearest FE node, "
+                               "or a point fixed to a body)"));
+  connect(m_traceAction, &QAction::triggered, this, [this] {
+    if (!traceLastPick()) m_statusText->setText(tr("Click a point on a body first, then trace it"));
+  });
+  m_clearTraceAction = new QAction(tr("C&lear trace"), this);
+  m_clearTraceAction->setObjectName("actionClearTrace");
+  connect(m_clearTraceAction, &QAction::triggered, this, &MainWindow::clearTrace);
+
+  m_exportAnimationAction = new QAction(tr("Export &animation…"), this);
+  m_exportAnimationAction->setObjectName("actionExportAnimation");
+  m_exportAnimationAction->setToolTip(tr("Write the animation as an Ogg Theora video (.ogv) or a PNG frame sequence"));
+  connect(m_exportAnimationAction, &QAction::triggered, this, [this] {
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export animation"), QStringLiteral("animation.ogv"),
+                                                      tr("Ogg Theora video (*.ogv);;PNG frame sequence (*.png)"), &filter);
+    if (!path.isEmpty()) exportAnimation(path);
+  });
+  m_exportImageAction = new QAction(tr("Export &view image…"), this);
+  m_exportImageAction->setObjectName("actionExportImage");
+  connect(m_exportImageAction, &QAction::triggered, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export view image"), QStringLiteral("view.png"),
+                                                      tr("PNG images (*.png)"));
+    if (!path.isEmpty()) exportViewImage(path);
   });
 }
 
@@ -266,26 +296,10 @@ void MainWindow::createToolBar() {
   m_viewToolBar->setObjectName("viewToolBar");
   m_viewToolBar->addAction(m_resetCameraAction);
   m_viewToolBar->addAction(m_showMarkersAction);
-  m_viewToolBar->addSeparator();
-  m_viewToolBar->addAction(m_colourByDisplacementAction);
-  auto* label = new QLabel(tr(" Deformation × "), m_viewToolBar);
-  m_deformationScale = new QDoubleSpinBox(m_viewToolBar);
-  m_deformationScale->setObjectName("deformationScale");
-  m_deformationScale->setToolTip(tr("Scale factor of the displayed elastic deformation of flexible bodies "
-                                    "(1 = true size; colours show the true displacement)"));
-  m_deformationScale->setRange(0.0, 1e6);
-  m_deformationScale->setDecimals(2);
-  m_deformationScale->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-  m_deformationScale->setValue(m_scene->deformationScale());
-  m_deformationScale->setKeyboardTracking(false);
-  label->setBuddy(m_deformationScale);
-  m_viewToolBar->addWidget(label);
-  m_viewToolBar->addWidget(m_deformationScale);
-  connect(m_deformationScale, &QDoubleSpinBox::valueChanged, this, [this](double scale) {
-    m_scene->setDeformationScale(scale);
-    m_viewport->update();
-  });
+  addToolBar(m_display);
 }
+
+QDoubleSpinBox* MainWindow::deformationScaleBox() const { return m_display->deformationScaleBox(); }
 
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -299,6 +313,8 @@ void MainWindow::createMenus() {
   file->addAction(m_revertAction);
   file->addSeparator();
   file->addAction(m_exportAction);
+  file->addAction(m_exportImageAction);
+  file->addAction(m_exportAnimationAction);
   file->addSeparator();
   file->addAction(m_quitAction);
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
@@ -342,9 +358,21 @@ void MainWindow::createMenus() {
     m_viewport->update();
   });
   view->addAction(m_showMarkersAction);
-  view->addAction(m_colourByDisplacementAction);
+  view->addAction(m_display->colourAction());
+  view->addAction(m_display->undeformedAction());
   view->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+  QMenu* animation = menuBar()->addMenu(tr("&Animation"));
+  animation->setObjectName("menuAnimation");
+  animation->addAction(m_playback->playAction());
+  animation->addAction(m_playback->stepBackAction());
+  animation->addAction(m_playback->stepForwardAction());
+  animation->addAction(m_playback->loopAction());
+  animation->addSeparator();
+  animation->addAction(m_traceAction);
+  animation->addAction(m_clearTraceAction);
+  animation->addSeparator();
+  animation->addAction(m_exportAnimationAction);
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QAction* about = help->addAction(tr("&About Flexim"), this,
                                    [this] { QMessageBox::about(this, tr("About Flexim"), aboutText()); });
@@ -387,8 +415,8 @@ void MainWindow::updateActions() {
   m_pauseAction->setText(m_pauseAction->isChecked() ? tr("&Resume") : tr("&Pause"));
   m_exportAction->setEnabled(!running && !m_results.empty());
   const bool flexible = m_hasModel && !model().flexible_bodies.empty();
-  m_colourByDisplacementAction->setEnabled(flexible);
-  m_deformationScale->setEnabled(flexible);
+  m_display->setFlexibleControlsEnabled(flexible);
+  m_exportAnimationAction->setEnabled(!running && !m_results.empty());
 }
 
 bool MainWindow::isRunning() const { return m_controller && m_controller->isRunning(); }
@@ -465,6 +493,8 @@ void MainWindow::onDocumentReset() {
   Diagnostics diag;
   m_scene->setBaseDirectory(modelDirectory().toStdString());
   m_scene->build(m, &diag);
+  m_trace = {};
+  m_tracePath.clear();
   m_messages->add(diag);
   if (auto* dock = findChild<QDockWidget*>("modesDock")) dock->setVisible(!m.flexible_bodies.empty());
   m_viewport->update();
@@ -491,6 +521,8 @@ void MainWindow::onFieldChanged() {
   Diagnostics diag;
   m_scene->setBaseDirectory(modelDirectory().toStdString());
   m_scene->build(model(), &diag, true);
+  m_trace = {};  // the bodies may have changed
+  m_tracePath.clear();
   m_messages->add(diag);  // e.g. a visual mesh that cannot be read
   m_viewport->update();
   updateActions();
@@ -499,6 +531,7 @@ void MainWindow::onFieldChanged() {
 
 void MainWindow::onViewportClicked(double x, double y) {
   const render::PickResult hit = m_scene->pick(x, y);
+  m_lastPick = hit;
   const ItemId id = hit.item.empty() ? ModelDocument::kNoItem : m_document->itemAtPath(hit.item);
   m_document->select(id);
   if (id == ModelDocument::kNoItem) {
@@ -679,6 +712,7 @@ void MainWindow::onRunStarted(const std::vector<Channel>& channels) {
   m_plots->setChannels(channels);
   m_playback->clear();
   m_scene->resetColourRange();
+  m_tracePath.clear();
   m_statusText->setText(tr("Running…"));
   m_messages->add(Severity::Info, tr("simulation"), tr("run started (t_end = %1 s)").arg(model().solver.t_end));
 }
@@ -740,8 +774,96 @@ void MainWindow::showFrame(int index) {
   const Sample sample = m_results.sample(std::size_t(index));
   m_scene->setSample(sample);
   m_scene->setTime(sample.t);
+  updateTrace(index);
   m_plots->setCursorTime(sample.t);
   m_viewport->update();
+}
+
+void MainWindow::refeedColourRange() {
+  if (m_results.empty()) return;
+  m_scene->resetColourRange();
+  for (std::size_t i = 0; i < m_results.size(); ++i) m_scene->includeInColourRange(m_results.sample(i).modal);
+  m_viewport->update();
+}
+
+bool MainWindow::traceLastPick() {
+  const render::TracePoint point = m_scene->tracePointOf(m_lastPick);
+  if (!point.valid()) return false;
+  m_trace = point;
+  m_tracePath.clear();
+  updateTrace(m_playback->currentFrame());
+  m_messages->add(Severity::Info, QString::fromStdString(m_lastPick.item),
+                  tr("tracing %1").arg(QString::fromStdString(point.label)));
+  m_viewport->update();
+  return true;
+}
+
+void MainWindow::clearTrace() {
+  m_trace = {};
+  m_tracePath.clear();
+  m_scene->setTracePath({});
+  m_viewport->update();
+}
+
+void MainWindow::updateTrace(int index) {
+  if (!m_trace.valid() || m_results.empty()) {
+    m_scene->setTracePath({});
+    return;
+  }
+  // positions are computed once per sample and kept; the path shown ends at the frame shown
+  const std::size_t end = std::min(m_results.size(), std::size_t(std::max(index, 0)) + 1);
+  for (std::size_t i = m_tracePath.size(); i < end; ++i) {
+    Vec3 p;
+    if (!m_scene->tracePosition(m_trace, m_results.sample(i), p)) break;
+    m_tracePath.push_back(p);
+  }
+  m_scene->setTracePath(std::vector<Vec3>(m_tracePath.begin(), m_tracePath.begin() + std::ptrdiff_t(std::min(end, m_tracePath.size()))));
+}
+
+bool MainWindow::exportViewImage(const QString& path) {
+  const QImage image = m_viewport->screenshot();
+  if (image.isNull() || !image.save(path)) {
+    m_messages->add(Severity::Error, path, tr("cannot write the view image here"));
+    return false;
+  }
+  m_messages->add(Severity::Info, path, tr("view image written (%1×%2)").arg(image.width()).arg(image.height()));
+  return true;
+}
+
+bool MainWindow::exportAnimation(const QString& path, int framesPerSecond) {
+  if (isRunning() || m_results.empty()) {
+    m_messages->add(Severity::Error, path, tr("no finished results to animate; run the model first"));
+    return false;
+  }
+  std::vector<double> times(m_results.size());
+  for (std::size_t i = 0; i < times.size(); ++i) times[i] = m_playback->frameTime(int(i));
+  const std::vector<int> frames = animationFrames(times, framesPerSecond, m_playback->speed());
+  const int shown = m_playback->currentFrame();
+  m_playback->pause();
+  QProgressDialog dialog(tr("Writing %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, int(frames.size()), this);
+  dialog.setWindowModality(Qt::WindowModal);
+  dialog.setMinimumDuration(300);
+  const AnimationExportResult result = writeAnimation(
+      path, frames, framesPerSecond,
+      [this](int sample) {
+        m_playback->setCurrentFrame(sample);
+        return m_viewport->screenshot();
+      },
+      [&dialog](int done, int total) {
+        dialog.setValue(done);
+        return !dialog.wasCanceled() || done == total;
+      });
+  m_playback->setCurrentFrame(shown);
+  if (result.cancelled) {
+    m_messages->add(Severity::Warning, path, tr("export cancelled after %1 frames").arg(result.frames));
+    return false;
+  }
+  if (!result.ok) {
+    m_messages->add(Severity::Error, path, result.error);
+    return false;
+  }
+  m_messages->add(Severity::Info, path, tr("animation written: %1").arg(result.description));
+  return true;
 }
 
 bool MainWindow::exportResultsCsv(const QString& path) {

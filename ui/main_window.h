@@ -6,6 +6,7 @@
 #include "core/model/model.h"
 #include "core/run/simulation.h"
 #include "core/run/result_table.h"
+#include "render/model_scene.h"
 
 #include <QElapsedTimer>
 #include <QImage>
@@ -20,12 +21,10 @@ class QLabel;
 class QProgressBar;
 class QToolBar;
 
-namespace flexim::render {
-class ModelScene;
-}
 
 namespace flexim::ui {
 
+class DisplayToolBar;
 class MessagesPanel;
 class ModeBrowser;
 class ModelDocument;
@@ -89,8 +88,18 @@ class MainWindow : public QMainWindow {
   MessagesPanel* messages() const { return m_messages; }
   PlaybackBar* playbackBar() const { return m_playback; }
   QProgressBar* progressBar() const { return m_progress; }
-  /// Deformation scale of flexible bodies (View toolbar).
-  QDoubleSpinBox* deformationScaleBox() const { return m_deformationScale; }
+  /// Deformation scale of flexible bodies (Display toolbar).
+  QDoubleSpinBox* deformationScaleBox() const;
+  DisplayToolBar* displayToolBar() const { return m_display; }
+  /// Draws the path of the point picked last (a flexible body's FE node, or a point fixed to
+  /// a rigid or virtual body) through the frames up to the one shown. False when nothing is
+  /// picked.
+  bool traceLastPick();
+  void clearTrace();
+  /// Writes the animation of the results: .ogv video or .png frame sequence, at the playback
+  /// speed, with a progress dialog (Cancel). False with a message in Messages.
+  bool exportAnimation(const QString& path, int framesPerSecond = 25);
+  bool exportViewImage(const QString& path);
   render::ModelScene& scene() const { return *m_scene; }
 
  signals:
@@ -127,6 +136,9 @@ class MainWindow : public QMainWindow {
   void onSamplesArrived(const std::vector<Sample>& samples);
   void onRunFinished(const RunSummary& summary);
   void showFrame(int index);
+  /// The colour scale of the run again from every sample (after the contour quantity changed).
+  void refeedColourRange();
+  void updateTrace(int index);
 
   ModelDocument* m_document = nullptr;
   QString m_modelSource;
@@ -167,9 +179,15 @@ class MainWindow : public QMainWindow {
   QAction* m_pauseAction = nullptr;
   QAction* m_resetCameraAction = nullptr;
   QAction* m_showMarkersAction = nullptr;
-  QAction* m_colourByDisplacementAction = nullptr;
+  QAction* m_exportAnimationAction = nullptr;
+  QAction* m_exportImageAction = nullptr;
+  QAction* m_traceAction = nullptr;
+  QAction* m_clearTraceAction = nullptr;
   QToolBar* m_viewToolBar = nullptr;
-  QDoubleSpinBox* m_deformationScale = nullptr;
+  DisplayToolBar* m_display = nullptr;
+  render::PickResult m_lastPick;
+  render::TracePoint m_trace;
+  std::vector<Vec3> m_tracePath;  ///< the traced point in every sample computed so far
 };
 
 }  // namespace flexim::ui

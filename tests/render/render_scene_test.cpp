@@ -11,6 +11,7 @@
 #include "render/model_scene.h"
 #include "render/offscreen_render.h"
 #include "render/palette.h"
+#include "render/video_writer.h"
 
 #include <QFile>
 #include <QtTest>
@@ -197,6 +198,29 @@ std::shared_ptr<const fe::ReducedBody> loadRodFixture() {
   return body;
 }
 
+// Compares an image with tests/render/data/NAME (FLEXIM_UPDATE_REFERENCE=1 rewrites it);
+// returns "" when they agree within the tolerance, else what differs.
+QString compareWithReference(const RgbImage& image, const std::string& name) {
+  const std::string reference = FLEXIM_TEST_DATA "/" + name;
+  const char* update = std::getenv("FLEXIM_UPDATE_REFERENCE");
+  if (update && std::string(update) == "1") {
+    if (!writePng(image, reference)) return QString("cannot write %1").arg(QString::fromStdString(reference));
+    qInfo("reference image written: %s", reference.c_str());
+    return {};
+  }
+  const RgbImage expected = readPng(reference);
+  if (expected.empty())
+    return QString("missing reference %1; create it with FLEXIM_UPDATE_REFERENCE=1").arg(QString::fromStdString(reference));
+  const double differing = differingFraction(image, expected, 40);
+  // small tolerance for driver differences (anti-aliasing, font hinting)
+  if (differing < 0.01) return {};
+  const QString actual = QDir::temp().filePath(QString::fromStdString("actual_" + name));
+  writePng(image, actual.toStdString());
+  return QString("%1 % of pixels differ from %2; actual image in %3")
+      .arg(100.0 * differing)
+      .arg(QString::fromStdString(name), actual);
+}
+
 }  // namespace
 
 class RenderSceneTest : public QObject {
@@ -216,6 +240,11 @@ class RenderSceneTest : public QObject {
   void flexibleBodyWithoutDataIsReported();
   void realReducedBodyRendersAndDeforms();
   void visualMeshDrawsTheBody();
+  void contourComponentsAndRangeModes();
+  void undeformedGhostAndTrace();
+  void modeShapeWithContourMatchesReference();
+  void visualMeshMatchesReference();
+  void videoWriterWritesOggTheora();
 };
 
 void RenderSceneTest::inertiaBoxRecoversBoxDimensions() {
@@ -341,22 +370,8 @@ void RenderSceneTest::matchesReferenceImage() {
   scene.setTime(0.25);
   const RgbImage image = renderToImage(scene, kWidth, kHeight);
   QVERIFY(!image.empty());
-  const std::string reference = FLEXIM_TEST_DATA "/two_link_scene.png";
-  const char* update = std::getenv("FLEXIM_UPDATE_REFERENCE");
-  if (update && std::string(update) == "1") {
-    QVERIFY(writePng(image, reference));
-    qInfo("reference image written: %s", reference.c_str());
-    return;
-  }
-  const RgbImage expected = readPng(reference);
-  QVERIFY2(!expected.empty(), ("missing reference " + reference +
-                               "; create it with FLEXIM_UPDATE_REFERENCE=1").c_str());
-  const double differing = differingFraction(image, expected, 40);
-  if (differing >= 0.01) writePng(image, QDir::temp().filePath("render_scene_actual.png").toStdString());
-  // small tolerance for driver differences (anti-aliasing, font hinting)
-  QVERIFY2(differing < 0.01, qPrintable(QString("%1 % of pixels differ; actual image in %2")
-                                            .arg(100.0 * differing)
-                                            .arg(QDir::temp().filePath("render_scene_actual.png"))));
+  const QString problem = compareWithReference(image, "two_link_scene.png");
+  QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 void RenderSceneTest::flexibleSurfaceFollowsPoseAndModes() {
@@ -660,6 +675,227 @@ void RenderSceneTest::visualMeshDrawsTheBody() {
   scene.build(model, &missing);
   QVERIFY2(missing.str().find("bodies[0].visual.file") != std::string::npos, missing.str().c_str());
   QVERIFY(!scene.actorsOf("bodies[0]").empty());
+}
+
+/// The colours show |u| or one body-frame component of u = Phi w: the surface scalars are
+/// recomputed here from the modes, the scale spans them (0 included for the magnitude only),
+/// the legend reads the same range in mm, and "each frame" follows the frame shown while
+/// "whole run" keeps every sample fed in.
+void RenderSceneTest::contourComponentsAndRangeModes() {
+  const auto strip = handMadeStrip();
+  ModelScene scene;
+  scene.build(stripModel(strip));
+  const Eigen::Vector2d w(0.01, 0.03);
+  QVERIFY(scene.setModal({w}));
+  const FlexibleSurface* surface = scene.flexibleSurface(0);
+  vtkDataArray* values = surface->mesh()->GetPointData()->GetArray(FlexibleSurface::kDisplacementArray);
+  for (const ContourQuantity q : {ContourQuantity::X, ContourQuantity::Y, ContourQuantity::Z, ContourQuantity::Magnitude}) {
+    scene.setContour(q);
+    QCOMPARE(surface->quantity(), q);
+    double lo = 1e300, hi = -1e300;
+    for (vtkIdType j = 0; j < values->GetNumberOfTuples(); ++j) {
+      const int node = surface->nodes()[std::size_t(j)];
+      const Vec3 u = strip->modes.block(3 * node, 0, 3, 2) * w;
+      const double expected = q == ContourQuantity::Magnitude ? u.norm() : u(int(q) - int(ContourQuantity::X));
+      QVERIFY2(std::abs(values->GetTuple1(j) - expected) < 1e-15,
+               qPrintable(QString("%1: node %2 shows %3, expected %4").arg(contourSymbol(q)).arg(node).arg(values->GetTuple1(j)).arg(expected)));
+      lo = std::min(lo, expected), hi = std::max(hi, expected);
+    }
+    if (q == ContourQuantity::Magnitude) lo = 0.0;
+    const ScalarRange range = scene.colourRange();
+    QVERIFY(std::abs(range.lo - lo) < 1e-15 && std::abs(range.hi - hi) < 1e-15);
+    double table[2], legend[2];
+    scene.displacementColours()->GetTableRange(table);
+    std::copy_n(scene.colourBar()->GetLookupTable()->GetRange(), 2, legend);
+    QVERIFY(std::abs(table[0] - lo) < 1e-15 && std::abs(table[1] - hi) < 1e-15);
+    QVERIFY(std::abs(legend[0] - 1e3 * lo) < 1e-12 && std::abs(legend[1] - 1e3 * hi) < 1e-12);
+    QCOMPARE(QString(scene.colourBar()->GetTitle()), QString("%1 [mm]").arg(contourSymbol(q)));
+  }
+  // the y component of the twist mode changes sign along the strip: a signed scale
+  scene.setContour(ContourQuantity::Y);
+  QVERIFY(scene.colourRange().lo < 0.0 && scene.colourRange().hi <= 0.0 + 1e-15);
+
+  // whole run: a larger sample widens the scale and it stays when a smaller frame is shown
+  scene.setContour(ContourQuantity::Magnitude);
+  scene.includeInColourRange({Eigen::Vector2d(0.1, 0.0)});
+  QVERIFY(std::abs(scene.colourRangeMax() - 0.1) < 1e-12);
+  QVERIFY(scene.setModal({w}));
+  QVERIFY(std::abs(scene.colourRangeMax() - 0.1) < 1e-12);
+  // each frame: the frame's own largest displacement
+  scene.setColourRangeMode(ColourRangeMode::EachFrame);
+  QVERIFY(std::abs(scene.colourRangeMax() - surface->currentMaxDisplacement()) < 1e-15);
+  QVERIFY(scene.setModal({Eigen::Vector2d(0.0, 0.001)}));
+  QVERIFY(std::abs(scene.colourRangeMax() - surface->currentMaxDisplacement()) < 1e-15);
+  scene.setColourRangeMode(ColourRangeMode::WholeRun);
+  QVERIFY(std::abs(scene.colourRangeMax() - 0.1) < 1e-12);
+  // a frame without deformation in "each frame" mode: plain colour, no legend
+  scene.setColourRangeMode(ColourRangeMode::EachFrame);
+  QVERIFY(scene.setModal({Eigen::Vector2d::Zero()}));
+  QVERIFY(scene.colourRange().empty());
+  QVERIFY(!scene.colourBar()->GetVisibility());
+}
+
+/// The ghost is the undeformed surface riding with the body frame; a traced surface point is
+/// at pose * (x + scale * u) of each sample, a traced rigid-body point at pose * p.
+void RenderSceneTest::undeformedGhostAndTrace() {
+  const auto strip = handMadeStrip();
+  ModelScene scene(plainOptions());
+  scene.build(stripModel(strip));
+  vtkActor* ghost = scene.undeformedActor(0);
+  QVERIFY(ghost != nullptr);
+  QVERIFY(!ghost->GetVisibility());
+  QVERIFY(!ghost->GetPickable());
+  scene.setUndeformedVisible(true);
+  QVERIFY(ghost->GetVisibility());
+  const Eigen::Vector2d w(0.02, -0.01);
+  std::vector<BodyPose> poses(3);
+  poses[1] = BodyPose{Vec3(0.1, 0.2, 0.0), Quat(Eigen::AngleAxisd(0.5, Vec3::UnitZ()))};
+  Sample sample;
+  sample.poses = poses;
+  sample.modal = {w};
+  QVERIFY(scene.setSample(sample));
+  const FlexibleSurface* surface = scene.flexibleSurface(0);
+  vtkPolyData* undeformed = vtkPolyData::SafeDownCast(ghost->GetMapper()->GetInput());
+  QVERIFY(undeformed != nullptr);
+  QCOMPARE(undeformed->GetNumberOfPoints(), surface->mesh()->GetNumberOfPoints());
+  for (vtkIdType j = 0; j < undeformed->GetNumberOfPoints(); ++j) {
+    double p[3];
+    undeformed->GetPoint(j, p);
+    QVERIFY((Vec3(p[0], p[1], p[2]) - strip->coords[std::size_t(surface->nodes()[std::size_t(j)])]).norm() < 1e-15);
+  }
+  QVERIFY(userMatrix(ghost).isApprox(userMatrix(scene.flexibleActor(0)), 1e-15));
+  scene.setUndeformedVisible(false);
+  QVERIFY(!ghost->GetVisibility());
+
+  // the trace of the far corner node (x = 0.2, y = 0.05: node index 5)
+  PickResult pick;
+  pick.item = "flexible_bodies[0]";
+  pick.body = 1;
+  pick.node_id = 106;
+  const auto it = std::find(surface->nodes().begin(), surface->nodes().end(), 5);
+  QVERIFY(it != surface->nodes().end());
+  pick.surface_point = int(it - surface->nodes().begin());
+  const TracePoint point = scene.tracePointOf(pick);
+  QVERIFY(point.valid());
+  QVERIFY(point.label.find("node 106") != std::string::npos);
+  scene.setDeformationScale(10.0);
+  std::vector<Vec3> path;
+  for (int k = 0; k < 5; ++k) {
+    Sample s = sample;
+    s.poses[1].position = Vec3(0.01 * k, 0.0, 0.0);
+    s.modal = {w * double(k)};
+    Vec3 p;
+    QVERIFY(scene.tracePosition(point, s, p));
+    const Pose pose = makePose(s.poses[1].position, s.poses[1].orientation);
+    const Vec3 expected = pose * (strip->coords[5] + 10.0 * strip->modes.block(15, 0, 3, 2) * s.modal[0]);
+    QVERIFY((p - expected).norm() < 1e-14);
+    path.push_back(p);
+  }
+  scene.setTracePath(path);
+  QCOMPARE(scene.tracePathSize(), std::size_t(5));
+  scene.setTracePath({path[0]});
+  QCOMPARE(scene.tracePathSize(), std::size_t(0));
+
+  // a point fixed to the rigid crank
+  PickResult onCrank;
+  onCrank.item = "bodies[0]";
+  onCrank.body = 0;
+  onCrank.point_in_body = Vec3(0.05, 0.01, 0.0);
+  const TracePoint fixed = scene.tracePointOf(onCrank);
+  Vec3 p;
+  QVERIFY(scene.tracePosition(fixed, sample, p));
+  QVERIFY((p - makePose(poses[0].position, poses[0].orientation) * onCrank.point_in_body).norm() < 1e-15);
+  // nothing picked, or a sample of another model: no trace
+  QVERIFY(!scene.tracePointOf(PickResult{}).valid());
+  Sample wrong = sample;
+  wrong.poses.pop_back();
+  QVERIFY(!scene.tracePosition(fixed, wrong, p));
+}
+
+/// The real rod in its first elastic mode, contoured by u_y with the colour bar: the picture
+/// a user sees in the mode browser, compared with a committed reference image.
+void RenderSceneTest::modeShapeWithContourMatchesReference() {
+  const auto rod = loadRodFixture();
+  QVERIFY(rod != nullptr);
+  ModelSpec model;
+  model.name = "rod, mode 7";
+  FlexibleBodySpec body;
+  body.name = "rod";
+  body.file = "rod_round_c3d10.frb";
+  body.mode_count = 8;
+  body.data = rod;
+  model.flexible_bodies.push_back(body);
+  ModelScene scene;
+  scene.build(model);
+  scene.setContour(ContourQuantity::Magnitude);
+  scene.setUndeformedVisible(true);
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(8);
+  w(6) = 0.02 / scene.flexibleSurface(0)->maxDisplacement(Eigen::VectorXd::Unit(8, 6));
+  QVERIFY(scene.setModal({w}));
+  scene.setDeformationScale(2.0);
+  QVERIFY(scene.colourBar()->GetVisibility());
+  const RgbImage image = renderToImage(scene, kWidth, kHeight);
+  QVERIFY(!image.empty());
+  const QString problem = compareWithReference(image, "rod_mode7_contour.png");
+  QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+/// The rigid example with a visual mesh (the gmsh crank STL), full default look.
+void RenderSceneTest::visualMeshMatchesReference() {
+  const std::string dir = FLEXIM_SOURCE_DIR "/resources/examples/";
+  ModelSpec model;
+  Diagnostics diag;
+  QVERIFY2(io::loadModelFile(dir + "slider_crank_visual.json", model, diag), diag.str().c_str());
+  ModelScene scene;
+  scene.setBaseDirectory(dir);
+  scene.build(model);
+  const RgbImage image = renderToImage(scene, kWidth, kHeight);
+  QVERIFY(!image.empty());
+  const QString problem = compareWithReference(image, "slider_crank_visual.png");
+  QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+/// Frames of a rendered scene go into an Ogg Theora file: the Ogg capture pattern and the
+/// Theora identification header (with the frame size) are in it; bad input is refused.
+void RenderSceneTest::videoWriterWritesOggTheora() {
+  ModelScene scene;
+  scene.build(twoLinkModel());
+  const QString path = QDir::temp().filePath("flexim_video_test.ogv");
+  VideoWriter writer;
+  std::string error;
+  QVERIFY2(writer.open(path.toStdString(), 10, error), error.c_str());
+  for (int k = 0; k < 6; ++k) {
+    std::vector<BodyPose> poses = initialPoses(twoLinkModel());
+    poses[0].orientation = Quat(Eigen::AngleAxisd(0.2 * k, Vec3::UnitZ()));
+    QVERIFY(scene.setPoses(poses));
+    const RgbImage frame = renderToImage(scene, 321, 240);  // odd width: cropped to 320
+    QVERIFY2(writer.addFrame(frame, error), error.c_str());
+  }
+  RgbImage other;
+  other.width = 100, other.height = 80;
+  other.rgb.assign(100 * 80 * 3, 0);
+  QVERIFY(!writer.addFrame(other, error));
+  QVERIFY2(error.find("frame 6") != std::string::npos, error.c_str());
+  QCOMPARE(writer.frameCount(), 6);
+  QVERIFY2(writer.close(error), error.c_str());
+  QFile file(path);
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  const QByteArray bytes = file.readAll();
+  QVERIFY(bytes.startsWith("OggS"));
+  const int header = bytes.indexOf("\x80theora");
+  QVERIFY(header > 0);
+  // identification header: version (3 bytes), then the frame size in macroblocks (2 x 16 bit)
+  // and the picture size (24 bit each)
+  const auto u24 = [&](int at) { return (uchar(bytes[at]) << 16) | (uchar(bytes[at + 1]) << 8) | uchar(bytes[at + 2]); };
+  QCOMPARE(u24(header + 14), 320);
+  QCOMPARE(u24(header + 17), 240);
+  QVERIFY(bytes.size() > 2000);
+  file.close();
+  QFile::remove(path);
+
+  VideoWriter bad;
+  QVERIFY(!bad.open("/nonexistent-folder/x.ogv", 25, error));
+  QVERIFY2(error.find("cannot write") != std::string::npos, error.c_str());
 }
 
 QTEST_APPLESS_MAIN(RenderSceneTest)

@@ -1,0 +1,92 @@
+#include "ui/display_toolbar.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+
+namespace flexim::ui {
+
+DisplayToolBar::DisplayToolBar(render::ModelScene& scene, QWidget* parent)
+    : QToolBar(tr("Display"), parent), m_scene(scene) {
+  setObjectName("displayToolBar");
+
+  m_colour = addAction(tr("&Contour"));
+  m_colour->setObjectName("actionColourByDisplacement");
+  m_colour->setToolTip(tr("Colour flexible bodies by their elastic displacement, with a colour bar"));
+  m_colour->setCheckable(true);
+  m_colour->setChecked(scene.displacementColouring());
+  connect(m_colour, &QAction::toggled, this, [this](bool on) {
+    m_scene.setDisplacementColouring(on);
+    emit displayChanged();
+  });
+
+  m_contour = new QComboBox(this);
+  m_contour->setObjectName("contourQuantity");
+  m_contour->setToolTip(tr("What the colours show: the elastic displacement's magnitude, or one of its "
+                           "components in the body's (FE) frame"));
+  m_contour->addItem(tr("|u| magnitude"), int(render::ContourQuantity::Magnitude));
+  m_contour->addItem(tr("u_x (body frame)"), int(render::ContourQuantity::X));
+  m_contour->addItem(tr("u_y (body frame)"), int(render::ContourQuantity::Y));
+  m_contour->addItem(tr("u_z (body frame)"), int(render::ContourQuantity::Z));
+  addWidget(m_contour);
+  connect(m_contour, &QComboBox::currentIndexChanged, this, [this] {
+    m_scene.setContour(render::ContourQuantity(m_contour->currentData().toInt()));
+    emit contourChanged();
+    emit displayChanged();
+  });
+
+  m_range = new QComboBox(this);
+  m_range->setObjectName("colourRange");
+  m_range->setToolTip(tr("Colour scale over the whole run (a colour means the same displacement in every "
+                         "frame) or over the frame shown (small deformations stay visible)"));
+  m_range->addItem(tr("Range: whole run"), int(render::ColourRangeMode::WholeRun));
+  m_range->addItem(tr("Range: each frame"), int(render::ColourRangeMode::EachFrame));
+  addWidget(m_range);
+  connect(m_range, &QComboBox::currentIndexChanged, this, [this] {
+    m_scene.setColourRangeMode(render::ColourRangeMode(m_range->currentData().toInt()));
+    emit displayChanged();
+  });
+
+  addSeparator();
+  auto* label = new QLabel(tr(" Deformation × "), this);
+  m_scale = new QDoubleSpinBox(this);
+  m_scale->setObjectName("deformationScale");
+  m_scale->setToolTip(tr("Scale factor of the displayed elastic deformation of flexible bodies "
+                         "(1 = true size; colours show the true displacement)"));
+  m_scale->setRange(0.0, 1e6);
+  m_scale->setDecimals(2);
+  m_scale->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+  m_scale->setValue(scene.deformationScale());
+  m_scale->setKeyboardTracking(false);
+  label->setBuddy(m_scale);
+  addWidget(label);
+  addWidget(m_scale);
+  connect(m_scale, &QDoubleSpinBox::valueChanged, this, [this](double scale) {
+    m_scene.setDeformationScale(scale);
+    emit displayChanged();
+  });
+
+  m_undeformed = addAction(tr("&Undeformed"));
+  m_undeformed->setObjectName("actionShowUndeformed");
+  m_undeformed->setToolTip(tr("Show each flexible body's undeformed shape as a translucent ghost"));
+  m_undeformed->setCheckable(true);
+  m_undeformed->setChecked(scene.undeformedVisible());
+  connect(m_undeformed, &QAction::toggled, this, [this](bool on) {
+    m_scene.setUndeformedVisible(on);
+    emit displayChanged();
+  });
+}
+
+void DisplayToolBar::setFlexibleControlsEnabled(bool on) {
+  for (QWidget* w : {static_cast<QWidget*>(m_contour), static_cast<QWidget*>(m_range), static_cast<QWidget*>(m_scale)})
+    w->setEnabled(on);
+  m_colour->setEnabled(on);
+  m_undeformed->setEnabled(on);
+}
+
+void DisplayToolBar::setContour(render::ContourQuantity quantity) {
+  m_contour->setCurrentIndex(m_contour->findData(int(quantity)));
+}
+
+}  // namespace flexim::ui
