@@ -11,6 +11,7 @@
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
 #include <vtkCellPicker.h>
+#include <vtkDoubleArray.h>
 #include <vtkLightKit.h>
 #include <vtkLookupTable.h>
 #include <vtkPoints.h>
@@ -388,11 +389,11 @@ void ModelScene::addColourBar() {
   if (m_options.showColourBar) {
     m_colourBar = vtkSmartPointer<vtkScalarBarActor>::New();
     m_colourBar->SetLookupTable(m_legendTable);
-    m_colourBar->SetLabelFormat("%-#6.3g");
-    m_colourBar->SetNumberOfLabels(5);
+    m_colourBar->SetLabelFormat("%-.4g");
+    m_colourBar->UseCustomLabelsOn();  // round numbers (updateColours)
     m_colourBar->UnconstrainedFontSizeOn();
     m_colourBar->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-    m_colourBar->GetPositionCoordinate()->SetValue(0.9, 0.2);
+    m_colourBar->GetPositionCoordinate()->SetValue(0.87, 0.2);
     m_colourBar->SetWidth(0.09);
     m_colourBar->SetHeight(0.6);
     m_colourBar->SetBarRatio(0.3);
@@ -833,6 +834,18 @@ void ModelScene::updateColours() {
     if (flexible.actor) flexible.actor->GetMapper()->SetScalarVisibility(colour);
   if (m_colourBar) {
     m_colourBar->SetVisibility(colour);
+    // labels: both ends (the extremes are what one reads first) and round millimetre values
+    // between them, 1, 2 or 5 times a power of ten apart, none crowding an end
+    auto ticks = vtkSmartPointer<vtkDoubleArray>::New();
+    if (deformed) {
+      const double lo = 1e3 * range.lo, hi = 1e3 * range.hi;
+      const double step = niceStep((hi - lo) / 4.0), room = 0.12 * (hi - lo);
+      ticks->InsertNextValue(lo);
+      for (double k = std::ceil(lo / step); k * step < hi; ++k)
+        if (k * step - lo > room && hi - k * step > room) ticks->InsertNextValue(k * step);
+      ticks->InsertNextValue(hi);
+    }
+    m_colourBar->SetCustomLabels(ticks);
     const std::string title = std::string(contourSymbol(m_options.contour)) + " [mm]";
     m_colourBar->SetTitle(title.c_str());
   }

@@ -15,6 +15,9 @@ shot "$examples/slider_crank_flexible.json" --plot slider.position.x --plot rod_
 # the deformed flexible rod (README, user guide §8)
 shot "$examples/slider_crank_flexible.json" --run --deformation-scale 30 \
   --screenshot "$images/flexible-slider-crank-x30.png"
+# contour of one displacement component with the undeformed ghost (user guide §8)
+shot "$examples/slider_crank_flexible.json" --run --time 0.06 --contour y --undeformed --deformation-scale 30 \
+  --screenshot "$images/flexible-contour-y.png"
 # a selected item in the property panel (user guide §2)
 shot "$examples/slider_crank_rigid.json" --select "bodies[1]" --screenshot "$images/property-panel.png"
 
