@@ -1,12 +1,15 @@
 #include "ui/mode_browser.h"
 
 #include "core/fe/reduced_body.h"
+#include "core/fe/validation_report.h"
 #include "render/flexible_surface.h"
 
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
+#include <QTabWidget>
 #include <QSlider>
 #include <QTableWidget>
 #include <QTimer>
@@ -48,9 +51,13 @@ ModeBrowser::ModeBrowser(ModelDocument* document, render::ModelScene* scene, QWi
   m_title->setWordWrap(true);
   layout->addWidget(m_title);
 
-  m_table = new QTableWidget(0, 3, this);
+  m_table = new QTableWidget(0, 4, this);
   m_table->setObjectName("modeTable");
-  m_table->setHorizontalHeaderLabels({tr("Mode"), tr("Frequency [Hz]"), tr("Kind")});
+  m_table->setHorizontalHeaderLabels({tr("Mode"), tr("Frequency [Hz]"), tr("Kind"), tr("Eff. mass [%]")});
+  m_table->horizontalHeaderItem(3)->setToolTip(
+      tr("x / y / z: share of the body's mass moving with a fixed-interface (Craig–Bampton) mode when the "
+         "interfaces are shaken along the body's x, y, z axes (lumped masses). Free-free elastic modes carry no net momentum "
+         "(share 0 by construction), so none is shown for them."));
   m_table->verticalHeader()->hide();
   m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -58,7 +65,18 @@ ModeBrowser::ModeBrowser(ModelDocument* document, render::ModelScene* scene, QWi
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_table->horizontalHeader()->setStretchLastSection(true);
-  layout->addWidget(m_table, 1);
+  // the table and the reduction's own facts (method, mass, interfaces, sources, warnings)
+  auto* tabs = new QTabWidget(this);
+  tabs->setObjectName("modeTabs");
+  tabs->setDocumentMode(true);
+  tabs->addTab(m_table, tr("Modes"));
+  m_report = new QPlainTextEdit(this);
+  m_report->setObjectName("reductionReport");
+  m_report->setReadOnly(true);
+  m_report->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+  m_report->setToolTip(tr("Validation report of the reduced body (flexim-cli info FILE.frb prints the same)"));
+  tabs->addTab(m_report, tr("Report"));
+  layout->addWidget(tabs, 1);
   connect(m_table, &QTableWidget::itemSelectionChanged, this, [this] {
     const auto rows = m_table->selectionModel()->selectedRows();
     if (!rows.isEmpty()) showMode(rows.front().row());
@@ -116,6 +134,7 @@ void ModeBrowser::showBody(int body) {
   stop();
   m_body = body;
   m_table->setRowCount(0);
+  m_report->clear();
   const auto& bodies = m_document->model().flexible_bodies;
   if (body < 0 || std::size_t(body) >= bodies.size() || !bodies[std::size_t(body)].data) {
     m_title->setText(bodies.empty() ? tr("The model has no flexible body. Open a reduced body (.frb) to browse its modes.")
@@ -131,6 +150,7 @@ void ModeBrowser::showBody(int body) {
                        .arg(data.modes.cols())
                        .arg(QString::fromStdString(data.method)));
   m_table->setRowCount(used);
+  const Eigen::MatrixXd shares = fe::effectiveMassShares(data);
   for (int i = 0; i < used; ++i) {
     const fe::ModeKind kind = std::size_t(i) < data.kinds.size() ? data.kinds[std::size_t(i)] : fe::ModeKind::Elastic;
     const double lambda = i < data.eigenvalues.size() ? data.eigenvalues(i) : 0.0;
@@ -142,7 +162,23 @@ void ModeBrowser::showBody(int body) {
     m_table->setItem(i, 1, new QTableWidgetItem(hz));
     m_table->setItem(i, 2, new QTableWidgetItem(QString::fromUtf8(fe::toString(kind))));
     m_table->item(i, 1)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    const QString share = kind == fe::ModeKind::FixedInterface && i < shares.cols()
+                              ? QStringLiteral("%1/%2/%3")
+                                    .arg(100 * shares(0, i), 0, 'f', 1)
+                                    .arg(100 * shares(1, i), 0, 'f', 1)
+                                    .arg(100 * shares(2, i), 0, 'f', 1)
+                              : QStringLiteral("—");
+    m_table->setItem(i, 3, new QTableWidgetItem(share));
+    m_table->item(i, 3)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
   }
+  // the report without its mode table (the table above is that)
+  fe::ValidationReport report;
+  fe::reportReducedBody(data, report);
+  QStringList lines;
+  for (const std::string& line : report.lines)
+    if (line.rfind("  mode ", 0) != 0) lines << QString::fromStdString(line);
+  for (const std::string& warning : report.warnings) lines << tr("WARNING: %1").arg(QString::fromStdString(warning));
+  m_report->setPlainText(lines.join('\n'));
 }
 
 void ModeBrowser::showMode(int mode) {

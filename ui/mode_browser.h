@@ -1,5 +1,6 @@
 // The mode browser (issue #9 item 7): the modes of the selected flexible body — number,
-// frequency, kind — in a table; the selected mode is animated on the body in the 3-D view,
+// frequency, kind, effective mass share of fixed-interface modes — in a table, the reduction's
+// validation report below it; the selected mode is animated on the body in the 3-D view,
 // with an amplitude (the largest displacement drawn, as a share of the model's size) and a
 // speed, coloured by the mode's displacement magnitude. A reduced body (.frb) opened with
 // File > Open is shown alone, ready to browse.
@@ -12,6 +13,7 @@
 
 class QCheckBox;
 class QLabel;
+class QPlainTextEdit;
 class QSlider;
 class QTableWidget;
 class QTimer;
@@ -33,6 +35,7 @@ class ModeBrowser : public QWidget {
   /// Stops animating and gives the view back (a run started, another model was opened).
   void stop();
   QTableWidget* table() const { return m_table; }
+  QPlainTextEdit* report() const { return m_report; }
   /// Draws the mode at its largest deflection and stops there (for screenshots).
   void freezeAtPeak();
 
@@ -49,6 +52,7 @@ class ModeBrowser : public QWidget {
   render::ModelScene* m_scene;
   QLabel* m_title = nullptr;
   QTableWidget* m_table = nullptr;
+  QPlainTextEdit* m_report = nullptr;
   QCheckBox* m_animate = nullptr;
   QSlider* m_amplitude = nullptr;  ///< largest drawn displacement, per mille of the model size
   QSlider* m_speed = nullptr;      ///< cycles per second, in tenths

@@ -182,12 +182,45 @@ void reportReducedBody(const ReducedBody& body, ValidationReport& r) {
     const double f = std::sqrt(std::max(0.0, body.eigenvalues(j))) / (2 * std::numbers::pi);
     r.add(format("  mode %3ld  %12.6g Hz  %s", j + 1, f, toString(body.kinds[j])));
   }
+  const Eigen::MatrixXd shares = effectiveMassShares(body);
+  Eigen::Vector3d fixedInterface = Eigen::Vector3d::Zero();
+  int fixedCount = 0;
+  for (long j = 0; j < shares.cols(); ++j)
+    if (std::size_t(j) < body.kinds.size() && body.kinds[std::size_t(j)] == ModeKind::FixedInterface) {
+      fixedInterface += shares.col(j);
+      ++fixedCount;
+    }
+  if (fixedCount > 0)
+    r.add(format("effective mass of the %d fixed-interface modes: x %.1f %%, y %.1f %%, z %.1f %% of the body "
+                 "(the rest moves with the interfaces)",
+                 fixedCount, 100 * fixedInterface.x(), 100 * fixedInterface.y(), 100 * fixedInterface.z()));
   for (const auto& itf : body.interfaces)
     r.add(format("interface %s (%s): %zu nodes, reference point (%.6g, %.6g, %.6g)", itf.name.c_str(),
                  itf.kind == Interface::Kind::Rigid ? "rigid" : "averaging", itf.nodes.size(), itf.reference.x(),
                  itf.reference.y(), itf.reference.z()));
   for (const auto& s : body.sources) r.add("source: " + s.path + " sha256=" + s.sha256);
   if (!body.created.empty()) r.add("created: " + body.created);
+}
+
+Eigen::MatrixXd effectiveMassShares(const ReducedBody& body) {
+  const long m = body.modes.cols();
+  Eigen::MatrixXd shares = Eigen::MatrixXd::Zero(3, m);
+  const std::size_t n = body.node_mass.size();
+  if (body.modes.rows() != 3 * static_cast<long>(n)) return shares;
+  double total = 0.0;
+  for (double mass : body.node_mass) total += mass;
+  if (!(total > 0.0)) return shares;
+  for (long j = 0; j < m; ++j) {
+    Eigen::Vector3d participation = Eigen::Vector3d::Zero();
+    double generalised = 0.0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const Eigen::Vector3d phi = body.modes.block<3, 1>(3 * static_cast<long>(k), j);
+      participation += body.node_mass[k] * phi;
+      generalised += body.node_mass[k] * phi.squaredNorm();
+    }
+    if (generalised > 0.0) shares.col(j) = participation.array().square().matrix() / (generalised * total);
+  }
+  return shares;
 }
 
 }  // namespace flexim::fe

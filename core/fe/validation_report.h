@@ -33,7 +33,16 @@ void reportMatrices(const FeModel& mesh, const AssembledMatrices& mats, Validati
 void reportModes(const ModalResult& modes, const std::vector<double>& reference_hz, const Eigen::MatrixXd& reference_modes,
                  const Eigen::SparseMatrix<double>& M, ValidationReport& r);
 
-/// Summary of a reduced body (nodes, modes by kind, frequencies, mass from the invariants).
+/// Summary of a reduced body (nodes, modes by kind, frequencies, mass from the invariants, the
+/// effective mass of fixed-interface modes).
 void reportReducedBody(const ReducedBody& body, ValidationReport& r);
+
+/// Effective modal mass shares, 3 x m: the fraction of the body's mass that moves with mode i
+/// when the body's supports are shaken along x, y, z (body axes),
+///   share(d, i) = (sum_k m_k phi_ik,d)^2 / ((sum_k m_k |phi_ik|^2) * sum_k m_k)
+/// with the lumped nodal masses m_k. Meaningful for the fixed-interface modes of a
+/// Craig–Bampton body (their sum says how much of the mass the kept modes carry); free-free
+/// elastic modes carry no net momentum, so theirs is 0 up to the lumped/consistent mismatch.
+Eigen::MatrixXd effectiveMassShares(const ReducedBody& body);
 
 }  // namespace flexim::fe

@@ -25,6 +25,7 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -234,6 +235,10 @@ class EditingTest : public QObject {
         QCOMPARE(table->item(i, 1)->text().toDouble(),
                  QString::number(std::sqrt(body.data->eigenvalues(i)) / (2 * std::numbers::pi), 'g', 6).toDouble());
     }
+    // a free-free body: no effective mass column values; the report tab tells the method
+    QCOMPARE(table->item(8, 3)->text(), QString("—"));
+    QVERIFY(modes->report()->toPlainText().contains("method: free-free"));
+    QVERIFY(modes->report()->toPlainText().contains("mass (invariant I1)"));
     const int row = 8;
     table->scrollToItem(table->item(row, 0));
     QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 1)).center());
