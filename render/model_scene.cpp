@@ -888,6 +888,9 @@ std::string ModelScene::resolvePath(const std::string& file) const {
 
 void ModelScene::viewFrom(ViewPreset preset) {
   m_renderer->GetActiveCamera()->SetParallelProjection(m_parallel);
+  // with a colour bar on the right, the model is framed a little to the left of it (the
+  // window centre moves right)
+  m_renderer->GetActiveCamera()->SetWindowCenter(m_colourBar ? 0.2 : 0.0, 0.0);
   frameCameraAlong(*m_renderer, m_bounds, m_up, presetViewDirection(preset, m_bounds, m_up, m_planeNormal));
 }
 

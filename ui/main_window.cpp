@@ -18,6 +18,7 @@
 #include "ui/simulation_controller.h"
 #include "ui/vtk_viewport.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QAction>
@@ -458,6 +459,12 @@ bool MainWindow::openReducedBody(const QString& path) {
   FlexibleBodySpec flexible;
   flexible.name = body->name.empty() ? model.name : body->name;
   flexible.file = QFileInfo(path).absoluteFilePath().toStdString();
+  // a Craig-Bampton body has no rigid-body modes for mean axes: its frame rides on an interface
+  const bool rigidModes = std::count(body->kinds.begin(), body->kinds.end(), fe::ModeKind::Rigid) >= 6;
+  if (!rigidModes && !body->interfaces.empty()) {
+    flexible.reference = ReferenceFrame::Interface;
+    flexible.reference_interface = body->interfaces.front().name;
+  }
   flexible.data = std::move(body);
   model.flexible_bodies.push_back(std::move(flexible));
   showModel(model, QString());

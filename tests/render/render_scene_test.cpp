@@ -597,8 +597,9 @@ void RenderSceneTest::realReducedBodyRendersAndDeforms() {
 
   const RgbImage undeformed = renderToImage(scene, kWidth, kHeight);
   const Coverage covered = coverage(undeformed, backgroundRgb());
+  // (a slender rod, framed left of the colour bar: about 1 % of the picture)
   const double fraction = double(covered.count) / (kWidth * kHeight);
-  QVERIFY2(fraction > 0.01 && fraction < 0.6, qPrintable(QString("covered %1").arg(fraction)));
+  QVERIFY2(fraction > 0.005 && fraction < 0.6, qPrintable(QString("covered %1").arg(fraction)));
   QVERIFY(std::abs(covered.centroidX - kWidth / 2.0) < 0.25 * kWidth);
 
   // the first elastic mode, amplitude chosen for a tip deflection of about 10 mm
