@@ -8,6 +8,9 @@
 #include "render/visual_mesh.h"
 
 #include <vtkActor.h>
+#include <vtkAxesActor.h>
+#include <vtkCallbackCommand.h>
+#include <vtkCaptionActor2D.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
 #include <vtkCellPicker.h>
@@ -129,7 +132,51 @@ Eigen::VectorXd initialModal(const FlexibleBodySpec& body, int modeCount) {
 ModelScene::ModelScene(SceneOptions options) : m_options(options) {
   m_renderer = vtkSmartPointer<vtkRenderer>::New();
   setupRenderer();
+  if (m_options.showOrientationAxes) setupOrientationAxes();
 }
+
+void ModelScene::setupOrientationAxes() {
+  m_axesRenderer = vtkSmartPointer<vtkRenderer>::New();
+  m_axesRenderer->SetLayer(1);
+  m_axesRenderer->InteractiveOff();
+  m_axesRenderer->SetViewport(0.0, 0.07, 0.18, 0.33);  // above the time label
+  auto axes = vtkSmartPointer<vtkAxesActor>::New();
+  axes->SetShaftTypeToCylinder();
+  axes->SetCylinderRadius(0.03);
+  axes->SetConeRadius(0.35);
+  axes->SetTotalLength(1.0, 1.0, 1.0);
+  for (vtkCaptionActor2D* caption : {axes->GetXAxisCaptionActor2D(), axes->GetYAxisCaptionActor2D(), axes->GetZAxisCaptionActor2D()}) {
+    vtkTextProperty* style = caption->GetCaptionTextProperty();
+    style->SetColor(kTextColour.data());
+    style->SetFontFamilyToArial();
+    style->BoldOff();
+    style->ItalicOff();
+    style->ShadowOff();
+    caption->GetTextActor()->SetTextScaleModeToNone();
+    style->SetFontSize(13);
+  }
+  m_axesRenderer->AddActor(axes);
+  // before each frame: look at the axes from the main camera's direction, with its "up"
+  auto follow = vtkSmartPointer<vtkCallbackCommand>::New();
+  follow->SetClientData(this);
+  follow->SetCallback([](vtkObject*, unsigned long, void* self, void*) {
+    auto* scene = static_cast<ModelScene*>(self);
+    vtkCamera* main = scene->m_renderer->GetActiveCamera();
+    vtkCamera* corner = scene->m_axesRenderer->GetActiveCamera();
+    double direction[3], up[3];
+    main->GetDirectionOfProjection(direction);
+    main->GetViewUp(up);
+    corner->SetFocalPoint(0.0, 0.0, 0.0);
+    corner->SetPosition(-4.6 * direction[0], -4.6 * direction[1], -4.6 * direction[2]);
+    corner->SetViewUp(up);
+    corner->SetParallelProjection(false);
+    corner->SetViewAngle(30.0);
+    scene->m_axesRenderer->ResetCameraClippingRange();
+  });
+  m_renderer->AddObserver(vtkCommand::StartEvent, follow);
+}
+
+vtkRenderer* ModelScene::axesRenderer() const { return m_axesRenderer; }
 
 ModelScene::~ModelScene() = default;
 
@@ -888,10 +935,7 @@ std::string ModelScene::resolvePath(const std::string& file) const {
 
 void ModelScene::viewFrom(ViewPreset preset) {
   m_renderer->GetActiveCamera()->SetParallelProjection(m_parallel);
-  // with a colour bar on the right, the model is framed a little to the left of it (the
-  // window centre moves right)
-  m_renderer->GetActiveCamera()->SetWindowCenter(m_colourBar ? 0.2 : 0.0, 0.0);
-  frameCameraAlong(*m_renderer, m_bounds, m_up, presetViewDirection(preset, m_bounds, m_up, m_planeNormal));
+  frameCameraAlong(*m_renderer, m_bounds, m_up, presetViewDirection(preset, m_bounds, m_up, m_planeNormal), framingFill());
 }
 
 bool ModelScene::fitItem(const std::string& item) {
@@ -908,8 +952,13 @@ bool ModelScene::fitItem(const std::string& item) {
   camera->GetPosition(position);
   camera->GetFocalPoint(focal);
   const Vec3 direction = (Vec3(position[0], position[1], position[2]) - Vec3(focal[0], focal[1], focal[2])).normalized();
-  frameCameraAlong(*m_renderer, box, m_up, direction);
+  frameCameraAlong(*m_renderer, box, m_up, direction, framingFill());
   return true;
+}
+
+double ModelScene::framingFill() const {
+  // the colour bar starts at 87 % of the width (74 % of the half-width right of the centre)
+  return m_colourBar ? 0.7 : 0.85;
 }
 
 void ModelScene::setParallelProjection(bool on) {

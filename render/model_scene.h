@@ -48,6 +48,7 @@ struct SceneOptions {
   ColourRangeMode colourRange = ColourRangeMode::WholeRun;
   bool showUndeformed = false;     ///< a translucent ghost of each flexible body's undeformed shape
   bool showColourBar = true;       ///< the displacement legend (with flexible bodies only)
+  bool showOrientationAxes = true; ///< x/y/z axes in the lower left corner that turn with the view
 };
 
 /// What a click in the view hit.
@@ -144,6 +145,9 @@ class ModelScene {
   void resetCamera();
 
   vtkRenderer* renderer() const;
+  /// The corner renderer with the orientation axes (layer 1 over renderer(), not interactive;
+  /// its camera follows the main one), or nullptr when the option is off. Show both.
+  vtkRenderer* axesRenderer() const;
   /// All bodies: rigid + flexible + virtual (the length of Sample::poses).
   std::size_t bodyCount() const { return m_bodies.size(); }
   std::size_t rigidBodyCount() const { return m_rigidCount; }
@@ -198,6 +202,9 @@ class ModelScene {
   };
 
   void setupRenderer();
+  void setupOrientationAxes();
+  /// How much of the view a framed model fills (less with a colour bar, which it must not hide).
+  double framingFill() const;
   void measure(const ModelSpec& model);
   void addBodies(const ModelSpec& model, Diagnostics* diag);
   /// A file named in the model, relative to the model file's folder.
@@ -238,6 +245,7 @@ class ModelScene {
 
   SceneOptions m_options;
   vtkSmartPointer<vtkRenderer> m_renderer;
+  vtkSmartPointer<vtkRenderer> m_axesRenderer;
   std::vector<BodyVisual> m_bodies;  ///< rigid, flexible, virtual (Sample::poses order)
   std::size_t m_rigidCount = 0;
   std::vector<FlexibleVisual> m_flexible;

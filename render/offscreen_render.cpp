@@ -19,7 +19,9 @@ RgbImage renderToImage(ModelScene& scene, int width, int height) {
   window->SetOffScreenRendering(1);
   window->SetMultiSamples(0);  // deterministic pixels for reference comparisons
   window->SetSize(width, height);
+  window->SetNumberOfLayers(2);
   window->AddRenderer(scene.renderer());
+  if (scene.axesRenderer()) window->AddRenderer(scene.axesRenderer());
   scene.renderer()->ResetCameraClippingRange();
   window->Render();
 
@@ -42,6 +44,7 @@ RgbImage renderToImage(ModelScene& scene, int width, int height) {
     }
   }
   window->RemoveRenderer(scene.renderer());
+  if (scene.axesRenderer()) window->RemoveRenderer(scene.axesRenderer());
   window->Finalize();
   return image;
 }

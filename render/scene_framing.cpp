@@ -102,7 +102,8 @@ Vec3 presetViewDirection(ViewPreset preset, const SceneBounds& bounds, const Vec
   return defaultViewDirection(bounds, up, planeNormal);
 }
 
-void frameCameraAlong(vtkRenderer& renderer, const SceneBounds& bounds, const Vec3& up, const Vec3& direction) {
+void frameCameraAlong(vtkRenderer& renderer, const SceneBounds& bounds, const Vec3& up, const Vec3& direction,
+                      double fill) {
   vtkCamera* camera = renderer.GetActiveCamera();
   const Vec3 centre = bounds.empty() ? Vec3::Zero() : bounds.centre();
   const double distance = std::max(bounds.diagonal(), 1e-3) * 2.0;
@@ -122,7 +123,7 @@ void frameCameraAlong(vtkRenderer& renderer, const SceneBounds& bounds, const Ve
   double box[6] = {lo.x(), hi.x(), lo.y(), hi.y(), lo.z(), hi.z()};
   renderer.ResetCamera(box);
   // ResetCamera fits a bounding sphere, which leaves wide margins: zoom in until the box's
-  // corners reach 85 % of the view, room left for the colour bar (at most 1.3x)
+  // corners reach `fill` of the view (at most 1.3x)
   double reach = 0.0;
   for (int corner = 0; corner < 8; ++corner) {
     renderer.SetWorldPoint(box[corner & 1], box[2 + ((corner >> 1) & 1)], box[4 + ((corner >> 2) & 1)], 1.0);
@@ -130,7 +131,7 @@ void frameCameraAlong(vtkRenderer& renderer, const SceneBounds& bounds, const Ve
     const double* v = renderer.GetViewPoint();
     reach = std::max({reach, std::abs(v[0]), std::abs(v[1])});
   }
-  camera->Zoom(reach > 0 ? std::min(1.3, 0.85 / reach) : 1.3);
+  camera->Zoom(reach > 0 ? std::min(1.3, fill / reach) : 1.3);
 }
 
 }  // namespace flexim::render

@@ -41,7 +41,10 @@ Vec3 defaultViewDirection(const SceneBounds& bounds, const Vec3& up,
 void frameCamera(vtkRenderer& renderer, const SceneBounds& bounds, const Vec3& up,
                  const Vec3& planeNormal = Vec3::Zero());
 /// The same along a given direction (focal point to camera, unit).
-void frameCameraAlong(vtkRenderer& renderer, const SceneBounds& bounds, const Vec3& up, const Vec3& direction);
+/// `fill`: the share of the half-width/height the box's corners reach (0.85 leaves a margin;
+/// less keeps the right edge clear for a colour bar).
+void frameCameraAlong(vtkRenderer& renderer, const SceneBounds& bounds, const Vec3& up, const Vec3& direction,
+                      double fill = 0.85);
 
 /// The standard views: the default one, and along the axes seen from "up".
 enum class ViewPreset { Default, Front, Back, Left, Right, Top, Bottom, Isometric };

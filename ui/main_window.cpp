@@ -115,6 +115,7 @@ MainWindow::~MainWindow() {
 void MainWindow::createCentralArea() {
   m_viewport = new VtkViewport(this);
   m_viewport->setRenderer(m_scene->renderer());
+  m_viewport->setOverlay(m_scene->axesRenderer());
   m_viewport->setCameraReset([this] { m_scene->resetCamera(); });
   m_playback = new PlaybackBar(this);
 

@@ -52,6 +52,19 @@ void VtkViewport::setRenderer(vtkRenderer* renderer) {
 
 vtkRenderer* VtkViewport::renderer() const { return m_renderer; }
 
+void VtkViewport::setOverlay(vtkRenderer* overlay) {
+  if (overlay == m_overlay) return;
+  if (m_graphicsLive) makeCurrent();
+  if (m_overlay) m_window->RemoveRenderer(m_overlay);
+  m_overlay = overlay;
+  if (m_overlay) {
+    m_window->SetNumberOfLayers(2);
+    m_window->AddRenderer(m_overlay);
+  }
+  if (m_graphicsLive) doneCurrent();
+  update();
+}
+
 void VtkViewport::setCameraReset(std::function<void()> resetCamera) {
   m_resetCamera = std::move(resetCamera);
 }

@@ -28,6 +28,8 @@ class VtkViewport : public QOpenGLWidget {
   /// The renderer to show (kept alive by the viewport while shown). nullptr shows nothing.
   void setRenderer(vtkRenderer* renderer);
   vtkRenderer* renderer() const;
+  /// A renderer drawn over the main one (layer 1, e.g. orientation axes); nullptr for none.
+  void setOverlay(vtkRenderer* overlay);
   /// What "reset view" does; defaults to fitting the renderer's visible props.
   void setCameraReset(std::function<void()> resetCamera);
   /// Renders the current scene and returns it as an opaque RGB32 image.
@@ -63,6 +65,7 @@ class VtkViewport : public QOpenGLWidget {
   vtkSmartPointer<vtkGenericOpenGLRenderWindow> m_window;
   vtkSmartPointer<vtkGenericRenderWindowInteractor> m_interactor;
   vtkSmartPointer<vtkRenderer> m_renderer;
+  vtkSmartPointer<vtkRenderer> m_overlay;
   std::function<void()> m_resetCamera;
   QSurface* m_surface = nullptr;  ///< the surface Qt makes current for this widget's context
   QMetaObject::Connection m_contextDeath;  ///< context's aboutToBeDestroyed -> releaseGraphics

@@ -105,6 +105,7 @@ SceneOptions plainOptions() {
   options.gradientBackground = false;
   options.showFloor = false;
   options.showLabels = false;
+  options.showOrientationAxes = false;
   return options;
 }
 
