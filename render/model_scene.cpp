@@ -214,6 +214,7 @@ void ModelScene::clear() {
   m_colourBar = nullptr;
   m_trace = nullptr;
   m_traceActor = nullptr;
+  m_hovered.clear();
   m_runRange = ScalarRange();
   m_shownRange = ScalarRange();
   m_bounds = SceneBounds();
@@ -682,6 +683,50 @@ void ModelScene::setHighlighted(const std::string& item) {
   applyHighlight(false);
   m_highlighted = item;
   applyHighlight(true);
+}
+
+bool ModelScene::setHovered(const std::string& item) {
+  if (item == m_hovered) return false;
+  m_hovered = item;
+  if (!m_hoverBox) {
+    m_hoverBox = vtkSmartPointer<vtkActor>::New();
+    m_hoverBox->SetMapper(vtkSmartPointer<vtkPolyDataMapper>::New());
+    m_hoverBox->GetProperty()->SetColor(1.0, 0.85, 0.3);
+    m_hoverBox->GetProperty()->SetLineWidth(1.5);
+    m_hoverBox->GetProperty()->LightingOff();
+    m_hoverBox->PickableOff();
+  }
+  // the box around the item's actors as drawn now (not kept up to date while it moves: the
+  // mouse moving on refreshes it)
+  SceneBounds box;
+  for (vtkActor* actor : actorsOf(item)) {
+    const double* b = actor->GetBounds();
+    if (!b || b[0] > b[1]) continue;
+    box.add(Vec3(b[0], b[2], b[4]));
+    box.add(Vec3(b[1], b[3], b[5]));
+  }
+  if (box.empty()) {
+    m_renderer->RemoveActor(m_hoverBox);
+    return true;
+  }
+  const Vec3 pad = Vec3::Constant(0.15 * m_glyphSize);
+  const Vec3 lo = box.min() - pad, hi = box.max() + pad;
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  for (int corner = 0; corner < 8; ++corner)
+    points->InsertNextPoint((corner & 1) ? hi.x() : lo.x(), (corner & 2) ? hi.y() : lo.y(), (corner & 4) ? hi.z() : lo.z());
+  auto lines = vtkSmartPointer<vtkCellArray>::New();
+  for (int a = 0; a < 8; ++a)
+    for (int bit : {1, 2, 4})
+      if (!(a & bit)) {
+        const vtkIdType edge[2] = {a, a | bit};
+        lines->InsertNextCell(2, edge);
+      }
+  auto outline = vtkSmartPointer<vtkPolyData>::New();
+  outline->SetPoints(points);
+  outline->SetLines(lines);
+  static_cast<vtkPolyDataMapper*>(m_hoverBox->GetMapper())->SetInputData(outline);
+  if (!m_renderer->HasViewProp(m_hoverBox)) m_renderer->AddActor(m_hoverBox);
+  return true;
 }
 
 bool ModelScene::isHighlighted(vtkActor* actor) const { return m_savedLooks.count(actor) > 0; }

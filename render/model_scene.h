@@ -185,6 +185,10 @@ class ModelScene {
   void setParallelProjection(bool on);
   /// Draws the item's actors highlighted ("" for none); kept when the scene is rebuilt.
   void setHighlighted(const std::string& item);
+  /// Outlines the item under the mouse with a thin box ("" for none); returns false when the
+  /// item was already the hovered one (nothing to redraw).
+  bool setHovered(const std::string& item);
+  const std::string& hovered() const { return m_hovered; }
   /// Whether an actor is drawn highlighted now (for tests).
   bool isHighlighted(vtkActor* actor) const;
   /// The actors drawn for an item.
@@ -270,6 +274,8 @@ class ModelScene {
   double m_glyphSize = 0.05;
   std::map<vtkProp*, std::string> m_items;  ///< actor -> item path
   std::string m_highlighted;
+  std::string m_hovered;
+  vtkSmartPointer<vtkActor> m_hoverBox;
   bool m_parallel = false;
   std::string m_baseDirectory;
   struct SavedLook {

@@ -102,6 +102,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_viewport->update();
   });
   connect(m_viewport, &VtkViewport::clicked, this, &MainWindow::onViewportClicked);
+  // the item under the mouse gets a thin box and its name in the tool tip: what a click would pick
+  connect(m_viewport, &VtkViewport::hovered, this, [this](double x, double y) {
+    const std::string item = x < 0 ? std::string() : m_scene->pick(x, y).item;
+    if (!m_scene->setHovered(item)) return;
+    const ItemId id = item.empty() ? ModelDocument::kNoItem : m_document->itemAtPath(item);
+    m_viewport->setToolTip(id == ModelDocument::kNoItem ? QString() : m_document->itemLabel(id));
+    m_viewport->setCursor(id == ModelDocument::kNoItem ? Qt::ArrowCursor : Qt::PointingHandCursor);
+    m_viewport->update();
+  });
   updateActions();
   updateTitle();
 }

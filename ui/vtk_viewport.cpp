@@ -17,6 +17,14 @@ namespace flexim::ui {
 VtkViewport::VtkViewport(QWidget* parent) : QOpenGLWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(200, 150);
+  setMouseTracking(true);
+  m_hoverTimer = new QTimer(this);
+  m_hoverTimer->setSingleShot(true);
+  m_hoverTimer->setInterval(40);
+  connect(m_hoverTimer, &QTimer::timeout, this, [this] {
+    const qreal ratio = devicePixelRatioF();
+    emit hovered(m_hoverPosition.x() * ratio, (height() - m_hoverPosition.y() - 1) * ratio);
+  });
 
   m_window = vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New();
   m_window->SetOwnContext(false);       // the context belongs to Qt
@@ -192,7 +200,18 @@ void VtkViewport::mouseReleaseEvent(QMouseEvent* event) {
 void VtkViewport::mouseMoveEvent(QMouseEvent* event) {
   setEventInformation(event->position(), event->modifiers());
   m_interactor->InvokeEvent(vtkCommand::MouseMoveEvent);
-  if (event->buttons() != Qt::NoButton) update();
+  if (event->buttons() != Qt::NoButton) {
+    update();
+  } else {
+    m_hoverPosition = event->position();
+    if (!m_hoverTimer->isActive()) m_hoverTimer->start();
+  }
+}
+
+void VtkViewport::leaveEvent(QEvent* event) {
+  m_hoverTimer->stop();
+  emit hovered(-1, -1);
+  QOpenGLWidget::leaveEvent(event);
 }
 
 void VtkViewport::wheelEvent(QWheelEvent* event) {

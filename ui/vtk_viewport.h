@@ -5,6 +5,7 @@
 
 #include <QImage>
 #include <QOpenGLWidget>
+#include <QTimer>
 
 #include <vtkSmartPointer.h>
 
@@ -42,6 +43,9 @@ class VtkViewport : public QOpenGLWidget {
   /// A left click without dragging, at a VTK display position (pixels, origin bottom left):
   /// what to pick.
   void clicked(double x, double y);
+  /// The mouse rests over a display position without a button down (at most every 40 ms);
+  /// (-1, -1) when it left the view.
+  void hovered(double x, double y);
 
  protected:
   void initializeGL() override;
@@ -52,6 +56,7 @@ class VtkViewport : public QOpenGLWidget {
   void mouseMoveEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
+  void leaveEvent(QEvent* event) override;
 
  private:
   // VTK -> Qt context requests (WindowMakeCurrentEvent, WindowIsCurrentEvent)
@@ -71,7 +76,9 @@ class VtkViewport : public QOpenGLWidget {
   QMetaObject::Connection m_contextDeath;  ///< context's aboutToBeDestroyed -> releaseGraphics
   bool m_graphicsLive = false;    ///< VTK holds resources in context() (initializeGL .. releaseGraphics)
   bool m_interactorReady = false;
-  QPointF m_pressPosition;  ///< where the left button went down (a click if it comes up there)
+  QPointF m_pressPosition;
+  QPointF m_hoverPosition;
+  QTimer* m_hoverTimer = nullptr;  ///< coalesces mouse moves into one hover pick  ///< where the left button went down (a click if it comes up there)
 };
 
 }  // namespace flexim::ui

@@ -218,6 +218,21 @@ class EditingTest : public QObject {
     QVERIFY(scene.isHighlighted(rod));
   }
 
+  /// The mouse resting over an item outlines it (what a click would pick) and names it in the
+  /// tool tip; over the background, nothing.
+  void hoverOutlinesTheItemUnderTheMouse() {
+    QVERIFY(m_window->openModelFile(kFlexibleCrank));
+    VtkViewport* view = m_window->viewport();
+    const render::ModelScene& scene = m_window->scene();
+    QTest::mouseMove(view, widgetPointOf(scene.flexibleActor(0)->GetCenter()));
+    QTRY_COMPARE(scene.hovered(), std::string("flexible_bodies[0]"));
+    QVERIFY(view->toolTip().contains("rod"));
+    QCOMPARE(m_window->document()->selected(), ModelDocument::kNoItem);  // hovering selects nothing
+    QTest::mouseMove(view, QPoint(view->width() - 5, 5));
+    QTRY_COMPARE(scene.hovered(), std::string());
+    QVERIFY(view->toolTip().isEmpty());
+  }
+
   /// A reduced body opened with File > Open lists its modes; a click on a row animates that
   /// mode on the body, scaled to the chosen share of the model size; a run takes the view back.
   void modeBrowserAnimatesTheClickedMode() {
@@ -379,8 +394,8 @@ class EditingTest : public QObject {
   }
 
  private:
-  /// A left click (press and release in place) where a world point appears in the view.
-  void clickAtWorld(const double* world) {
+  /// Where a world point appears in the view (widget pixels).
+  QPoint widgetPointOf(const double* world) {
     VtkViewport* view = m_window->viewport();
     QApplication::processEvents();
     view->screenshot();  // render at the widget's present size: the projection below is the one seen
@@ -389,7 +404,12 @@ class EditingTest : public QObject {
     renderer->WorldToDisplay();
     const double* d = renderer->GetDisplayPoint();
     const qreal ratio = view->devicePixelRatioF();
-    const QPoint at(int(std::lround(d[0] / ratio)), int(std::lround(view->height() - 1 - d[1] / ratio)));
+    return QPoint(int(std::lround(d[0] / ratio)), int(std::lround(view->height() - 1 - d[1] / ratio)));
+  }
+  /// A left click (press and release in place) where a world point appears in the view.
+  void clickAtWorld(const double* world) {
+    VtkViewport* view = m_window->viewport();
+    const QPoint at = widgetPointOf(world);
     QVERIFY2(view->rect().contains(at), qPrintable(QString("%1, %2").arg(at.x()).arg(at.y())));
     QTest::mouseClick(view, Qt::LeftButton, {}, at);
     QApplication::processEvents();
