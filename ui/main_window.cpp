@@ -102,6 +102,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_viewport->update();
   });
   connect(m_viewport, &VtkViewport::clicked, this, &MainWindow::onViewportClicked);
+  connect(m_plots, &PlotPanel::layoutChanged, this, &MainWindow::rememberPlots);
   // the item under the mouse gets a thin box and its name in the tool tip: what a click would pick
   connect(m_viewport, &VtkViewport::hovered, this, [this](double x, double y) {
     const std::string item = x < 0 ? std::string() : m_scene->pick(x, y).item;
@@ -452,7 +453,31 @@ bool MainWindow::openModelFile(const QString& path) {
   m_modelSource = path;
   onDocumentReset();
   updateRecentFiles(path);
+  restorePlots();
   return true;
+}
+
+namespace {
+// QSettings key of a model file's plots (a path's slashes would make nested groups)
+QString plotsKey(const QString& modelPath) {
+  return "plots/" + QString::fromLatin1(QFileInfo(modelPath).absoluteFilePath().toUtf8().toBase64(QByteArray::Base64UrlEncoding));
+}
+}  // namespace
+
+void MainWindow::rememberPlots() {
+  // only in a session that restores its state (not in tests or automation runs)
+  if (!m_restoredLayout || m_modelSource.isEmpty() || !QFileInfo::exists(m_modelSource)) return;
+  QVariantList tabs;
+  for (const QStringList& names : m_plots->plotLayout()) tabs << names;
+  QSettings().setValue(plotsKey(m_modelSource), tabs);
+}
+
+void MainWindow::restorePlots() {
+  if (!m_restoredLayout) return;
+  QList<QStringList> layout;
+  for (const QVariant& tab : QSettings().value(plotsKey(m_modelSource)).toList()) layout << tab.toStringList();
+  const QSignalBlocker block(m_plots);  // restoring is not a change to remember
+  m_plots->setPlotLayout(layout);
 }
 
 bool MainWindow::openReducedBody(const QString& path) {

@@ -138,6 +138,9 @@ class MainWindow : public QMainWindow {
   void showFrame(int index);
   /// The colour scale of the run again from every sample (after the contour quantity changed).
   void refeedColourRange();
+  /// The plots of a model file are remembered (QSettings) and come back when it is opened again.
+  void rememberPlots();
+  void restorePlots();
   void updateTrace(int index);
 
   ModelDocument* m_document = nullptr;

@@ -328,7 +328,10 @@ PlotPanel::PlotPanel(const ResultTable& results, QWidget* parent) : QWidget(pare
   column->addLayout(buttons);
   m_tabs = new QTabWidget(right);
   m_tabs->setTabsClosable(true);
-  connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int i) { delete m_tabs->widget(i); });
+  connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int i) {
+    delete m_tabs->widget(i);
+    emit layoutChanged();
+  });
   column->addWidget(m_tabs, 1);
   m_readout = new QLabel(right);
   m_readout->setObjectName("plotReadout");
@@ -362,8 +365,33 @@ PlotView* PlotPanel::addPlot() {
     if (i >= 0 && !plot->channelNames().empty())
       m_tabs->setTabText(i, QString::fromStdString(plot->channelNames().front()) +
                                 (plot->channelNames().size() > 1 ? QString(" +%1").arg(plot->channelNames().size() - 1) : ""));
+    emit layoutChanged();
   });
+  emit layoutChanged();
   return plot;
+}
+
+QList<QStringList> PlotPanel::plotLayout() const {
+  QList<QStringList> layout;
+  for (int i = 0; i < m_tabs->count(); ++i)
+    if (auto* plot = qobject_cast<PlotView*>(m_tabs->widget(i))) {
+      QStringList names;
+      for (const std::string& name : plot->channelNames()) names << QString::fromStdString(name);
+      layout << names;
+    }
+  return layout;
+}
+
+void PlotPanel::setPlotLayout(const QList<QStringList>& layout) {
+  const QSignalBlocker block(this);  // one change, announced once
+  while (m_tabs->count() > 0) delete m_tabs->widget(0);
+  m_plotsMade = 0;
+  for (const QStringList& names : layout) {
+    PlotView* plot = addPlot();
+    for (const QString& name : names) plot->addChannel(name.toStdString());
+  }
+  if (m_tabs->count() == 0) addPlot();
+  m_tabs->setCurrentIndex(0);
 }
 
 void PlotPanel::setChannels(const std::vector<Channel>& channels) {

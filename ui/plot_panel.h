@@ -91,7 +91,16 @@ class PlotPanel : public QWidget {
   QTabWidget* tabs() const { return m_tabs; }
   PlotView* currentPlot() const;
   PlotView* addPlot();
+  /// The channel names of each plot tab, in order (what is remembered of a model's plots).
+  QList<QStringList> plotLayout() const;
+  /// Replaces the plots by one tab per entry with those channels (one empty plot for none).
+  void setPlotLayout(const QList<QStringList>& layout);
 
+ signals:
+  /// A plot was added or closed, or its channels changed.
+  void layoutChanged();
+
+ public:
   /// MIME type of dragged channel names (one per line).
   static const char* mimeType();
 

@@ -13,6 +13,8 @@
 #include <QListWidget>
 #include <QMimeData>
 #include <QProcess>
+#include <QPushButton>
+#include <QSettings>
 #include <QSlider>
 #include <QTabBar>
 #include <QTabWidget>
@@ -147,6 +149,34 @@ class PlotsTest : public QObject {
     QCOMPARE(plots->tabs()->count(), tabs + 1);
     QVERIFY(plots->currentPlot() != plot);
     QVERIFY(plots->currentPlot()->channelNames().empty());
+  }
+
+  /// In a session that restores its state, the plots of a model file come back when it is
+  /// opened again (tabs and channels); another model starts with one empty plot.
+  void plotsOfAModelAreRemembered() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+    const QString model = dir.filePath("crank.json");
+    QVERIFY(QFile::copy(QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_rigid.json"), model));
+    m_window->restoreLayout();
+    QVERIFY(m_window->openModelFile(model));
+    PlotPanel* plots = m_window->plotPanel();
+    m_window->plotChannels({"slider.position.x", "slider.velocity.x"});
+    QTest::mouseClick(plots->findChild<QPushButton*>("newPlot"), Qt::LeftButton);
+    m_window->plotChannels({"energy.total"});
+    const QList<QStringList> expected{{"slider.position.x", "slider.velocity.x"}, {"energy.total"}};
+    QCOMPARE(plots->plotLayout(), expected);
+
+    m_window.reset();
+    init();
+    m_window->restoreLayout();
+    QVERIFY(m_window->openModelFile(model));
+    QCOMPARE(m_window->plotPanel()->plotLayout(), expected);
+    QVERIFY(m_window->openModelFile(kFlexibleCrank));
+    QCOMPARE(m_window->plotPanel()->plotLayout(), QList<QStringList>{QStringList()});
+    QSettings::setDefaultFormat(QSettings::NativeFormat);
   }
 
  private:
