@@ -1,10 +1,14 @@
 #include "ui/mode_browser.h"
 
 #include "core/fe/reduced_body.h"
+#include "core/fe/modal.h"
 #include "core/fe/validation_report.h"
+#include "io/fe/reference_modes.h"
 #include "render/flexible_surface.h"
 
 #include <QCheckBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -76,6 +80,20 @@ ModeBrowser::ModeBrowser(ModelDocument* document, render::ModelScene* scene, QWi
   m_report->setLineWrapMode(QPlainTextEdit::WidgetWidth);
   m_report->setToolTip(tr("Validation report of the reduced body (flexim-cli info FILE.frb prints the same)"));
   tabs->addTab(m_report, tr("Report"));
+  auto* mac = new QWidget(this);
+  auto* macLayout = new QVBoxLayout(mac);
+  macLayout->setContentsMargins(0, 4, 0, 0);
+  m_macNote = new QLabel(mac);
+  m_macNote->setObjectName("macNote");
+  m_macNote->setWordWrap(true);
+  m_mac = new QTableWidget(0, 0, mac);
+  m_mac->setObjectName("macTable");
+  m_mac->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_mac->horizontalHeader()->setDefaultSectionSize(m_mac->fontMetrics().horizontalAdvance("0.000") + 12);
+  m_mac->verticalHeader()->setDefaultSectionSize(m_mac->fontMetrics().height() + 6);
+  macLayout->addWidget(m_macNote);
+  macLayout->addWidget(m_mac, 1);
+  tabs->addTab(mac, tr("MAC"));
   layout->addWidget(tabs, 1);
   connect(m_table, &QTableWidget::itemSelectionChanged, this, [this] {
     const auto rows = m_table->selectionModel()->selectedRows();
@@ -135,6 +153,9 @@ void ModeBrowser::showBody(int body) {
   m_body = body;
   m_table->setRowCount(0);
   m_report->clear();
+  m_mac->setRowCount(0);
+  m_mac->setColumnCount(0);
+  m_macNote->clear();
   const auto& bodies = m_document->model().flexible_bodies;
   if (body < 0 || std::size_t(body) >= bodies.size() || !bodies[std::size_t(body)].data) {
     m_title->setText(bodies.empty() ? tr("The model has no flexible body. Open a reduced body (.frb) to browse its modes.")
@@ -179,7 +200,72 @@ void ModeBrowser::showBody(int body) {
     if (line.rfind("  mode ", 0) != 0) lines << QString::fromStdString(line);
   for (const std::string& warning : report.warnings) lines << tr("WARNING: %1").arg(QString::fromStdString(warning));
   m_report->setPlainText(lines.join('\n'));
+  showAssurance(spec);
 }
+
+void ModeBrowser::showAssurance(const FlexibleBodySpec& spec) {
+  const fe::ReducedBody& data = *spec.data;
+  // the body's elastic (free-free) modes against the FE program's, beside the .frb
+  std::vector<int> ours;
+  for (int j = 0; j < int(data.kinds.size()) && j < data.modes.cols(); ++j)
+    if (data.kinds[std::size_t(j)] == fe::ModeKind::Elastic) ours.push_back(j);
+  if (ours.empty()) {
+    m_macNote->setText(tr("The MAC compares free-free elastic modes with the FE program's; this body has none "
+                          "(Craig–Bampton modes would need a clamped FE analysis)."));
+    return;
+  }
+  QString file = QString::fromStdString(spec.file);
+  if (QFileInfo(file).isRelative() && !m_document->path().isEmpty())
+    file = QFileInfo(m_document->path()).dir().filePath(file);
+  io::ReferenceModes reference;
+  std::string why;
+  if (!io::findReferenceModes(file.toStdString(), data, reference, why)) {
+    m_macNote->setText(tr("No FE modes to compare with: %1. Put the CalculiX results (.frd of the "
+                          "*FREQUENCY step) beside the .frb to see the MAC matrix.")
+                           .arg(QString::fromStdString(why)));
+    return;
+  }
+  // the reference's rigid modes (near 0 Hz) are left out; a lumped-mass weighted MAC
+  const double firstElastic = std::sqrt(std::max(0.0, data.eigenvalues(ours.front()))) / (2 * std::numbers::pi);
+  std::vector<int> theirs;
+  for (int j = 0; j < int(reference.frequencies_hz.size()) && j < reference.modes.cols(); ++j)
+    if (reference.frequencies_hz[std::size_t(j)] > 0.01 * firstElastic) theirs.push_back(j);
+  constexpr int kShown = 12;
+  const int rows = std::min<int>(kShown, int(ours.size())), cols = std::min<int>(kShown, int(theirs.size()));
+  Eigen::MatrixXd a(data.modes.rows(), rows), b(reference.modes.rows(), cols);
+  for (int i = 0; i < rows; ++i) a.col(i) = data.modes.col(ours[std::size_t(i)]);
+  for (int j = 0; j < cols; ++j) b.col(j) = reference.modes.col(theirs[std::size_t(j)]);
+  Eigen::SparseMatrix<double> mass(a.rows(), a.rows());
+  std::vector<Eigen::Triplet<double>> diagonal;
+  for (Eigen::Index k = 0; k < a.rows(); ++k) diagonal.emplace_back(k, k, data.node_mass[std::size_t(k / 3)]);
+  mass.setFromTriplets(diagonal.begin(), diagonal.end());
+  const Eigen::MatrixXd mac = fe::modalAssurance(a, b, mass);
+  m_macNote->setText(tr("Rows: this body's elastic modes; columns: %1 (%2 elastic modes). 1 = the same shape.")
+                         .arg(QFileInfo(QString::fromStdString(reference.path)).fileName())
+                         .arg(theirs.size()));
+  m_mac->setRowCount(rows);
+  m_mac->setColumnCount(cols);
+  for (int i = 0; i < rows; ++i) {
+    const double hz = std::sqrt(std::max(0.0, data.eigenvalues(ours[std::size_t(i)]))) / (2 * std::numbers::pi);
+    m_mac->setVerticalHeaderItem(i, new QTableWidgetItem(tr("%1: %2 Hz").arg(ours[std::size_t(i)] + 1).arg(hz, 0, 'g', 4)));
+  }
+  for (int j = 0; j < cols; ++j)
+    m_mac->setHorizontalHeaderItem(j, new QTableWidgetItem(QString::number(reference.frequencies_hz[std::size_t(theirs[std::size_t(j)])], 'g', 4)));
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) {
+      const double v = std::clamp(mac(i, j), 0.0, 1.0);
+      auto* cell = new QTableWidgetItem(QString::number(mac(i, j), 'f', 3));
+      cell->setData(Qt::UserRole, mac(i, j));
+      // white (0) to deep blue (1)
+      cell->setBackground(QColor::fromRgbF(1.0 - 0.85 * v, 1.0 - 0.65 * v, 1.0 - 0.2 * v));
+      cell->setForeground(v > 0.55 ? Qt::white : Qt::black);
+      cell->setTextAlignment(Qt::AlignCenter);
+      m_mac->setItem(i, j, cell);
+    }
+  m_mac->horizontalHeader()->setToolTip(tr("Frequency of the FE program's mode [Hz]"));
+}
+
+QString ModeBrowser::assuranceNote() const { return m_macNote->text(); }
 
 void ModeBrowser::showMode(int mode) {
   if (m_body < 0 || mode < 0 || mode >= m_table->rowCount()) return;

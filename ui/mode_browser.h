@@ -1,6 +1,6 @@
 // The mode browser (issue #9 item 7): the modes of the selected flexible body — number,
 // frequency, kind, effective mass share of fixed-interface modes — in a table, the reduction's
-// validation report below it; the selected mode is animated on the body in the 3-D view,
+// validation report and the MAC matrix against the FE program's modes in tabs beside it; the selected mode is animated on the body in the 3-D view,
 // with an amplitude (the largest displacement drawn, as a share of the model's size) and a
 // speed, coloured by the mode's displacement magnitude. A reduced body (.frb) opened with
 // File > Open is shown alone, ready to browse.
@@ -36,6 +36,10 @@ class ModeBrowser : public QWidget {
   void stop();
   QTableWidget* table() const { return m_table; }
   QPlainTextEdit* report() const { return m_report; }
+  /// MAC of the body's elastic modes (rows) with the FE program's (columns), when its .frd
+  /// is beside the .frb; empty otherwise (macNote() says why).
+  QTableWidget* assurance() const { return m_mac; }
+  QString assuranceNote() const;
   /// Draws the mode at its largest deflection and stops there (for screenshots).
   void freezeAtPeak();
 
@@ -45,6 +49,7 @@ class ModeBrowser : public QWidget {
 
  private:
   void showBody(int body);
+  void showAssurance(const FlexibleBodySpec& spec);
   void advance();
   void draw(double phase);
 
@@ -53,6 +58,8 @@ class ModeBrowser : public QWidget {
   QLabel* m_title = nullptr;
   QTableWidget* m_table = nullptr;
   QPlainTextEdit* m_report = nullptr;
+  QTableWidget* m_mac = nullptr;
+  QLabel* m_macNote = nullptr;
   QCheckBox* m_animate = nullptr;
   QSlider* m_amplitude = nullptr;  ///< largest drawn displacement, per mille of the model size
   QSlider* m_speed = nullptr;      ///< cycles per second, in tenths

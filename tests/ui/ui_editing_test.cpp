@@ -26,6 +26,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProcess>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -271,6 +273,45 @@ class EditingTest : public QObject {
     QVERIFY(m_window->startRun());
     QCOMPARE(modes->mode(), -1);
     QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 60000);
+  }
+
+  /// With the FE program's results (.frd) beside a reduced body, the MAC tab compares the
+  /// shapes: each of the body's elastic modes is the FE mode of the same frequency (MAC summed
+  /// over a degenerate pair ~ 1). Without them, the tab says what to put where.
+  void modeBrowserComparesWithTheFeModes() {
+    const QString beam = QStringLiteral(FLEXIM_SOURCE_DIR "/tests/data/fe/beam/beam_hex_free");
+    const QString frb = m_dir.filePath("beam_hex_free.frb");
+    QFile::remove(frb);
+    QFile::remove(m_dir.filePath("beam_hex_free.frd"));
+    QProcess cli;
+    cli.start(FLEXIM_CLI, {"reduce", beam + ".inp", "--out", frb});
+    QVERIFY(cli.waitForFinished(60000));
+    QCOMPARE(cli.exitCode(), 0);
+    QVERIFY(m_window->openModelFile(frb));
+    ModeBrowser* modes = m_window->modeBrowser();
+    QCOMPARE(modes->assurance()->rowCount(), 0);
+    QVERIFY2(modes->assuranceNote().contains("No FE modes"), qPrintable(modes->assuranceNote()));
+
+    QVERIFY(QFile::copy(beam + ".frd", m_dir.filePath("beam_hex_free.frd")));
+    QVERIFY(m_window->openModelFile(frb));
+    QTableWidget* mac = modes->assurance();
+    QVERIFY(mac->rowCount() >= 6 && mac->columnCount() >= 6);
+    for (int i = 0; i < mac->rowCount(); ++i) {
+      const double ours = mac->verticalHeaderItem(i)->text().section(": ", 1).section(' ', 0, 0).toDouble();
+      double pair = 0.0;
+      for (int j = 0; j < mac->columnCount(); ++j) {
+        const double theirs = mac->horizontalHeaderItem(j)->text().toDouble();
+        if (std::abs(theirs / ours - 1) < 5e-3) pair += mac->item(i, j)->data(Qt::UserRole).toDouble();
+      }
+      QVERIFY2(pair > 0.98 && pair < 1.02, qPrintable(QString("row %1 (%2 Hz): %3").arg(i).arg(ours).arg(pair)));
+    }
+    // for a look by eye: FLEXIM_KEEP_RENDER=DIR writes the panel with its MAC tab
+    if (qEnvironmentVariableIsSet("FLEXIM_KEEP_RENDER")) {
+      modes->findChild<QTabWidget*>("modeTabs")->setCurrentIndex(2);
+      modes->window()->resize(1600, 900);
+      QApplication::processEvents();
+      modes->grab().save(qEnvironmentVariable("FLEXIM_KEEP_RENDER") + "/mode-browser-mac.png");
+    }
   }
 
   /// F6 holds a run between two steps (no samples arrive), F6 again resumes it to a good end;
