@@ -26,6 +26,7 @@
 #include <vtkScalarBarActor.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
+#include <vtkTriangleMeshPointNormals.h>
 
 #include <cmath>
 #include <cstdio>
@@ -36,6 +37,8 @@ namespace {
 
 // thinnest box edge relative to the longest (slender links; see addBodies for the absolute floor)
 constexpr double kMinBoxAspect = 0.02;
+// surface nodes up to which flexible bodies get split normals (sharp edges drawn sharp)
+constexpr std::size_t kSplitNormalsUpTo = 20000;
 
 /// Point normals for smooth shading of curved faces, sharp edges kept.
 vtkSmartPointer<vtkPolyData> smoothed(vtkPolyData* mesh) {
@@ -340,7 +343,13 @@ void ModelScene::addFlexibleBodies(const ModelSpec& model, Diagnostics* diag) {
     flexible.surface->setScale(m_deformationScale);
 
     auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-    if (flexible.surface->hasTriangles()) {
+    if (flexible.surface->hasTriangles() && flexible.surface->nodes().size() > kSplitNormalsUpTo) {
+      // large surfaces: plain averaged normals, ten times cheaper per frame than split ones
+      // (docs/benchmarks.md, GUI section); their sharp edges are a small share of the picture
+      auto normals = vtkSmartPointer<vtkTriangleMeshPointNormals>::New();
+      normals->SetInputData(flexible.surface->mesh());
+      mapper->SetInputConnection(normals->GetOutputPort());
+    } else if (flexible.surface->hasTriangles()) {
       // smooth shading on curved faces, sharp edges kept (recomputed as the surface deforms)
       auto normals = vtkSmartPointer<vtkPolyDataNormals>::New();
       normals->SetInputData(flexible.surface->mesh());

@@ -103,6 +103,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
   connect(m_viewport, &VtkViewport::clicked, this, &MainWindow::onViewportClicked);
   connect(m_plots, &PlotPanel::layoutChanged, this, &MainWindow::rememberPlots);
+  m_liveViewTimer.setSingleShot(true);
+  m_liveViewTimer.setInterval(80);
+  connect(&m_liveViewTimer, &QTimer::timeout, m_viewport, qOverload<>(&QWidget::update));
   // the item under the mouse gets a thin box and its name in the tool tip: what a click would pick
   connect(m_viewport, &VtkViewport::hovered, this, [this](double x, double y) {
     const std::string item = x < 0 ? std::string() : m_scene->pick(x, y).item;
@@ -818,7 +821,13 @@ void MainWindow::showFrame(int index) {
   m_scene->setTime(sample.t);
   updateTrace(index);
   m_plots->setCursorTime(sample.t);
-  m_viewport->update();
+  if (!isRunning()) {
+    m_viewport->update();
+    return;
+  }
+  // while a run streams, the live view redraws at most ~12 times a second: a frame can cost
+  // tens of milliseconds (software OpenGL), and the event loop must stay responsive
+  if (!m_liveViewTimer.isActive()) m_liveViewTimer.start();
 }
 
 void MainWindow::refeedColourRange() {

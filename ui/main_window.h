@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QMainWindow>
+#include <QTimer>
 
 #include <memory>
 
@@ -166,6 +167,7 @@ class MainWindow : public QMainWindow {
   QElapsedTimer m_runClock;     ///< wall time of the run, for the remaining-time estimate
   double m_pausedSeconds = 0;   ///< of that, time spent paused
   QElapsedTimer m_pauseClock;
+  QTimer m_liveViewTimer;       ///< spaces the live view's redraws during a run
 
   QAction* m_newAction = nullptr;
   QAction* m_openAction = nullptr;

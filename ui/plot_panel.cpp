@@ -1,5 +1,7 @@
 #include "ui/plot_panel.h"
 
+#include "render/geometry.h"
+
 #include <QChart>
 #include <QGraphicsLayout>
 #include <QDragEnterEvent>
@@ -130,11 +132,11 @@ void PlotView::refresh() {
   const int buckets = std::max(50, int(chart()->plotArea().width()));
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   QStringList units;
+  std::vector<QList<QPointF>> curves(m_names.size());
   for (std::size_t k = 0; k < m_names.size(); ++k) {
     QLineSeries* series = m_series[k];
     const int c = m_results.channelIndex(m_names[k]);
     if (c < 0 || !any) {
-      series->clear();
       series->setName(QString::fromStdString(m_names[k]) + tr(" (not in this run)"));
       continue;
     }
@@ -142,7 +144,7 @@ void PlotView::refresh() {
     series->setName(QString::fromStdString(channel.header()));
     units << QString::fromStdString(channel.unit);
     const ResultTable::Envelope env = m_results.envelope(std::size_t(c), m_t0, m_t1, buckets);
-    QList<QPointF> points;
+    QList<QPointF>& points = curves[k];
     points.reserve(int(env.size()) * 4);
     for (std::size_t b = 0; b < env.size(); ++b) {
       // the bucket's first value, its extremes, its last value: a vertical stroke per column
@@ -156,17 +158,23 @@ void PlotView::refresh() {
       lo = std::min(lo, env.min[b]);
       hi = std::max(hi, env.max[b]);
     }
-    series->replace(points);
   }
   units.removeDuplicates();
   m_value->setTitleText(units.size() == 1 ? QString("[%1]").arg(units.front()) : QString());
+  // the axes first, each set once and only when it changes: every axis change makes every
+  // series rebuild its geometry (twice the cost of the whole redraw with 10 curves)
   if (m_autoscale) {
     if (!(hi >= lo)) lo = -1, hi = 1;
     const double pad = hi > lo ? 0.05 * (hi - lo) : std::max(1e-12, 0.05 * std::abs(hi));
-    m_value->setRange(lo - pad, hi + pad);
-    m_value->applyNiceNumbers();  // round ticks; the range only grows
-    m_time->setRange(m_t0, m_t1);
+    // round ticks, 1, 2 or 5 times a power of ten apart (what QValueAxis::applyNiceNumbers does)
+    const double step = render::niceStep((hi - lo + 2 * pad) / 4.0);
+    const double niceLo = std::floor((lo - pad) / step) * step, niceHi = std::ceil((hi + pad) / step) * step;
+    const int ticks = int(std::lround((niceHi - niceLo) / step)) + 1;
+    if (m_value->min() != niceLo || m_value->max() != niceHi) m_value->setRange(niceLo, niceHi);
+    if (m_value->tickCount() != ticks) m_value->setTickCount(ticks);
+    if (m_time->min() != m_t0 || m_time->max() != m_t1) m_time->setRange(m_t0, m_t1);
   }
+  for (std::size_t k = 0; k < m_names.size(); ++k) m_series[k]->replace(curves[k]);
   updateCursor();
 }
 
