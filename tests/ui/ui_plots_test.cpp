@@ -10,6 +10,8 @@
 #include "ui/surface_format.h"
 
 #include <QApplication>
+#include <QFileDialog>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
 #include <QProcess>
@@ -149,6 +151,72 @@ class PlotsTest : public QObject {
     QCOMPARE(plots->tabs()->count(), tabs + 1);
     QVERIFY(plots->currentPlot() != plot);
     QVERIFY(plots->currentPlot()->channelNames().empty());
+  }
+
+  /// The whole path of a user, by keyboard and mouse on the real window: F5 runs the flexible
+  /// slider-crank, a channel dropped on the plot grows, F6 pauses (nothing arrives) and resumes,
+  /// the run ends ok, Ctrl+E exports the CSV through the file dialog (typed name, Return), and
+  /// every column equals flexim-cli's run of the same file (pausing changes nothing).
+  void endToEndRunPauseResumeExport() {
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QVERIFY(m_window->openModelFile(kFlexibleCrank));
+    QTest::keyClick(m_window.get(), Qt::Key_F5);
+    QVERIFY(m_window->isRunning());
+    PlotPanel* plots = m_window->plotPanel();
+    QListWidget* list = plots->channelList();
+    QTRY_VERIFY_WITH_TIMEOUT(list->count() > 0, 10000);
+    const auto items = list->findItems("slider.position.x [m]", Qt::MatchExactly);
+    QCOMPARE(items.size(), 1);
+    dropOn(plots->currentPlot(), list, items.front());
+    QTest::keyClick(m_window.get(), Qt::Key_F6);
+    const bool paused = m_window->isRunPaused();
+    if (paused) {
+      QTest::qWait(300);  // the samples of the steps before the pause drain
+      const std::size_t held = m_window->results().size();
+      QTest::qWait(400);
+      QCOMPARE(m_window->results().size(), held);
+      QTest::keyClick(m_window.get(), Qt::Key_F6);
+      QVERIFY(!m_window->isRunPaused());
+    } else {
+      qWarning("the run had finished before F6: pause not exercised");
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 60000);
+    QVERIFY(m_window->lastSummary().ok);
+
+    QTemporaryDir dir;
+    const QString guiCsv = dir.filePath("gui.csv"), cliCsv = dir.filePath("cli.csv");
+    // the save dialog is modal: answer it from the event loop once it is up
+    bool answered = false;
+    QTimer::singleShot(300, this, [&] {
+      auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+      if (!dialog) return;
+      auto* name = dialog->findChild<QLineEdit*>("fileNameEdit");
+      if (!name) return;
+      name->selectAll();
+      QTest::keyClicks(name, guiCsv);
+      QTest::keyClick(name, Qt::Key_Return);
+      answered = true;
+    });
+    QTest::keyClick(m_window.get(), Qt::Key_E, Qt::ControlModifier);
+    QVERIFY(answered);
+    QVERIFY(QFile::exists(guiCsv));
+    QProcess cli;
+    cli.start(QStringLiteral(FLEXIM_CLI), {"run", kFlexibleCrank, "--out", cliCsv});
+    QVERIFY(cli.waitForFinished(120000));
+    QCOMPARE(cli.exitCode(), 0);
+    const auto gui = readCsv(guiCsv), ref = readCsv(cliCsv);
+    QCOMPARE(gui.size(), ref.size());
+    QVERIFY(gui.count("slider.position.x [m]") == 1);
+    for (const auto& [header, column] : ref) {
+      QVERIFY2(gui.count(header), qPrintable(header));
+      const auto& mine = gui.at(header);
+      QCOMPARE(mine.size(), column.size());
+      for (std::size_t i = 0; i < column.size(); ++i)
+        QVERIFY2(std::abs(mine[i] - column[i]) <= 1e-9 * std::max(1.0, std::abs(column[i])),
+                 qPrintable(QString("%1 row %2: %3 vs %4").arg(header).arg(i).arg(mine[i]).arg(column[i])));
+    }
+    if (paused) QVERIFY(plots->currentPlot()->pointCount("slider.position.x") > 10);
   }
 
   /// In a session that restores its state, the plots of a model file come back when it is
