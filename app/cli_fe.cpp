@@ -10,7 +10,7 @@
 #include "io/fe/calculix_frd.h"
 #include "io/fe/import.h"
 #include "io/fe/reduced_body_file.h"
-#include "io/sha256.h"
+#include "io/fe/reduced_body_source.h"
 
 #include <cctype>
 #include <chrono>
@@ -115,13 +115,6 @@ bool importMesh(const FeArgs& a, fe::FeModel& mesh) {
   const bool ok = io::importFe(a.input, mesh, diag);
   printDiagnostics(diag);
   return ok;
-}
-
-std::string utcNow() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
 }
 
 /// The FE program's own results beside the input (same stem): .dat frequencies, .frd modes.
@@ -255,14 +248,7 @@ int reduceCommand(const std::vector<std::string>& args) {
   const bool ok = fe::reduce(mesh, opt, body, report, diag);
   printDiagnostics(diag);
   if (!ok) return fail("reduction of '" + a.input + "' failed");
-  body.name = fs::path(a.input).stem().string();
-  body.surface = fe::outerSurface(mesh);
-  body.created = utcNow();
-  for (const auto& src : mesh.sources.empty() ? std::vector<std::string>{a.input} : mesh.sources) {
-    std::string hex;
-    io::sha256FileHex(src, hex);
-    body.sources.push_back({src, hex});
-  }
+  io::describeReducedBody(mesh, a.input, body);
   std::string error;
   if (!io::saveReducedBody(body, a.out, &error)) return fail(error);
   fe::ValidationReport r;

@@ -20,8 +20,22 @@ GuiAutomation::GuiAutomation(MainWindow& window, AutomationRequest request, QObj
 void GuiAutomation::start() { QTimer::singleShot(0, this, &GuiAutomation::loadStep); }
 
 void GuiAutomation::loadStep() {
+  if (!m_request.modelPath.isEmpty() && MainWindow::isFeFile(m_request.modelPath)) {
+    // an FE file is reduced in the background first
+    // queued: the window finishes showing the body (its first elastic mode) before the steps go on
+    connect(&m_window, &MainWindow::modelLoaded, this, &GuiAutomation::selectStep,
+            Qt::ConnectionType(Qt::SingleShotConnection | Qt::QueuedConnection));
+    connect(&m_window, &MainWindow::openFailed, this,
+            [this] { fail(2, tr("cannot reduce the FE file '%1'").arg(m_request.modelPath)); }, Qt::SingleShotConnection);
+    if (!m_window.openModelFile(m_request.modelPath)) fail(2, tr("cannot load '%1'").arg(m_request.modelPath));
+    return;
+  }
   if (!m_request.modelPath.isEmpty() && !m_window.openModelFile(m_request.modelPath))
     return fail(2, tr("cannot load model '%1'").arg(m_request.modelPath));
+  selectStep();
+}
+
+void GuiAutomation::selectStep() {
   if (!m_request.select.isEmpty()) {
     ModelDocument& doc = *m_window.document();
     const ItemId id = doc.itemAtPath(m_request.select.toStdString());

@@ -39,6 +39,7 @@ class GuiAutomation : public QObject {
 
  private:
   void loadStep();
+  void selectStep();
   void runStep();
   void resultsStep();
   void screenshotStep();

@@ -2,12 +2,14 @@
 
 #include "core/base/versions.h"
 #include "io/csv_writer.h"
+#include "io/fe/import.h"
 #include "io/fe/reduced_body_file.h"
 #include "io/model_json.h"
 #include "render/model_scene.h"
 #include "render/versions.h"
 #include "ui/animation_export.h"
 #include "ui/display_toolbar.h"
+#include "ui/fe_reduction_job.h"
 #include "ui/messages_panel.h"
 #include "ui/mode_browser.h"
 #include "ui/model_document.h"
@@ -445,6 +447,7 @@ bool MainWindow::openModelFile(const QString& path) {
   }
   if (!maybeSave()) return false;
   if (path.endsWith(".frb", Qt::CaseInsensitive)) return openReducedBody(path);
+  if (isFeFile(path)) return openFeMesh(path);
   Diagnostics diag;
   const bool ok = m_document->open(path, diag);
   m_messages->add(diag);
@@ -491,6 +494,73 @@ bool MainWindow::openReducedBody(const QString& path) {
     m_statusText->setText(tr("Could not load %1").arg(QFileInfo(path).fileName()));
     return false;
   }
+  showReducedBody(std::move(body), path);
+  return true;
+}
+
+bool MainWindow::isFeFile(const QString& path) {
+  const QString suffix = "*." + QFileInfo(path).suffix().toLower();
+  return !QFileInfo(path).suffix().isEmpty() &&
+         QString::fromStdString(io::feFileFilter()).split(' ', Qt::SkipEmptyParts).contains(suffix);
+}
+
+bool MainWindow::openFeMesh(const QString& path) {
+  if (m_feJob) {
+    m_messages->add(Severity::Error, path, tr("another FE file is being reduced; wait for it or cancel it"));
+    return false;
+  }
+  m_feJob = new FeReductionJob(path, this);
+  auto* dialog = new QProgressDialog(tr("Reducing %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 0, this);
+  dialog->setObjectName("feReductionProgress");
+  dialog->setWindowTitle(tr("Reducing an FE body"));
+  dialog->setWindowModality(Qt::WindowModal);
+  dialog->setMinimumDuration(300);
+  connect(m_feJob, &FeReductionJob::stageChanged, dialog, &QProgressDialog::setLabelText);
+  connect(dialog, &QProgressDialog::canceled, m_feJob, &FeReductionJob::cancel);
+  connect(m_feJob, &FeReductionJob::finished, this, [this, dialog] {
+    dialog->reset();
+    dialog->deleteLater();
+    FeReductionJob* job = m_feJob;
+    m_feJob = nullptr;
+    onFeReduced(*job);
+    job->deleteLater();
+  });
+  m_statusText->setText(tr("Reducing %1 (free-free, 8 elastic modes)…").arg(QFileInfo(path).fileName()));
+  m_feJob->start();
+  return true;
+}
+
+void MainWindow::onFeReduced(const FeReductionJob& job) {
+  const QString& path = job.path();
+  m_messages->add(job.diagnostics());
+  const auto body = job.body();
+  if (job.cancelled()) {
+    m_messages->add(Severity::Warning, path, tr("reduction cancelled; nothing was loaded"));
+    m_statusText->setText(tr("Reduction cancelled"));
+    emit openFailed();
+    return;
+  }
+  if (!body) {
+    m_messages->add(Severity::Error, path, tr("the FE file could not be reduced (see the messages above)"));
+    m_statusText->setText(tr("Could not reduce %1").arg(QFileInfo(path).fileName()));
+    emit openFailed();
+    return;
+  }
+  m_messages->add(Severity::Info, path, job.summary());
+  // the reduced body beside the deck, never over an existing file (it may hold another reduction)
+  const QFileInfo deck(path);
+  QString frb = deck.dir().filePath(deck.completeBaseName() + ".frb");
+  for (int n = 2; QFileInfo::exists(frb); ++n) frb = deck.dir().filePath(QString("%1_%2.frb").arg(deck.completeBaseName()).arg(n));
+  std::string error;
+  if (io::saveReducedBody(*body, frb.toStdString(), &error))
+    m_messages->add(Severity::Info, frb, tr("reduced body written (flexim-cli reduce would write the same)"));
+  else
+    m_messages->add(Severity::Warning, frb,
+                    tr("%1; the body is shown but a model using it cannot be run from a file").arg(QString::fromStdString(error)));
+  showReducedBody(body, frb);
+}
+
+void MainWindow::showReducedBody(std::shared_ptr<fe::ReducedBody> body, const QString& path) {
   // a model of the body alone, floating, without gravity: what the mode browser needs
   ModelSpec model;
   model.name = QFileInfo(path).completeBaseName().toStdString();
@@ -517,7 +587,6 @@ bool MainWindow::openReducedBody(const QString& path) {
   m_modes->showMode(6 < m_modes->table()->rowCount() ? 6 : 0);  // the first elastic mode of a free body
   // frame the body in the view as it is once the Modes panel has taken its place
   QTimer::singleShot(0, m_viewport, &VtkViewport::resetView);
-  return true;
 }
 
 void MainWindow::showModel(const ModelSpec& model, const QString& source) {
@@ -682,7 +751,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
   const QList<QUrl> urls = event->mimeData()->urls();
   if (urls.size() != 1 || !urls.front().isLocalFile()) return;
   const QString file = urls.front().toLocalFile();
-  if (file.endsWith(".json", Qt::CaseInsensitive) || file.endsWith(".frb", Qt::CaseInsensitive))
+  if (file.endsWith(".json", Qt::CaseInsensitive) || file.endsWith(".frb", Qt::CaseInsensitive) || isFeFile(file))
     event->acceptProposedAction();
 }
 
@@ -935,7 +1004,9 @@ bool MainWindow::exportResultsCsv(const QString& path) {
 
 void MainWindow::onOpenRequested() {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
-                                                    tr("Flexim models and reduced bodies (*.json *.frb);;All files (*)"));
+                                                    tr("Flexim models and reduced bodies (*.json *.frb);;"
+                                                       "FE meshes and decks, reduced on opening (%1);;All files (*)")
+                                                        .arg(QString::fromStdString(io::feFileFilter())));
   if (!path.isEmpty()) openModelFile(path);
 }
 

@@ -26,6 +26,7 @@ class QToolBar;
 namespace flexim::ui {
 
 class DisplayToolBar;
+class FeReductionJob;
 class MessagesPanel;
 class ModeBrowser;
 class ModelDocument;
@@ -47,6 +48,12 @@ class MainWindow : public QMainWindow {
   /// modes; problems go to the Messages dock. Returns false on errors (or when the user keeps the
   /// unsaved changes of the current model).
   bool openModelFile(const QString& path);
+  /// An FE mesh or deck (any format of io::importFe) is reduced in a worker thread (free-free,
+  /// 8 elastic modes) with a progress dialog and Cancel, written beside it as a .frb and shown
+  /// like an opened .frb. Returns true when the reduction started; modelLoaded() or
+  /// openFailed() follows.
+  bool openFeMesh(const QString& path);
+  static bool isFeFile(const QString& path);
   /// Shows a model that is already in memory (source: file name or description for the title).
   void showModel(const ModelSpec& model, const QString& source);
   /// Writes the model JSON to path (the document's file from now on). False with a message.
@@ -105,6 +112,8 @@ class MainWindow : public QMainWindow {
 
  signals:
   void modelLoaded();
+  /// An FE file could not be reduced, or its reduction was cancelled.
+  void openFailed();
   void runFinished(bool ok);
 
  private:
@@ -137,6 +146,8 @@ class MainWindow : public QMainWindow {
   void onSamplesArrived(const std::vector<Sample>& samples);
   void onRunFinished(const RunSummary& summary);
   void showFrame(int index);
+  void showReducedBody(std::shared_ptr<fe::ReducedBody> body, const QString& path);
+  void onFeReduced(const FeReductionJob& job);
   /// The colour scale of the run again from every sample (after the contour quantity changed).
   void refeedColourRange();
   /// The plots of a model file are remembered (QSettings) and come back when it is opened again.
@@ -167,7 +178,8 @@ class MainWindow : public QMainWindow {
   QElapsedTimer m_runClock;     ///< wall time of the run, for the remaining-time estimate
   double m_pausedSeconds = 0;   ///< of that, time spent paused
   QElapsedTimer m_pauseClock;
-  QTimer m_liveViewTimer;       ///< spaces the live view's redraws during a run
+  QTimer m_liveViewTimer;
+  FeReductionJob* m_feJob = nullptr;  ///< an FE file being reduced (File > Open)       ///< spaces the live view's redraws during a run
 
   QAction* m_newAction = nullptr;
   QAction* m_openAction = nullptr;

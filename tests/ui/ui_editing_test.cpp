@@ -27,6 +27,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -312,6 +313,38 @@ class EditingTest : public QObject {
       QApplication::processEvents();
       modes->grab().save(qEnvironmentVariable("FLEXIM_KEEP_RENDER") + "/mode-browser-mac.png");
     }
+  }
+
+  /// File > Open of an FE deck reduces it in the background (progress dialog, the window stays
+  /// responsive), writes the .frb beside it without overwriting an earlier one, and shows its
+  /// modes; a deck that cannot be read is an error in Messages and nothing changes.
+  void openingAnFeDeckReducesItInTheBackground() {
+    const QString beam = QStringLiteral(FLEXIM_SOURCE_DIR "/tests/data/fe/beam/");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QFile::copy(beam + "beam_hex_free.inp", dir.filePath("beam_hex_free.inp")));
+    // without its *INCLUDE the deck cannot be read
+    QSignalSpy failed(m_window.get(), &MainWindow::openFailed);
+    QVERIFY(m_window->openModelFile(dir.filePath("beam_hex_free.inp")));
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+    QVERIFY(m_window->messages()->lines(Severity::Error).join("\n").contains("mesh_hex_ccx.inp"));
+    QCOMPARE(m_window->model().flexible_bodies.size(), std::size_t(0));  // the crank is still there
+    QVERIFY(!QFile::exists(dir.filePath("beam_hex_free.frb")));
+
+    QVERIFY(QFile::copy(beam + "mesh_hex_ccx.inp", dir.filePath("mesh_hex_ccx.inp")));
+    QVERIFY(QFile::copy(beam + "beam_hex_free.frd", dir.filePath("beam_hex_free.frd")));
+    QSignalSpy loaded(m_window.get(), &MainWindow::modelLoaded);
+    QVERIFY(m_window->openModelFile(dir.filePath("beam_hex_free.inp")));
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 60000);
+    QCOMPARE(m_window->model().flexible_bodies.size(), std::size_t(1));
+    QCOMPARE(m_window->modeBrowser()->table()->rowCount(), 14);  // 6 rigid + 8 elastic, as flexim-cli reduce
+    QVERIFY(QFile::exists(dir.filePath("beam_hex_free.frb")));
+    QVERIFY(m_window->modeBrowser()->assurance()->rowCount() > 0);  // the deck's .frd is beside it
+    // a second time: a new file, the first one kept
+    QVERIFY(m_window->openModelFile(dir.filePath("beam_hex_free.inp")));
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 60000);
+    QVERIFY(QFile::exists(dir.filePath("beam_hex_free_2.frb")));
+    QCOMPARE(QString::fromStdString(m_window->model().flexible_bodies.at(0).file), dir.filePath("beam_hex_free_2.frb"));
   }
 
   /// F6 holds a run between two steps (no samples arrive), F6 again resumes it to a good end;
