@@ -707,13 +707,7 @@ bool ModelScene::setHovered(const std::string& item) {
   }
   // the box around the item's actors as drawn now (not kept up to date while it moves: the
   // mouse moving on refreshes it)
-  SceneBounds box;
-  for (vtkActor* actor : actorsOf(item)) {
-    const double* b = actor->GetBounds();
-    if (!b || b[0] > b[1]) continue;
-    box.add(Vec3(b[0], b[2], b[4]));
-    box.add(Vec3(b[1], b[3], b[5]));
-  }
+  const SceneBounds box = boundsOf(item);
   if (box.empty()) {
     m_renderer->RemoveActor(m_hoverBox);
     return true;
@@ -992,7 +986,7 @@ void ModelScene::viewFrom(ViewPreset preset) {
   frameCameraAlong(*m_renderer, m_bounds, m_up, presetViewDirection(preset, m_bounds, m_up, m_planeNormal), framingFill());
 }
 
-bool ModelScene::fitItem(const std::string& item) {
+SceneBounds ModelScene::boundsOf(const std::string& item) const {
   SceneBounds box;
   for (vtkActor* actor : actorsOf(item)) {
     const double* b = actor->GetBounds();
@@ -1000,6 +994,11 @@ bool ModelScene::fitItem(const std::string& item) {
     box.add(Vec3(b[0], b[2], b[4]));
     box.add(Vec3(b[1], b[3], b[5]));
   }
+  return box;
+}
+
+bool ModelScene::fitItem(const std::string& item) {
+  const SceneBounds box = boundsOf(item);
   if (box.empty()) return false;
   vtkCamera* camera = m_renderer->GetActiveCamera();
   double position[3], focal[3];

@@ -209,6 +209,8 @@ class ModelScene {
   void setupOrientationAxes();
   /// How much of the view a framed model fills (less with a colour bar, which it must not hide).
   double framingFill() const;
+  /// The world box of an item's actors as drawn now (empty when it has none).
+  SceneBounds boundsOf(const std::string& item) const;
   void measure(const ModelSpec& model);
   void addBodies(const ModelSpec& model, Diagnostics* diag);
   /// A file named in the model, relative to the model file's folder.

@@ -1,8 +1,11 @@
 #include "ui/model_document.h"
 
 #include "core/model/validate.h"
+#include "io/fe/reduced_body_file.h"
 #include "io/model_json.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QUndoCommand>
 
 #include <algorithm>
@@ -54,8 +57,9 @@ class SetFieldCommand : public QUndoCommand {
   FieldValue m_before, m_after;
 };
 
-/// Several fields changed by one edit (a rename and the references that follow it): the whole
-/// model before and after, and the fields to announce.
+/// Several fields changed by one edit (a rename and the references that follow it), or a field
+/// with data behind it (a flexible body's file): the whole model before and after, and the
+/// fields to announce.
 class ModelChangeCommand : public QUndoCommand {
  public:
   ModelChangeCommand(ModelDocument& doc, QString text, ModelSpec before, ModelSpec after,
@@ -294,6 +298,26 @@ bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue
   const auto* newName = std::get_if<std::string>(&v);
   if (key == "name" && oldName && newName && !w.slot->item->nameScope.empty())
     renameReferences(trial, *w.slot->item, *oldName, *newName, changed);
+  // a flexible body's file is its data: the new file is read now (relative to the model file,
+  // as the loader does), so the body drawn and run is the one named; unreadable is refused
+  const bool newData = key == "file" && w.slot->item->kind == "flexible_body";
+  if (newData) {
+    auto* body = static_cast<FlexibleBodySpec*>(target(trial, w, key).object);
+    body->data = nullptr;
+    if (!body->file.empty()) {
+      const QString file = QString::fromStdString(body->file);
+      const QString path = QFileInfo(file).isRelative() && !m_path.isEmpty()
+                               ? QFileInfo(m_path).dir().filePath(file)
+                               : file;
+      auto data = std::make_shared<fe::ReducedBody>();
+      std::string why;
+      if (!io::loadReducedBody(path.toStdString(), *data, &why)) {
+        error = QString::fromStdString(itemPath(id) + ".file: " + (why.empty() ? "cannot be read" : why));
+        return false;
+      }
+      body->data = std::move(data);
+    }
+  }
   // the same check as the JSON loader's: validate the edited model and refuse an edit that adds
   // an error, with validation's message (the one at this field, if there is one)
   const std::string fieldPath = itemPath(id).empty() ? key : itemPath(id) + "." + key;
@@ -302,7 +326,10 @@ bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue
     error = QString::fromStdString(problem);
     return false;
   }
-  if (changed.size() == 1)
+  if (newData)  // the whole model, so that undo brings the old data back with the old name
+    m_undo.push(new ModelChangeCommand(*this, tr("Edit %1 file").arg(itemLabel(id)), m_model, std::move(trial),
+                                       std::move(changed)));
+  else if (changed.size() == 1)
     m_undo.push(new SetFieldCommand(*this, id, key, before, v));
   else
     m_undo.push(new ModelChangeCommand(*this,

@@ -1,5 +1,6 @@
 // The editable model document (issue #9 item 1): edits through undoable commands, refused edits
 // with the JSON loader's own message, the dirty state, stable item ids and saving.
+#include "io/fe/reduced_body_file.h"
 #include "io/model_json.h"
 #include "core/model/validate.h"
 #include "ui/model_document.h"
@@ -153,6 +154,35 @@ class ModelDocumentTest : public QObject {
     QVERIFY(!doc.setField(crank, "name", std::string("slider"), error));
     QVERIFY2(error.contains("duplicate name 'slider'"), qPrintable(error));
     QCOMPARE(doc.itemName(crank), std::string("crank"));
+  }
+
+  /// A flexible body's file is its data: a new file is read at once (relative to the model
+  /// file), undo brings the old data back, and a file that cannot be read is refused.
+  void flexibleBodyFileLoadsItsData() {
+    ModelDocument doc;
+    Diagnostics diag;
+    QVERIFY(doc.open(QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_flexible.json"), diag));
+    const ItemId rod = doc.findItem("flexible_bodies", "rod");
+    const auto round = doc.model().flexible_bodies.at(0).data;
+    QVERIFY(round);
+    QString error;
+    QVERIFY2(doc.setField(rod, "file", std::string("rod/rod_rect_c3d10.frb"), error), qPrintable(error));
+    const auto rect = doc.model().flexible_bodies.at(0).data;
+    QVERIFY(rect && rect != round);
+    fe::ReducedBody expected;
+    std::string why;
+    QVERIFY(io::loadReducedBody(FLEXIM_SOURCE_DIR "/resources/examples/rod/rod_rect_c3d10.frb", expected, &why));
+    QCOMPARE(rect->eigenvalues, expected.eigenvalues);
+    QVERIFY(rect->eigenvalues != round->eigenvalues);  // the other rod: other frequencies
+    doc.undoStack()->undo();
+    QCOMPARE(doc.model().flexible_bodies.at(0).data, round);
+    QCOMPARE(doc.model().flexible_bodies.at(0).file, std::string("rod/rod_round_c3d10.frb"));
+    doc.undoStack()->redo();
+    QCOMPARE(doc.model().flexible_bodies.at(0).data, rect);
+    // a file that is not there: refused, naming the field, nothing changed
+    QVERIFY(!doc.setField(rod, "file", std::string("rod/missing.frb"), error));
+    QVERIFY2(error.contains("flexible_bodies[0].file"), qPrintable(error));
+    QCOMPARE(doc.model().flexible_bodies.at(0).data, rect);
   }
 
   /// Saving an unchanged model writes what it read, byte for byte; saving makes it clean.
