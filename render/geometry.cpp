@@ -243,6 +243,27 @@ vtkSmartPointer<vtkPolyData> groundCone(const Vec3& axis, double height, double 
   return source->GetOutput();
 }
 
+vtkSmartPointer<vtkPolyData> loadArrow(double length, bool torque) {
+  // along +z: a force's shaft ends in its tip at the origin (it pushes on the point); a
+  // torque's double head starts at the origin (right-hand rule about the arrow)
+  const double radius = 0.035 * length, head = 0.28 * length, headRadius = 0.1 * length;
+  const auto cone = [&](double apex) {
+    auto source = vtkSmartPointer<vtkConeSource>::New();
+    source->SetHeight(head);
+    source->SetRadius(headRadius);
+    source->SetResolution(20);
+    source->SetDirection(0, 0, 1);
+    source->SetCenter(0, 0, apex - 0.5 * head);
+    source->Update();
+    return vtkSmartPointer<vtkPolyData>(source->GetOutput());
+  };
+  if (torque)
+    return merged({cylinderAlongZ(radius, length - head, Pose(Eigen::Translation3d(0, 0, 0.5 * (length - head)))),
+                   cone(length), cone(length - 0.6 * head)});
+  return merged({cylinderAlongZ(radius, length - head, Pose(Eigen::Translation3d(0, 0, -length + 0.5 * (length - head)))),
+                 cone(0.0)});
+}
+
 Vec3 anyPerpendicular(const Vec3& v) {
   const Vec3 n = v.normalized();
   const Vec3 helper = std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();

@@ -41,6 +41,9 @@ void placeSpring(vtkPolyData* spring, const Vec3& a, const Vec3& b, double ampli
 /// Cone with its apex at the origin, opening along -axis (the "fixed to ground" symbol).
 vtkSmartPointer<vtkPolyData> groundCone(const Vec3& axis, double height, double radius);
 
+/// A load glyph along +z, `length` long: a force arrow whose tip is at the origin, or a
+/// torque's double-headed arrow starting there.
+vtkSmartPointer<vtkPolyData> loadArrow(double length, bool torque);
 /// Unit vector perpendicular to v (any one).
 Vec3 anyPerpendicular(const Vec3& v);
 /// 1, 2 or 5 times a power of ten, close to x (grid spacing).

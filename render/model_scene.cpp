@@ -17,6 +17,7 @@
 #include <vtkDoubleArray.h>
 #include <vtkLightKit.h>
 #include <vtkLookupTable.h>
+#include <vtkMatrix4x4.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
@@ -210,6 +211,7 @@ void ModelScene::clear() {
   m_initialPoses.clear();
   m_markerActors.clear();
   m_springs.clear();
+  m_globalLoads.clear();
   m_timeLabel = nullptr;
   m_scaleLabel = nullptr;
   m_lookupTable = nullptr;
@@ -236,6 +238,7 @@ void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamer
   addGround(model);
   addJoints(model, diag);
   addSprings(model, diag);
+  addLoads(model, diag);
   if (m_options.showFloor && !m_bounds.empty()) addFloor();
   if (m_options.showLabels) addLabels(model);
   if (!m_flexible.empty()) addColourBar();
@@ -542,6 +545,49 @@ void ModelScene::addSprings(const ModelSpec& model, Diagnostics* diag) {
   }
 }
 
+void ModelScene::addLoads(const ModelSpec& model, Diagnostics* diag) {
+  for (std::size_t i = 0; i < model.forces.size(); ++i) {
+    const ForceSpec& load = model.forces[i];
+    const bool torque = load.type == ForceSpec::Type::PointTorque;
+    if ((load.type != ForceSpec::Type::PointForce && !torque) || load.vector.norm() == 0.0) continue;
+    const std::string item = "forces[" + std::to_string(i) + "]";
+    // where it acts: a marker, or an FE node of a flexible body (drawn at its undeformed place)
+    int owner = -1;
+    Pose at = Pose::Identity();
+    bool found = false;
+    for (std::size_t f = 0; f < model.flexible_bodies.size() && !found; ++f) {
+      const FlexibleBodySpec& body = model.flexible_bodies[f];
+      if (body.name != load.body1 || !body.data) continue;
+      for (std::size_t n = 0; n < body.data->node_ids.size(); ++n)
+        if (body.data->node_ids[n] == load.node) {
+          owner = int(m_rigidCount + f);
+          at = Pose(Eigen::Translation3d(body.data->coords[n]));
+          found = true;
+        }
+    }
+    if (!found) found = findMarker(model, load.body1, load.marker1, owner, at);
+    if (!found) {
+      if (diag) diag->warning(item + " '" + load.name + "'", "its marker or node was not found; load not drawn");
+      continue;
+    }
+    auto arrow = makeActor(loadArrow(2.2 * m_glyphSize, torque), torque ? kTorqueColour : kForceColour);
+    addActor(arrow, item);
+    const Vec3 direction = load.vector.normalized();
+    if (load.frame == ForceSpec::Frame::Marker) {  // fixed in the marker's (or FE) axes
+      const Quat turn = Quat::FromTwoVectors(Vec3::UnitZ(), at.linear() * direction);
+      visualOf(owner).attach(arrow, Pose(Eigen::Translation3d(at.translation())) * Pose(turn));
+    } else {
+      m_globalLoads.push_back({arrow, {owner, at.translation()}, Quat::FromTwoVectors(Vec3::UnitZ(), direction)});
+    }
+  }
+  updateLoads();
+}
+
+void ModelScene::updateLoads() {
+  for (LoadVisual& load : m_globalLoads)
+    load.actor->SetUserMatrix(toVtkMatrix(Pose(Eigen::Translation3d(worldPoint(load.at))) * Pose(load.direction)));
+}
+
 void ModelScene::addFloor() {
   // grid a little below the lowest point of the model, in the plane normal to "up"
   const Vec3 centre = m_bounds.centre();
@@ -806,6 +852,7 @@ bool ModelScene::setPoses(const std::vector<BodyPose>& poses) {
   for (std::size_t b = 0; b < poses.size(); ++b)
     m_bodies[b].setPose(makePose(poses[b].position, poses[b].orientation));
   updateSprings();
+  updateLoads();
   return true;
 }
 
@@ -839,6 +886,7 @@ void ModelScene::resetPoses() {
   for (FlexibleVisual& flexible : m_flexible)
     if (flexible.surface) flexible.surface->setModal(flexible.initialModal);
   updateSprings();
+  updateLoads();
   m_runRange.add(currentRange());
   updateColours();
 }

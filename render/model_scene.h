@@ -222,6 +222,10 @@ class ModelScene {
   void addGround(const ModelSpec& model);
   void addJoints(const ModelSpec& model, Diagnostics* diag);
   void addSprings(const ModelSpec& model, Diagnostics* diag);
+  /// Point forces and torques as arrows at their marker (or FE node), pointing along their
+  /// vector (not to scale: the magnitude varies in time).
+  void addLoads(const ModelSpec& model, Diagnostics* diag);
+  void updateLoads();
   void addFloor();
   void addLabels(const ModelSpec& model);
   /// Adds an actor to the scene, drawn for the item at that JSON path ("" for none).
@@ -259,6 +263,12 @@ class ModelScene {
   std::vector<Pose> m_initialPoses;
   std::vector<vtkSmartPointer<vtkActor>> m_markerActors;
   std::vector<SpringVisual> m_springs;
+  struct LoadVisual {  // a load whose direction is global: turned back after each pose change
+    vtkSmartPointer<vtkActor> actor;
+    AnchoredPoint at;
+    Quat direction;  ///< +z of the glyph to the load's global direction
+  };
+  std::vector<LoadVisual> m_globalLoads;
   vtkSmartPointer<vtkTextActor> m_timeLabel;
   vtkSmartPointer<vtkTextActor> m_scaleLabel;
   vtkSmartPointer<vtkLookupTable> m_lookupTable;  ///< values in m

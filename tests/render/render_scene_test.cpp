@@ -246,6 +246,7 @@ class RenderSceneTest : public QObject {
   void modeShapeWithContourMatchesReference();
   void visualMeshMatchesReference();
   void videoWriterWritesOggTheora();
+  void loadsAreArrowsAtTheirMarkers();
 };
 
 void RenderSceneTest::inertiaBoxRecoversBoxDimensions() {
@@ -898,6 +899,52 @@ void RenderSceneTest::videoWriterWritesOggTheora() {
   VideoWriter bad;
   QVERIFY(!bad.open("/nonexistent-folder/x.ogv", 25, error));
   QVERIFY2(error.find("cannot write") != std::string::npos, error.c_str());
+}
+
+/// A point force in global axes is an arrow whose tip sits on its marker and whose axis keeps
+/// the force's global direction whatever the body's rotation; a torque in marker axes turns
+/// with its body. Both are picked as their force item.
+void RenderSceneTest::loadsAreArrowsAtTheirMarkers() {
+  ModelSpec model = twoLinkModel();
+  ForceSpec push;
+  push.name = "push";
+  push.type = ForceSpec::Type::PointForce;
+  push.body1 = "link2";
+  push.marker1 = "tip";
+  push.vector = Vec3(0, -5, 0);
+  model.forces.push_back(push);
+  ForceSpec twist = push;
+  twist.name = "twist";
+  twist.type = ForceSpec::Type::PointTorque;
+  twist.body1 = "link1";
+  twist.marker1 = "base";
+  twist.vector = Vec3(1, 0, 0);
+  twist.frame = ForceSpec::Frame::Marker;
+  model.forces.push_back(twist);
+  ModelScene scene(plainOptions());
+  Diagnostics diag;
+  scene.build(model, &diag);
+  QVERIFY2(diag.items().empty(), diag.str().c_str());
+  QCOMPARE(scene.actorsOf("forces[0]").size(), std::size_t(1));
+  QCOMPARE(scene.actorsOf("forces[1]").size(), std::size_t(1));
+  std::vector<BodyPose> poses = initialPoses(model);
+  const Quat turned(Eigen::AngleAxisd(0.8, Vec3::UnitZ()));
+  poses[0].orientation = turned;
+  poses[1].orientation = turned;
+  poses[1].position = Vec3(0.3, 0.4, 0.0);
+  QVERIFY(scene.setPoses(poses));
+  const Pose force = userMatrix(scene.actorsOf("forces[0]").front());
+  const Pose link2 = makePose(poses[1].position, poses[1].orientation);
+  QVERIFY((force.translation() - link2 * Vec3(0.15, 0, 0)).norm() < 1e-12);  // the tip marker of a 0.3 m bar
+  QVERIFY((force.linear().col(2) - Vec3(0, -1, 0)).norm() < 1e-12);
+  const Pose torque = userMatrix(scene.actorsOf("forces[1]").front());
+  QVERIFY((torque.linear().col(2) - turned * Vec3::UnitX()).norm() < 1e-12);
+  // a load on a marker that does not exist: a warning, nothing drawn
+  model.forces[0].marker1 = "nowhere";
+  Diagnostics missing;
+  scene.build(model, &missing);
+  QVERIFY2(missing.str().find("forces[0]") != std::string::npos, missing.str().c_str());
+  QVERIFY(scene.actorsOf("forces[0]").empty());
 }
 
 QTEST_APPLESS_MAIN(RenderSceneTest)
