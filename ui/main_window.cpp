@@ -66,7 +66,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   m_progress = new QProgressBar(this);
   m_progress->setRange(0, 1000);
   m_progress->setValue(0);
-  m_progress->setMaximumWidth(260);
+  m_progress->setMaximumWidth(380);
   m_progress->setFormat(tr("%p%"));
   m_dofLabel = new QLabel(this);
   m_dofLabel->setObjectName("dofLabel");
@@ -80,10 +80,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_controller, &SimulationController::runFinished, this, &MainWindow::onRunFinished);
   connect(m_controller, &SimulationController::progressChanged, this,
           [this](double fraction) { m_progress->setValue(int(fraction * 1000.0 + 0.5)); });
-  connect(m_controller, &SimulationController::timeReached, this, [this](double t, double tEnd) {
-    // simulated time and an estimate of the time left, from the rate so far (pauses excluded)
+  connect(m_controller, &SimulationController::timeReached, this, [this](double t, double tEnd, long steps) {
+    // simulated time, steps per second and an estimate of the time left, from the rate so far
+    // (pauses excluded)
     const double wall = m_runClock.elapsed() / 1000.0 - m_pausedSeconds;
     QString text = tr("t = %1 / %2 s").arg(t, 0, 'g', 4).arg(tEnd, 0, 'g', 4);
+    if (wall > 0.5 && steps > 0) text += tr(" · %1 steps/s").arg(double(steps) / wall, 0, 'f', 0);
     if (t > 0 && wall > 1.0 && tEnd > t) {
       const double left = (tEnd - t) * wall / t;
       text += left < 60 ? tr(" · %1 s left").arg(std::ceil(left)) : tr(" · %1 min left").arg(std::ceil(left / 60));

@@ -13,6 +13,7 @@ struct SimulationController::Inbox : ResultSink {
   std::atomic<double> time{0.0}, endTime{0.0};
   std::atomic<bool> done{false};
   std::atomic<double> progress{0.0};
+  std::atomic<long> steps{0};
   std::mutex mutex;
   std::vector<Sample> samples;  // guarded by mutex
   RunSummary summary;           // written by the worker before done is set
@@ -59,6 +60,7 @@ bool SimulationController::start(const ModelSpec& model, Diagnostics& diag) {
     RunOptions options;
     options.cancel = &inbox->cancel;
     options.pause = &inbox->pause;
+    options.steps = &inbox->steps;
     options.progress = [&inbox](double t, double tEnd) {
       inbox->progress = tEnd > 0.0 ? std::clamp(t / tEnd, 0.0, 1.0) : 1.0;
       inbox->time = t;
@@ -100,7 +102,7 @@ void SimulationController::drain() {
   std::vector<Sample> fresh = m_inbox->take();
   if (!fresh.empty()) emit samplesArrived(fresh);
   emit progressChanged(m_inbox->progress);
-  emit timeReached(m_inbox->time, m_inbox->endTime);
+  emit timeReached(m_inbox->time, m_inbox->endTime, m_inbox->steps);
   if (!done) return;
 
   m_drainTimer.stop();

@@ -40,7 +40,8 @@ class SimulationController : public QObject {
   void samplesArrived(const std::vector<flexim::Sample>& samples);
   /// Fraction of t_end reached, in [0, 1], and the simulated time reached [s].
   void progressChanged(double fraction);
-  void timeReached(double t, double tEnd);
+  /// Simulated time, end time and the steps taken so far.
+  void timeReached(double t, double tEnd, long steps);
   void runFinished(const flexim::RunSummary& summary);
 
  private:

@@ -326,6 +326,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
         return finish(false, "cancelled by the user");
       }
       if (!integ->step(tEnd, error)) return finish(false, error);
+      if (options.steps) options.steps->fetch_add(1, std::memory_order_relaxed);
       const double tNow = integ->time();
       integ->currentState(st);
       monitor->step(st, integ->previousTime(), integ->activeRows(), integ->currentMultipliers());

@@ -96,6 +96,7 @@ std::string redundancyNote(const std::vector<std::string>& dependent);
 struct RunOptions {
   std::function<void(double t, double t_end)> progress;  ///< called from the integrating thread
   const std::atomic<bool>* cancel = nullptr;             ///< checked between steps
+  std::atomic<long>* steps = nullptr;                    ///< when set: the steps taken so far
   /// While true, the run waits between steps (cancel still ends it); the time paused is not
   /// counted in the summary's wall time.
   const std::atomic<bool>* pause = nullptr;

@@ -27,6 +27,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -357,6 +358,9 @@ class EditingTest : public QObject {
     wall.start();
     QVERIFY(m_window->startRun());
     QTRY_VERIFY_WITH_TIMEOUT(m_window->results().size() > 3, 20000);
+    // the progress bar reads simulated time, steps per second and the time left
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->progressBar()->format().contains("steps/s"), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->progressBar()->format().contains(" left"), 10000);  // after a second
     QTest::keyClick(m_window.get(), Qt::Key_F6);
     QVERIFY(m_window->isRunPaused());
     QVERIFY(m_window->findChild<QAction*>("actionPause")->text().contains("Resume"));
