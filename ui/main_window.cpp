@@ -261,7 +261,8 @@ void MainWindow::createActions() {
   m_resetCameraAction = new QAction(tr("&Reset camera"), this);
   m_resetCameraAction->setObjectName("actionResetCamera");
   m_resetCameraAction->setShortcut(QKeySequence(Qt::Key_Home));
-  connect(m_resetCameraAction, &QAction::triggered, m_viewport, &VtkViewport::resetView);
+  connect(m_resetCameraAction, &QAction::triggered, this,
+          [this] { m_viewport->animateCamera([this] { m_scene->resetCamera(); }); });
 
   m_showMarkersAction = new QAction(tr("Show &markers"), this);
   m_showMarkersAction->setObjectName("actionShowMarkers");
@@ -349,7 +350,7 @@ void MainWindow::createMenus() {
   camera->setObjectName("menuCamera");
   const auto preset = [this, camera](const QString& text, render::ViewPreset p, const QString& name, QKeySequence key) {
     QAction* a = camera->addAction(text, this, [this, p] {
-      m_scene->viewFrom(p);
+      m_viewport->animateCamera([this, p] { m_scene->viewFrom(p); });
       m_viewport->update();
     });
     a->setObjectName(name);
@@ -364,7 +365,8 @@ void MainWindow::createMenus() {
   preset(tr("&Isometric"), render::ViewPreset::Isometric, "actionViewIso", QKeySequence(tr("Ctrl+5")));
   camera->addSeparator();
   QAction* fit = camera->addAction(tr("Fit &selection"), this, [this] {
-    if (m_scene->fitItem(m_document->itemPath(m_document->selected()))) m_viewport->update();
+    const std::string item = m_document->itemPath(m_document->selected());
+    m_viewport->animateCamera([this, item] { m_scene->fitItem(item); });
   });
   fit->setObjectName("actionFitSelection");
   fit->setShortcut(QKeySequence(Qt::Key_F));
@@ -608,6 +610,7 @@ void MainWindow::onDocumentReset() {
 
   Diagnostics diag;
   m_scene->setBaseDirectory(modelDirectory().toStdString());
+  m_viewport->stopCamera();
   m_scene->build(m, &diag);
   m_trace = {};
   m_tracePath.clear();

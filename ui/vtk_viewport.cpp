@@ -1,10 +1,15 @@
 #include "ui/vtk_viewport.h"
 
 #include <QMouseEvent>
+
+#include <algorithm>
 #include <QOpenGLContext>
 #include <QWheelEvent>
 
+#include <Eigen/Geometry>
+
 #include <vtkCallbackCommand.h>
+#include <vtkCamera.h>
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
@@ -21,6 +26,8 @@ VtkViewport::VtkViewport(QWidget* parent) : QOpenGLWidget(parent) {
   m_hoverTimer = new QTimer(this);
   m_hoverTimer->setSingleShot(true);
   m_hoverTimer->setInterval(40);
+  m_cameraTimer.setInterval(15);
+  connect(&m_cameraTimer, &QTimer::timeout, this, &VtkViewport::stepCamera);
   connect(m_hoverTimer, &QTimer::timeout, this, [this] {
     const qreal ratio = devicePixelRatioF();
     emit hovered(m_hoverPosition.x() * ratio, (height() - m_hoverPosition.y() - 1) * ratio);
@@ -77,7 +84,68 @@ void VtkViewport::setCameraReset(std::function<void()> resetCamera) {
   m_resetCamera = std::move(resetCamera);
 }
 
+namespace {
+constexpr double kCameraSeconds = 0.25;
+}
+
+void VtkViewport::animateCamera(const std::function<void()>& move) {
+  if (!m_renderer) return move();
+  vtkCamera* camera = m_renderer->GetActiveCamera();
+  const auto read = [camera] {
+    CameraState c;
+    camera->GetPosition(c.position);
+    camera->GetFocalPoint(c.focal);
+    camera->GetViewUp(c.up);
+    c.angle = camera->GetViewAngle();
+    c.scale = camera->GetParallelScale();
+    return c;
+  };
+  m_cameraFrom = read();
+  move();
+  m_cameraTo = read();
+  m_cameraClock.start();
+  stepCamera();  // back to the start; the timer walks from there
+  m_cameraTimer.start();
+}
+
+void VtkViewport::stepCamera() {
+  if (!m_renderer) return m_cameraTimer.stop();
+  const double s = std::clamp(m_cameraClock.elapsed() / (1000.0 * kCameraSeconds), 0.0, 1.0);
+  const double w = s * s * (3.0 - 2.0 * s);  // eased in and out
+  const auto vec = [](const double* v) { return Eigen::Vector3d(v[0], v[1], v[2]); };
+  const Eigen::Vector3d f0 = vec(m_cameraFrom.focal), f1 = vec(m_cameraTo.focal);
+  const Eigen::Vector3d d0 = vec(m_cameraFrom.position) - f0, d1 = vec(m_cameraTo.position) - f1;
+  // turn the viewing direction and the up vector about the focal point; the distance and the
+  // focal point move straight
+  const auto turn = [w](const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+    const Eigen::Quaterniond q = Eigen::Quaterniond::FromTwoVectors(a, b);
+    return Eigen::Quaterniond::Identity().slerp(w, q) * a.normalized();
+  };
+  const Eigen::Vector3d focal = (1 - w) * f0 + w * f1;
+  const Eigen::Vector3d position = focal + ((1 - w) * d0.norm() + w * d1.norm()) * turn(d0, d1);
+  const Eigen::Vector3d up = turn(vec(m_cameraFrom.up), vec(m_cameraTo.up));
+  vtkCamera* camera = m_renderer->GetActiveCamera();
+  if (s >= 1.0) {
+    camera->SetPosition(m_cameraTo.position);
+    camera->SetFocalPoint(m_cameraTo.focal);
+    camera->SetViewUp(m_cameraTo.up);
+    camera->SetViewAngle(m_cameraTo.angle);
+    camera->SetParallelScale(m_cameraTo.scale);
+    m_cameraTimer.stop();
+  } else {
+    camera->SetFocalPoint(focal.x(), focal.y(), focal.z());
+    camera->SetPosition(position.x(), position.y(), position.z());
+    camera->SetViewUp(up.x(), up.y(), up.z());
+    camera->OrthogonalizeViewUp();
+    camera->SetViewAngle((1 - w) * m_cameraFrom.angle + w * m_cameraTo.angle);
+    camera->SetParallelScale((1 - w) * m_cameraFrom.scale + w * m_cameraTo.scale);
+  }
+  m_renderer->ResetCameraClippingRange();
+  update();
+}
+
 void VtkViewport::resetView() {
+  m_cameraTimer.stop();
   if (m_resetCamera) {
     m_resetCamera();
   } else if (m_renderer) {

@@ -5,6 +5,7 @@
 
 #include <QImage>
 #include <QOpenGLWidget>
+#include <QElapsedTimer>
 #include <QTimer>
 
 #include <vtkSmartPointer.h>
@@ -35,6 +36,13 @@ class VtkViewport : public QOpenGLWidget {
   void setCameraReset(std::function<void()> resetCamera);
   /// Renders the current scene and returns it as an opaque RGB32 image.
   QImage screenshot();
+  /// Moves the camera where `move` puts it, smoothly: a quarter of a second whatever the frame
+  /// rate (the path turns about the focal point, so a view from the other side does not pass
+  /// through the model). A new move starts from wherever the camera is.
+  void animateCamera(const std::function<void()>& move);
+  bool isCameraMoving() const { return m_cameraTimer.isActive(); }
+  /// Ends a camera move where it is (a new scene takes the camera over).
+  void stopCamera() { m_cameraTimer.stop(); }
 
  public slots:
   void resetView();
@@ -78,7 +86,14 @@ class VtkViewport : public QOpenGLWidget {
   bool m_interactorReady = false;
   QPointF m_pressPosition;
   QPointF m_hoverPosition;
-  QTimer* m_hoverTimer = nullptr;  ///< coalesces mouse moves into one hover pick  ///< where the left button went down (a click if it comes up there)
+  QTimer* m_hoverTimer = nullptr;  ///< coalesces mouse moves into one hover pick
+  struct CameraState {
+    double position[3], focal[3], up[3], angle, scale;
+  };
+  CameraState m_cameraFrom{}, m_cameraTo{};
+  QTimer m_cameraTimer;
+  QElapsedTimer m_cameraClock;
+  void stepCamera();  ///< where the left button went down (a click if it comes up there)
 };
 
 }  // namespace flexim::ui

@@ -414,9 +414,16 @@ class EditingTest : public QObject {
       return (Vec3(p[0], p[1], p[2]) - Vec3(f[0], f[1], f[2])).normalized();
     };
     const Vec3 up = render::upDirection(m_window->model().gravity);
+    // the camera moves there smoothly (a quarter of a second), turning about the focal point
+    VtkViewport* view = m_window->viewport();
+    const Vec3 start = direction();
     QTest::keyClick(m_window.get(), Qt::Key_7, Qt::ControlModifier);
+    QVERIFY(view->isCameraMoving());
+    QTRY_VERIFY(!view->isCameraMoving());
     QVERIFY2(direction().dot(up) > 0.999, qPrintable(QString::number(direction().dot(up))));
+    QVERIFY(std::abs(start.dot(up) - 1.0) > 1e-3);  // it did move
     QTest::keyClick(m_window.get(), Qt::Key_1, Qt::ControlModifier);
+    QTRY_VERIFY(!view->isCameraMoving());
     QVERIFY(std::abs(direction().dot(up)) < 1e-9);
     // fit the crank: its box fills the view, seen from the same direction
     clickRow("crank");
@@ -424,6 +431,7 @@ class EditingTest : public QObject {
     const double distanceBefore = camera->GetDistance();
     m_window->viewport()->setFocus();
     QTest::keyClick(m_window.get(), Qt::Key_F);
+    QTRY_VERIFY(!view->isCameraMoving());
     QVERIFY((direction() - before).norm() < 1e-9);
     QVERIFY2(camera->GetDistance() < 0.8 * distanceBefore,
              qPrintable(QString("%1 -> %2").arg(distanceBefore).arg(camera->GetDistance())));
