@@ -250,24 +250,41 @@ void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamer
 }
 
 void ModelScene::measure(const ModelSpec& model) {
+  // also each body's extent in its own frame (a sphere), for the bounds of its later poses
+  m_extents.clear();
+  const auto reach = [](const std::vector<MarkerSpec>& markers, double r) {
+    for (const MarkerSpec& marker : markers) r = std::max(r, marker.position.norm());
+    return r;
+  };
   for (const RigidBodySpec& body : model.bodies) {
     const Pose bodyToWorld = makePose(body.position, body.orientation);
     const InertiaBox box = equivalentInertiaBox(body.mass, body.inertia, kMinBoxAspect);
     m_bounds.add(body.position, box.valid ? 0.5 * box.size.norm() : 0.0);
     for (const MarkerSpec& marker : body.markers) m_bounds.add(bodyToWorld * marker.position);
+    m_extents.push_back({Vec3::Zero(), reach(body.markers, box.valid ? 0.5 * box.size.norm() : 0.0)});
   }
   for (const FlexibleBodySpec& body : model.flexible_bodies) {
     const Pose feToWorld = flexiblePose(body);
     if (!body.data || body.data->coords.empty()) {
       m_bounds.add(body.position);
+      m_extents.push_back({Vec3::Zero(), 0.0});
       continue;
     }
-    for (const Vec3& x : body.data->coords) m_bounds.add(feToWorld * x);
+    Vec3 centre = Vec3::Zero();
+    for (const Vec3& x : body.data->coords) {
+      m_bounds.add(feToWorld * x);
+      centre += x;
+    }
+    centre /= double(body.data->coords.size());
+    double radius = 0.0;
+    for (const Vec3& x : body.data->coords) radius = std::max(radius, (x - centre).norm());
+    m_extents.push_back({centre, radius});
   }
   for (const VirtualBodySpec& body : model.virtual_bodies) {
     const Pose virtualToWorld = initialVirtualPose(model, body);
     m_bounds.add(virtualToWorld.translation());
     for (const MarkerSpec& marker : body.markers) m_bounds.add(virtualToWorld * marker.position);
+    m_extents.push_back({Vec3::Zero(), reach(body.markers, 0.0)});
   }
   for (const MarkerSpec& marker : model.ground_markers) m_bounds.add(marker.position);
   m_length = m_bounds.diagonal() > 1e-9 ? m_bounds.diagonal() : 1.0;
@@ -878,6 +895,13 @@ bool ModelScene::setSample(const Sample& sample) {
   if (!setModal(sample.modal)) return false;
   setPoses(sample.poses);
   setTime(sample.t);
+  return true;
+}
+
+bool ModelScene::includeInBounds(const std::vector<BodyPose>& poses) {
+  if (poses.size() != m_extents.size()) return false;
+  for (std::size_t b = 0; b < poses.size(); ++b)
+    m_bounds.add(makePose(poses[b].position, poses[b].orientation) * m_extents[b].first, m_extents[b].second);
   return true;
 }
 

@@ -100,6 +100,10 @@ class ModelScene {
   bool setModal(const std::vector<Eigen::VectorXd>& modal);
   /// setPoses + setModal + setTime of one output sample; false if poses or modal do not fit.
   bool setSample(const Sample& sample);
+  /// Widens the box that camera presets and Home frame to include the bodies at these poses
+  /// (Sample::poses order): feed a run's samples and the whole motion is framed. False when
+  /// the count does not fit.
+  bool includeInBounds(const std::vector<BodyPose>& poses);
   /// Back to the model's initial configuration (initial modal coordinates of flexible bodies).
   void resetPoses();
   void setTime(double t);
@@ -280,6 +284,7 @@ class ModelScene {
   ScalarRange m_runRange;    ///< of every sample fed in
   ScalarRange m_shownRange;  ///< the colour scale drawn
   SceneBounds m_bounds;
+  std::vector<std::pair<Vec3, double>> m_extents;  ///< per body: sphere (centre in its frame, radius)
   Vec3 m_up = Vec3::UnitZ();
   Vec3 m_planeNormal = Vec3::Zero();  ///< motion plane of a planar linkage, or zero
   double m_length = 1.0;

@@ -845,6 +845,7 @@ void MainWindow::onSamplesArrived(const std::vector<Sample>& samples) {
     times.push_back(s.t);
     // the colour scale covers the whole run, so a colour means the same in every frame
     if (flexible) m_scene->includeInColourRange(s.modal);
+    m_scene->includeInBounds(s.poses);  // Home and the presets then frame the whole motion
   }
   m_playback->appendFrames(times);
   m_plots->samplesAppended();

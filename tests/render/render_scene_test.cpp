@@ -247,6 +247,7 @@ class RenderSceneTest : public QObject {
   void visualMeshMatchesReference();
   void videoWriterWritesOggTheora();
   void loadsAreArrowsAtTheirMarkers();
+  void boundsGrowWithTheMotion();
 };
 
 void RenderSceneTest::inertiaBoxRecoversBoxDimensions() {
@@ -945,6 +946,28 @@ void RenderSceneTest::loadsAreArrowsAtTheirMarkers() {
   scene.build(model, &missing);
   QVERIFY2(missing.str().find("forces[0]") != std::string::npos, missing.str().c_str());
   QVERIFY(scene.actorsOf("forces[0]").empty());
+}
+
+/// The box that Home frames grows with the poses of a run: a body moved far away is inside the
+/// view after a reset, where the initial framing missed it; poses that do not fit are refused.
+void RenderSceneTest::boundsGrowWithTheMotion() {
+  const ModelSpec model = twoLinkModel();
+  ModelScene scene(plainOptions());
+  scene.build(model);
+  std::vector<BodyPose> poses = initialPoses(model);
+  poses[1].position = Vec3(3.0, 2.0, 0.0);  // the second link far up and right
+  const auto inView = [&scene](const Vec3& p) {
+    const QPointF at = project(scene.renderer(), p, kWidth, kHeight);
+    return at.x() >= 0 && at.x() < kWidth && at.y() >= 0 && at.y() < kHeight;
+  };
+  scene.resetCamera();
+  QVERIFY(!inView(poses[1].position));
+  QVERIFY(scene.includeInBounds(poses));
+  scene.resetCamera();
+  QVERIFY(inView(poses[1].position));
+  QVERIFY(inView(Vec3::Zero()));  // and the pivot still
+  poses.pop_back();
+  QVERIFY(!scene.includeInBounds(poses));
 }
 
 QTEST_APPLESS_MAIN(RenderSceneTest)
