@@ -177,12 +177,15 @@ void ModelScene::setupOrientationAxes() {
     corner->SetViewAngle(30.0);
     scene->m_axesRenderer->ResetCameraClippingRange();
   });
-  m_renderer->AddObserver(vtkCommand::StartEvent, follow);
+  m_axesObserver = m_renderer->AddObserver(vtkCommand::StartEvent, follow);
 }
 
 vtkRenderer* ModelScene::axesRenderer() const { return m_axesRenderer; }
 
-ModelScene::~ModelScene() = default;
+ModelScene::~ModelScene() {
+  // the renderer may outlive the scene (a viewport still holds it): its callback must not
+  if (m_axesRenderer) m_renderer->RemoveObserver(m_axesObserver);
+}
 
 vtkRenderer* ModelScene::renderer() const { return m_renderer; }
 

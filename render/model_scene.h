@@ -260,6 +260,7 @@ class ModelScene {
   SceneOptions m_options;
   vtkSmartPointer<vtkRenderer> m_renderer;
   vtkSmartPointer<vtkRenderer> m_axesRenderer;
+  unsigned long m_axesObserver = 0;  ///< the main renderer's callback that turns the axes
   std::vector<BodyVisual> m_bodies;  ///< rigid, flexible, virtual (Sample::poses order)
   std::size_t m_rigidCount = 0;
   std::vector<FlexibleVisual> m_flexible;

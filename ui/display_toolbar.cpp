@@ -79,8 +79,9 @@ DisplayToolBar::DisplayToolBar(render::ModelScene& scene, QWidget* parent)
 }
 
 void DisplayToolBar::setFlexibleControlsEnabled(bool on) {
-  for (QWidget* w : {static_cast<QWidget*>(m_contour), static_cast<QWidget*>(m_range), static_cast<QWidget*>(m_scale)})
-    w->setEnabled(on);
+  m_contour->setEnabled(on);
+  m_range->setEnabled(on);
+  m_scale->setEnabled(on);
   m_colour->setEnabled(on);
   m_undeformed->setEnabled(on);
 }

@@ -961,9 +961,8 @@ bool MainWindow::exportAnimation(const QString& path, int framesPerSecond) {
     m_messages->add(Severity::Error, path, tr("no finished results to animate; run the model first"));
     return false;
   }
-  std::vector<double> times(m_results.size());
-  for (std::size_t i = 0; i < times.size(); ++i) times[i] = m_playback->frameTime(int(i));
-  const std::vector<int> frames = animationFrames(times, framesPerSecond, m_playback->speed());
+  const std::span<const double> t = m_results.time();
+  const std::vector<int> frames = animationFrames({t.begin(), t.end()}, framesPerSecond, m_playback->speed());
   const int shown = m_playback->currentFrame();
   m_playback->pause();
   QProgressDialog dialog(tr("Writing %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, int(frames.size()), this);

@@ -235,10 +235,13 @@ void ModeBrowser::showAssurance(const FlexibleBodySpec& spec) {
   Eigen::MatrixXd a(data.modes.rows(), rows), b(reference.modes.rows(), cols);
   for (int i = 0; i < rows; ++i) a.col(i) = data.modes.col(ours[std::size_t(i)]);
   for (int j = 0; j < cols; ++j) b.col(j) = reference.modes.col(theirs[std::size_t(j)]);
-  Eigen::SparseMatrix<double> mass(a.rows(), a.rows());
-  std::vector<Eigen::Triplet<double>> diagonal;
-  for (Eigen::Index k = 0; k < a.rows(); ++k) diagonal.emplace_back(k, k, data.node_mass[std::size_t(k / 3)]);
-  mass.setFromTriplets(diagonal.begin(), diagonal.end());
+  Eigen::SparseMatrix<double> mass;  // empty (unweighted) when the masses do not fit the modes
+  if (3 * Eigen::Index(data.node_mass.size()) == a.rows()) {
+    mass.resize(a.rows(), a.rows());
+    std::vector<Eigen::Triplet<double>> diagonal;
+    for (Eigen::Index k = 0; k < a.rows(); ++k) diagonal.emplace_back(k, k, data.node_mass[std::size_t(k / 3)]);
+    mass.setFromTriplets(diagonal.begin(), diagonal.end());
+  }
   const Eigen::MatrixXd mac = fe::modalAssurance(a, b, mass);
   m_macNote->setText(tr("Rows: this body's elastic modes; columns: %1 (%2 elastic modes). 1 = the same shape.")
                          .arg(QFileInfo(QString::fromStdString(reference.path)).fileName())
