@@ -337,7 +337,7 @@ void ModelScene::addBodies(const ModelSpec& model, Diagnostics* diag) {
       visual.attach(links);
       addActor(links, item);
     }
-    if (!body.markers.empty()) addMarkerTriads(visual, body.markers, item);
+    addMarkerTriads(visual, body.markers, item);
   }
   m_rigidCount = model.bodies.size();
 }
@@ -443,7 +443,7 @@ void ModelScene::addVirtualBodies(const ModelSpec& model) {
       visual.attach(links);
       addActor(links, item);
     }
-    if (!body.markers.empty()) addMarkerTriads(visual, body.markers, item);
+    addMarkerTriads(visual, body.markers, item);
   }
 }
 
@@ -498,22 +498,23 @@ void ModelScene::addColourBar() {
 }
 
 void ModelScene::addGround(const ModelSpec& model) {
-  for (const MarkerSpec& marker : model.ground_markers) {
+  for (std::size_t m = 0; m < model.ground_markers.size(); ++m) {
     // apex at the marker, base towards the floor; drawn in world axes so it always points down
     auto anchor = makeActor(groundCone(m_up, 1.3 * m_glyphSize, 0.55 * m_glyphSize), kGroundColour);
-    m_ground.attach(anchor, makePose(marker.position, Quat::Identity()));
-    addActor(anchor);
+    m_ground.attach(anchor, makePose(model.ground_markers[m].position, Quat::Identity()));
+    addActor(anchor, "ground.markers[" + std::to_string(m) + "]");
   }
-  if (!model.ground_markers.empty()) addMarkerTriads(m_ground, model.ground_markers, {});
+  addMarkerTriads(m_ground, model.ground_markers, "ground");
 }
 
 void ModelScene::addMarkerTriads(BodyVisual& owner, const std::vector<MarkerSpec>& markers, const std::string& item) {
-  std::vector<Pose> frames;
-  for (const MarkerSpec& marker : markers) frames.push_back(makePose(marker.position, marker.orientation));
-  auto triads = makeLineActor(axisTriads(frames, 1.8 * m_glyphSize), 2.0);
-  owner.attach(triads);
-  addActor(triads, item);
-  m_markerActors.push_back(triads);
+  // one actor per marker, so that each is picked, hovered and highlighted as an item of its own
+  for (std::size_t m = 0; m < markers.size(); ++m) {
+    auto triad = makeLineActor(axisTriads({makePose(markers[m].position, markers[m].orientation)}, 1.8 * m_glyphSize), 2.0);
+    owner.attach(triad);
+    addActor(triad, item + ".markers[" + std::to_string(m) + "]");
+    m_markerActors.push_back(triad);
+  }
 }
 
 void ModelScene::addJoints(const ModelSpec& model, Diagnostics* diag) {
@@ -659,9 +660,12 @@ std::string ModelScene::itemOf(vtkProp* prop) const {
 }
 
 std::vector<vtkActor*> ModelScene::actorsOf(const std::string& item) const {
+  // an item's actors and those of the items it holds (a body's marker triads)
   std::vector<vtkActor*> out;
+  if (item.empty()) return out;
   for (const auto& [prop, path] : m_items)
-    if (path == item) out.push_back(static_cast<vtkActor*>(prop));
+    if (path.compare(0, item.size(), item) == 0 && (path.size() == item.size() || path[item.size()] == '.'))
+      out.push_back(static_cast<vtkActor*>(prop));
   return out;
 }
 

@@ -77,11 +77,6 @@ class ModelChangeCommand : public QUndoCommand {
 };
 
 ModelDocument::ModelDocument(QObject* parent) : QObject(parent) {
-  const ItemDescription& top = modelDescription();
-  m_slots.push_back({nullptr, &top, ""});
-  for (const FieldDescription& f : top.fields)
-    if (f.type == FieldType::List && f.item) m_slots.push_back({&f, f.item, f.key});
-  if (const FieldDescription* sim = top.field("simulation")) m_slots.push_back({nullptr, sim->item, sim->key});
   connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit dirtyChanged(!clean); });
   assignIds();
 }
@@ -130,72 +125,83 @@ bool ModelDocument::save(const QString& path, QString& error) {
 }
 
 void ModelDocument::assignIds() {
-  m_listIds.clear();
+  m_nodes.clear();
+  m_order.clear();
+  m_lists.clear();
   m_nextId = kSimulationId + 1;
-  for (const Slot& s : m_slots) {
-    if (!s.list) continue;
-    std::vector<ItemId>& ids = m_listIds[s.key];
-    const std::size_t n = s.list->count(&m_model);
-    for (std::size_t i = 0; i < n; ++i) ids.push_back(m_nextId++);
-  }
+  m_nodes[kModelId] = {kNoItem, nullptr, &modelDescription()};
+  m_order.push_back(kModelId);
+  assignChildIds(kModelId, modelDescription(), &m_model);
 }
 
-std::vector<ItemId> ModelDocument::items() const {
-  std::vector<ItemId> out{kModelId};
-  for (const Slot& s : m_slots)
-    if (s.list) {
-      const auto& ids = m_listIds.at(s.key);
-      out.insert(out.end(), ids.begin(), ids.end());
-    }
-  out.push_back(kSimulationId);
-  return out;
-}
-
-bool ModelDocument::locate(ItemId id, Where& where) const {
-  if (id == kModelId) {
-    where = {&m_slots.front(), 0};
-    return true;
-  }
-  for (const Slot& s : m_slots) {
-    if (!s.list) {
-      if (id == kSimulationId && !s.key.empty()) {
-        where = {&s, 0};
-        return true;
+void ModelDocument::assignChildIds(ItemId id, const ItemDescription& d, void* object) {
+  for (const FieldDescription& f : d.fields) {
+    if (!f.item) continue;
+    if (f.type == FieldType::List && f.count && f.element) {
+      std::vector<ItemId>& ids = m_lists[{id, f.key}];
+      const std::size_t n = f.count(object);
+      for (std::size_t i = 0; i < n; ++i) {
+        const ItemId child = m_nextId++;
+        ids.push_back(child);
+        m_nodes[child] = {id, &f, f.item};
+        m_order.push_back(child);
+        assignChildIds(child, *f.item, f.element(object, i));
       }
-      continue;
-    }
-    const auto& ids = m_listIds.at(s.key);
-    const auto it = std::find(ids.begin(), ids.end(), id);
-    if (it != ids.end()) {
-      where = {&s, static_cast<std::size_t>(it - ids.begin())};
-      return true;
+    } else if (f.type == FieldType::Object && f.object && id == kModelId) {
+      // the model's own objects are items; an item's nested objects (a visual) are its fields
+      const ItemId child = f.key == "simulation" ? kSimulationId : m_nextId++;
+      m_nodes[child] = {id, &f, f.item};
+      m_order.push_back(child);
+      assignChildIds(child, *f.item, f.object(object));
     }
   }
-  return false;
 }
 
-void* ModelDocument::itemPointer(ModelSpec& model, const Where& where) const {
-  const Slot& s = *where.slot;
-  if (s.list) return s.list->element(&model, where.index);
-  if (s.key.empty()) return &model;
-  return modelDescription().field(s.key)->object(&model);
+std::vector<ItemId> ModelDocument::items() const { return m_order; }
+
+ItemId ModelDocument::parentOf(ItemId id) const {
+  const Node* n = node(id);
+  return n ? n->parent : kNoItem;
 }
 
-const void* ModelDocument::itemPointer(const ModelSpec& model, const Where& where) const {
+const ModelDocument::Node* ModelDocument::node(ItemId id) const {
+  const auto it = m_nodes.find(id);
+  return it == m_nodes.end() ? nullptr : &it->second;
+}
+
+std::size_t ModelDocument::indexOf(ItemId id, const Node& n) const {
+  if (n.field->type != FieldType::List) return 0;
+  const std::vector<ItemId>& ids = m_lists.at({n.parent, n.field->key});
+  return static_cast<std::size_t>(std::find(ids.begin(), ids.end(), id) - ids.begin());
+}
+
+void* ModelDocument::itemPointer(ModelSpec& model, ItemId id) const {
+  const Node* n = node(id);
+  if (!n) return nullptr;
+  if (!n->field) return &model;
+  void* holder = itemPointer(model, n->parent);
+  if (!holder) return nullptr;
+  return n->field->type == FieldType::List ? n->field->element(holder, indexOf(id, *n)) : n->field->object(holder);
+}
+
+const void* ModelDocument::itemPointer(const ModelSpec& model, ItemId id) const {
   // the accessors take non-const pointers; nothing is written through this one
-  return itemPointer(const_cast<ModelSpec&>(model), where);
+  return itemPointer(const_cast<ModelSpec&>(model), id);
 }
 
 const ItemDescription* ModelDocument::description(ItemId id) const {
-  Where w;
-  return locate(id, w) ? w.slot->item : nullptr;
+  const Node* n = node(id);
+  return n ? n->item : nullptr;
 }
 
 std::string ModelDocument::itemPath(ItemId id) const {
-  Where w;
-  if (!locate(id, w)) return {};
-  if (w.slot->list) return w.slot->key + "[" + std::to_string(w.index) + "]";
-  return w.slot->key;
+  const Node* n = node(id);
+  if (!n || !n->field) return {};
+  std::string path = itemPath(n->parent);
+  if (!path.empty()) path += '.';
+  path += n->field->key;
+  if (n->field->type == FieldType::List) path += "[" + std::to_string(indexOf(id, *n)) + "]";
+  return path;
 }
 
 std::string ModelDocument::itemName(ItemId id) const {
@@ -210,31 +216,45 @@ QString ModelDocument::itemLabel(ItemId id) const {
   const std::string name = itemName(id);
   if (id == kModelId) return tr("model");
   if (name.empty()) return QString::fromStdString(d->label).toLower();
-  return QString::fromStdString(d->label).toLower() + " '" + QString::fromStdString(name) + "'";
+  QString label = QString::fromStdString(d->label).toLower() + " '" + QString::fromStdString(name) + "'";
+  // a marker's name is unique on its body only: say which body
+  const ItemId parent = parentOf(id);
+  if (parent != kModelId && parent != kNoItem) {
+    const std::string holder = itemName(parent);
+    label += tr(" on %1").arg(holder.empty() ? QString::fromStdString(description(parent)->label).toLower()
+                                             : QString::fromStdString(holder));
+  }
+  return label;
 }
 
 ItemId ModelDocument::itemAtPath(const std::string& path) const {
-  for (ItemId id : items()) {
+  // the longest item path that starts `path` and ends at a field or word boundary
+  ItemId best = kNoItem;
+  std::size_t bestLength = 0;
+  for (ItemId id : m_order) {
     const std::string p = itemPath(id);
-    if (p.empty()) continue;
-    if (path.compare(0, p.size(), p) == 0 && (path.size() == p.size() || path[p.size()] == '.' || path[p.size()] == ' '))
-      return id;
+    if (p.empty() || p.size() <= bestLength) continue;
+    if (path.compare(0, p.size(), p) == 0 && (path.size() == p.size() || path[p.size()] == '.' || path[p.size()] == ' ')) {
+      best = id;
+      bestLength = p.size();
+    }
   }
-  return kNoItem;
+  return best;
 }
 
 ItemId ModelDocument::findItem(const std::string& listKey, const std::string& name) const {
-  const auto it = m_listIds.find(listKey);
-  if (it == m_listIds.end()) return kNoItem;
+  const auto it = m_lists.find({kModelId, listKey});
+  if (it == m_lists.end()) return kNoItem;
   for (ItemId id : it->second)
     if (itemName(id) == name) return id;
   return kNoItem;
 }
 
-ModelDocument::Target ModelDocument::target(ModelSpec& model, const Where& where, const std::string& key) const {
+ModelDocument::Target ModelDocument::target(ModelSpec& model, ItemId id, const std::string& key) const {
   // "visual.file": a field of a nested object, reached through the object's field
-  const ItemDescription* d = where.slot->item;
-  void* object = itemPointer(model, where);
+  const ItemDescription* d = description(id);
+  void* object = itemPointer(model, id);
+  if (!d || !object) return {};
   std::string rest = key;
   for (std::size_t dot; (dot = rest.find('.')) != std::string::npos;) {
     const FieldDescription* outer = d->field(rest.substr(0, dot));
@@ -253,38 +273,34 @@ ModelDocument::Target ModelDocument::target(ModelSpec& model, const Where& where
   return {first, d, object};
 }
 
-ModelDocument::Target ModelDocument::target(const Where& where, const std::string& key) const {
+ModelDocument::Target ModelDocument::target(ItemId id, const std::string& key) const {
   // the accessors take non-const pointers; nothing is written through this one
-  return target(const_cast<ModelSpec&>(m_model), where, key);
+  return target(const_cast<ModelSpec&>(m_model), id, key);
 }
 
 bool ModelDocument::applies(ItemId id, const std::string& key) const {
-  Where w;
-  if (!locate(id, w)) return false;
-  const Target t = target(w, key);
+  const Target t = target(id, key);
   return t.field && t.owner->applies(*t.field, t.object);
 }
 
 bool ModelDocument::applies(ItemId id, const FieldDescription& field) const {
-  Where w;
-  return locate(id, w) && w.slot->item->applies(field, itemPointer(m_model, w));
+  const ItemDescription* d = description(id);
+  return d && d->applies(field, itemPointer(m_model, id));
 }
 
 FieldValue ModelDocument::value(ItemId id, const std::string& key) const {
-  Where w;
-  if (!locate(id, w)) return {};
-  const Target t = target(w, key);
+  const Target t = target(id, key);
   if (!t.field || !t.field->get) return {};
   return t.field->get(t.object);
 }
 
 bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue& v, QString& error) {
-  Where w;
-  if (!locate(id, w)) {
+  const ItemDescription* d = description(id);
+  if (!d) {
     error = tr("no such item");
     return false;
   }
-  const Target t = target(w, key);
+  const Target t = target(id, key);
   if (!t.field || !t.field->set || !t.field->get) {
     error = tr("%1 has no field '%2' that can be edited").arg(itemLabel(id), QString::fromStdString(key));
     return false;
@@ -292,17 +308,17 @@ bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue
   const FieldValue before = t.field->get(t.object);
   if (sameValue(before, v)) return true;
   ModelSpec trial = m_model;
-  t.field->set(target(trial, w, key).object, v);
+  t.field->set(target(trial, id, key).object, v);
   std::vector<std::pair<ItemId, std::string>> changed{{id, key}};
   const auto* oldName = std::get_if<std::string>(&before);
   const auto* newName = std::get_if<std::string>(&v);
-  if (key == "name" && oldName && newName && !w.slot->item->nameScope.empty())
-    renameReferences(trial, *w.slot->item, *oldName, *newName, changed);
+  if (key == "name" && oldName && newName && !d->nameScope.empty())
+    renameReferences(trial, id, *oldName, *newName, changed);
   // a flexible body's file is its data: the new file is read now (relative to the model file,
   // as the loader does), so the body drawn and run is the one named; unreadable is refused
-  const bool newData = key == "file" && w.slot->item->kind == "flexible_body";
+  const bool newData = key == "file" && d->kind == "flexible_body";
   if (newData) {
-    auto* body = static_cast<FlexibleBodySpec*>(target(trial, w, key).object);
+    auto* body = static_cast<FlexibleBodySpec*>(target(trial, id, key).object);
     body->data = nullptr;
     if (!body->file.empty()) {
       const QString file = QString::fromStdString(body->file);
@@ -340,22 +356,30 @@ bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue
   return true;
 }
 
-void ModelDocument::renameReferences(ModelSpec& trial, const ItemDescription& renamed, const std::string& from,
-                                     const std::string& to, std::vector<std::pair<ItemId, std::string>>& changed) const {
+void ModelDocument::renameReferences(ModelSpec& trial, ItemId renamedId, const std::string& from, const std::string& to,
+                                     std::vector<std::pair<ItemId, std::string>>& changed) const {
   // every reference to the item's kind (or to its name scope: "body" names rigid and virtual
-  // bodies alike) that names it follows the new name; references inside nested objects are not
-  // visited (none names a body or joint today)
-  for (ItemId other : items()) {
-    Where w;
-    if (!locate(other, w) || !w.slot->list) continue;
-    const ItemDescription& d = *w.slot->item;
-    void* item = itemPointer(trial, w);
+  // bodies alike) that names it follows the new name. A marker is named together with its body
+  // (marker1 with body1): only references whose body is the marker's own follow it.
+  const ItemDescription& renamed = *description(renamedId);
+  const ItemId holder = parentOf(renamedId);
+  const std::string holderName =
+      holder == kModelId ? std::string() : (itemName(holder).empty() ? std::string(kGroundName) : itemName(holder));
+  for (ItemId other : m_order) {
+    const ItemDescription& d = *description(other);
+    void* item = itemPointer(trial, other);
     for (const FieldDescription& f : d.fields) {
       if (f.type != FieldType::Reference || !f.get || !f.set || !d.applies(f, item)) continue;
       if (f.refersTo != renamed.kind && f.refersTo != renamed.nameScope) continue;
       const FieldValue value = f.get(item);
       const auto* name = std::get_if<std::string>(&value);
       if (!name || *name != from) continue;
+      if (!f.bodyKey.empty()) {
+        const FieldDescription* bodyField = d.field(f.bodyKey);
+        const FieldValue body = bodyField && bodyField->get ? bodyField->get(item) : FieldValue{};
+        const auto* bodyName = std::get_if<std::string>(&body);
+        if (!bodyName || *bodyName != holderName) continue;
+      }
       f.set(item, to);
       changed.emplace_back(other, f.key);
     }
@@ -388,9 +412,7 @@ void ModelDocument::replaceModel(const ModelSpec& model, const std::vector<std::
 }
 
 void ModelDocument::apply(ItemId id, const std::string& key, const FieldValue& v) {
-  Where w;
-  if (!locate(id, w)) return;
-  const Target t = target(m_model, w, key);
+  const Target t = target(m_model, id, key);
   if (!t.field || !t.field->set) return;
   t.field->set(t.object, v);
   emit fieldChanged(id, QString::fromStdString(key));

@@ -3,6 +3,11 @@
 // (core/model/description.h), so an item kind registered there is editable here without code
 // of its own.
 //
+// Items form a tree that follows the item descriptions: the model; its own objects (ground,
+// simulation); the elements of its lists (bodies, joints, ...); and, below those, the elements of
+// their lists (a body's markers, the ground's markers). Nested objects of an item (a body's
+// visual mesh) are fields of that item, not items.
+//
 // Every item has an id that stays the same while the item exists (an edit of its name included);
 // the tree, the viewport's pickable actors, the property panel and the messages name items by it.
 // Ids are positive; kModelId is the model's top level (name, gravity), kSimulationId its solver
@@ -49,18 +54,23 @@ class ModelDocument : public QObject {
   bool isDirty() const { return !m_undo.isClean(); }
   QUndoStack* undoStack() { return &m_undo; }
 
-  /// Every item, in document order (the model, then each list's items, then the simulation).
+  /// Every item, in document order (the model, the ground and its markers, each list's items
+  /// each followed by its own markers, ..., the simulation).
   std::vector<ItemId> items() const;
+  /// The item that holds this one (kModelId for a body, the body for its marker; kNoItem for the model).
+  ItemId parentOf(ItemId id) const;
   /// The description of an item's kind (null for an unknown id).
   const ItemDescription* description(ItemId id) const;
-  /// JSON path of the item as validation messages name it: "bodies[2]", "simulation", "".
+  /// JSON path of the item as validation messages name it: "bodies[2]", "bodies[2].markers[0]",
+  /// "simulation", "" (the model).
   std::string itemPath(ItemId id) const;
   /// The item's name ("" when its kind has none), and a label for titles and commands.
   std::string itemName(ItemId id) const;
   QString itemLabel(ItemId id) const;
-  /// The item whose JSON path starts `path` ("joints[1].axis" -> the joint), kNoItem if none.
+  /// The innermost item whose JSON path starts `path` ("joints[1].axis" -> the joint,
+  /// "bodies[0].markers[1].position" -> the marker), kNoItem if none.
   ItemId itemAtPath(const std::string& path) const;
-  /// The item of a list with that name, kNoItem if none.
+  /// The item of one of the model's lists with that name, kNoItem if none.
   ItemId findItem(const std::string& listKey, const std::string& name) const;
 
   /// Whether the field applies to the item as it is now (its condition holds: a joint's axis
@@ -91,16 +101,16 @@ class ModelDocument : public QObject {
  private:
   friend class SetFieldCommand;
   friend class ModelChangeCommand;
-  struct Slot {
-    const FieldDescription* list = nullptr;  ///< top-level list field, or null for an object
+  /// Where an item sits: the item holding it, the holder's List or Object field it is in, and its
+  /// kind. The index in a list is found from the holder's id list, so it follows the list.
+  struct Node {
+    ItemId parent = kNoItem;
+    const FieldDescription* field = nullptr;  ///< null for the model
     const ItemDescription* item = nullptr;
-    std::string key;                         ///< JSON key of the list or object
   };
-  struct Where {
-    const Slot* slot = nullptr;
-    std::size_t index = 0;  ///< in the list (0 for objects)
-  };
-  bool locate(ItemId id, Where& where) const;
+  const Node* node(ItemId id) const;
+  /// The item's index in its list (0 for an object).
+  std::size_t indexOf(ItemId id, const Node& n) const;
   /// The field a key names ("mass", or "visual.file" inside a nested object), the description
   /// that has it, and the object that holds its value.
   struct Target {
@@ -108,16 +118,19 @@ class ModelDocument : public QObject {
     const ItemDescription* owner = nullptr;
     void* object = nullptr;
   };
-  Target target(ModelSpec& model, const Where& where, const std::string& key) const;
-  Target target(const Where& where, const std::string& key) const;
-  void* itemPointer(ModelSpec& model, const Where& where) const;
-  const void* itemPointer(const ModelSpec& model, const Where& where) const;
+  Target target(ModelSpec& model, ItemId id, const std::string& key) const;
+  Target target(ItemId id, const std::string& key) const;
+  /// The item's spec struct in model (m_model or a copy being tried); null for an unknown id.
+  void* itemPointer(ModelSpec& model, ItemId id) const;
+  const void* itemPointer(const ModelSpec& model, ItemId id) const;
   /// Sets without a command (the commands' redo and undo).
   void apply(ItemId id, const std::string& key, const FieldValue& value);
   void assignIds();
+  /// Ids for the items held by item id (its list elements; the model's objects too), recursively.
+  void assignChildIds(ItemId id, const ItemDescription& d, void* object);
   /// Points the references to a renamed item at its new name (in trial), listing the fields changed.
-  void renameReferences(ModelSpec& trial, const ItemDescription& renamed, const std::string& from,
-                        const std::string& to, std::vector<std::pair<ItemId, std::string>>& changed) const;
+  void renameReferences(ModelSpec& trial, ItemId renamed, const std::string& from, const std::string& to,
+                        std::vector<std::pair<ItemId, std::string>>& changed) const;
   /// The first validation error of after that before does not have, preferring one at fieldPath.
   static std::string newProblem(const ModelSpec& before, const ModelSpec& after, const std::string& fieldPath);
   void replaceModel(const ModelSpec& model, const std::vector<std::pair<ItemId, std::string>>& changed);
@@ -126,8 +139,9 @@ class ModelDocument : public QObject {
   QString m_path;
   std::string m_savedText;  ///< the file's text as last read or written ("" for a model built in memory)
   QUndoStack m_undo;
-  std::vector<Slot> m_slots;  ///< the model object, the top-level lists, the simulation object
-  std::map<std::string, std::vector<ItemId>> m_listIds;  ///< list key -> ids in list order
+  std::map<ItemId, Node> m_nodes;
+  std::vector<ItemId> m_order;  ///< document order
+  std::map<std::pair<ItemId, std::string>, std::vector<ItemId>> m_lists;  ///< (holder, list key) -> ids in list order
   ItemId m_nextId = kSimulationId + 1;
   ItemId m_selected = kNoItem;
 };

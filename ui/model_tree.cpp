@@ -98,24 +98,33 @@ void ModelTree::rebuild() {
   clear();
   if (!m_document) return;
   const ModelDocument& doc = *m_document;
-  // one group per name scope of the model's item lists, in document order, from the item
-  // descriptions: a kind registered later (contacts, beams) appears by itself
+  // the model's lists make one group per name scope, in document order, from the item
+  // descriptions: a kind registered later (contacts, beams) appears by itself. The model's own
+  // objects (ground, simulation) are rows of their own, and items held by an item (a body's
+  // markers) are rows under it.
   const std::map<std::string, int> kinds = kindsPerScope();
   std::map<std::string, QTreeWidgetItem*> groups;
   std::map<std::string, int> counts;
+  std::map<ItemId, QTreeWidgetItem*> rows;
   for (ItemId id : doc.items()) {
     const ItemDescription* d = doc.description(id);
+    const ItemId parent = doc.parentOf(id);
     QTreeWidgetItem* row = nullptr;
-    if (id == ModelDocument::kModelId || id == ModelDocument::kSimulationId) {
-      row = new QTreeWidgetItem(this, {id == ModelDocument::kModelId ? tr("Model") : tr("Simulation"), QString()});
-    } else if (!d->nameScope.empty()) {
+    if (id == ModelDocument::kModelId) {
+      row = new QTreeWidgetItem(this, {tr("Model"), QString()});
+    } else if (parent != ModelDocument::kModelId) {
+      const auto holder = rows.find(parent);
+      if (holder == rows.end()) continue;
+      row = new QTreeWidgetItem(holder->second);
+    } else if (d->nameScope.empty()) {
+      row = new QTreeWidgetItem(this, {QString::fromStdString(d->label), QString()});
+    } else {
       QTreeWidgetItem*& group = groups[d->nameScope];
       if (!group) group = addGroup(this, groupTitle(d->nameScope));
       row = new QTreeWidgetItem(group);
       ++counts[d->nameScope];
-    } else {
-      continue;  // items without a name have no row (yet)
     }
+    rows[id] = row;
     row->setData(0, kIdRole, id);
     refreshRow(id);
   }
@@ -128,17 +137,20 @@ void ModelTree::refreshRow(ItemId id) {
   QTreeWidgetItem* row = rowOf(id);
   if (!row || !m_document) return;
   const ModelDocument& doc = *m_document;
+  const ItemDescription& d = *doc.description(id);
   if (id == ModelDocument::kModelId) {
     row->setText(1, text(doc.value(id, "name")));
-    row->setToolTip(0, QString::fromStdString(doc.description(id)->help));
+    row->setToolTip(0, QString::fromStdString(d.help));
     return;
   }
-  if (id == ModelDocument::kSimulationId) {
-    row->setText(1, text(doc.value(id, "integrator")));
-    row->setToolTip(0, QString::fromStdString(doc.description(id)->help));
+  if (d.nameScope.empty()) {  // the ground, the simulation: the kind names the row, its choice (integrator) beside it
+    QString choice;
+    for (const FieldDescription& f : d.fields)
+      if (choice.isEmpty() && f.type == FieldType::Enum && f.get && doc.applies(id, f)) choice = text(doc.value(id, f.key));
+    row->setText(1, choice);
+    row->setToolTip(0, QString::fromStdString(d.help));
     return;
   }
-  const ItemDescription& d = *doc.description(id);
   row->setText(0, QString::fromStdString(doc.itemName(id)));
   row->setText(1, typeOf(doc, id, kindsPerScope()[d.nameScope] > 1));
   row->setToolTip(0, detailOf(doc, id));

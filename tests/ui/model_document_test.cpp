@@ -156,6 +156,66 @@ class ModelDocumentTest : public QObject {
     QCOMPARE(doc.itemName(crank), std::string("crank"));
   }
 
+  /// Markers are items of their own, below their body (or the ground): paths, the innermost
+  /// item of a message's path, labels that name the body, and edits of their fields.
+  void markersAreItems() {
+    ModelDocument doc;
+    doc.reset(loadExample(), {});
+    const ItemId crank = doc.findItem("bodies", "crank");
+    const ItemId pin = doc.itemAtPath("bodies[0].markers[1]");
+    QVERIFY(pin != ModelDocument::kNoItem && pin != crank);
+    QCOMPARE(doc.parentOf(pin), crank);
+    QCOMPARE(doc.parentOf(crank), ModelDocument::kModelId);
+    QCOMPARE(doc.description(pin)->kind, std::string("marker"));
+    QCOMPARE(doc.itemName(pin), std::string("A"));
+    QCOMPARE(doc.itemLabel(pin), QString("marker 'A' on crank"));
+    QCOMPARE(doc.itemAtPath("bodies[0].markers[1].position"), pin);
+    QCOMPARE(doc.itemAtPath("bodies[0].mass"), crank);
+    const ItemId rail = doc.itemAtPath("ground.markers[1]");
+    QVERIFY(rail != ModelDocument::kNoItem);
+    QCOMPARE(doc.itemPath(rail), std::string("ground.markers[1]"));
+    QCOMPARE(doc.itemLabel(rail), QString("marker 'rail' on ground"));
+    QCOMPARE(doc.description(doc.parentOf(rail))->kind, std::string("ground"));
+    // document order: each body directly followed by its markers
+    const auto items = doc.items();
+    const auto at = std::find(items.begin(), items.end(), crank);
+    QCOMPARE(*(at + 2), pin);
+    // a marker's position is edited like any field, undoably, with the loader's checks
+    QString error;
+    QVERIFY2(doc.setField(pin, "position", Vec3(0.2, 0.01, 0.0), error), qPrintable(error));
+    QCOMPARE(doc.model().bodies[0].markers[1].position, Vec3(0.2, 0.01, 0.0));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Edit marker 'A' on crank position"));
+    QVERIFY(!doc.setField(pin, "name", std::string("O"), error));  // the crank has an 'O' already
+    QVERIFY2(error.startsWith("bodies[0].markers[1]") && error.contains("duplicate name 'O'"), qPrintable(error));
+    doc.undoStack()->undo();
+    QCOMPARE(doc.model().bodies[0].markers[1].position, loadExample().bodies[0].markers[1].position);
+  }
+
+  /// Renaming a marker renames the references to it on its own body only: the crank's 'A' and
+  /// the rod's 'A' are different markers of the same name.
+  void markerRenameFollowsItsBodysReferences() {
+    ModelDocument doc;
+    doc.reset(loadExample(), {});
+    const ItemId crankA = doc.itemAtPath("bodies[0].markers[1]");
+    QString error;
+    QVERIFY2(doc.setField(crankA, "name", std::string("pin"), error), qPrintable(error));
+    const JointSpec& crankPin = doc.model().joints[1];
+    QCOMPARE(crankPin.body1, std::string("crank"));
+    QCOMPARE(crankPin.marker1, std::string("pin"));
+    QCOMPARE(crankPin.marker2, std::string("A"));  // the rod's marker keeps its name
+    QVERIFY(!validate(doc.model()).hasErrors());
+    // a ground marker: only the joint end on the ground follows
+    const ItemId groundO = doc.itemAtPath("ground.markers[0]");
+    QVERIFY2(doc.setField(groundO, "name", std::string("origin"), error), qPrintable(error));
+    QCOMPARE(doc.model().joints[0].marker1, std::string("origin"));
+    QCOMPARE(doc.model().joints[0].marker2, std::string("O"));
+    QVERIFY(!validate(doc.model()).hasErrors());
+    doc.undoStack()->undo();
+    doc.undoStack()->undo();
+    QCOMPARE(doc.model().joints[1].marker1, std::string("A"));
+    QCOMPARE(doc.model().joints[0].marker1, std::string("O"));
+  }
+
   /// A flexible body's file is its data: a new file is read at once (relative to the model
   /// file), undo brings the old data back, and a file that cannot be read is refused.
   void flexibleBodyFileLoadsItsData() {

@@ -35,6 +35,9 @@
 #include <QtTest>
 #include <vtkActor.h>
 #include <vtkCamera.h>
+#include <vtkMatrix4x4.h>
+#include <vtkMapper.h>
+#include <vtkPolyData.h>
 #include <vtkRenderer.h>
 
 #include <cmath>
@@ -220,6 +223,57 @@ class EditingTest : public QObject {
     // and from the tree back into the view
     clickRow("rod");
     QVERIFY(scene.isHighlighted(rod));
+  }
+
+  /// Markers are rows under their body: a click shows their fields, an edit moves the triad in
+  /// the view at once, a rename shows in the tree, and a click on the triad in the view selects
+  /// the marker.
+  void markersAreEditedAsItems() {
+    ModelDocument* doc = m_window->document();
+    const ItemId slider = doc->findItem("bodies", "slider");
+    const ItemId centre = doc->itemAtPath("bodies[2].markers[0]");
+    QCOMPARE(doc->parentOf(centre), slider);
+    QTreeWidgetItem* row = m_window->modelTree()->rowOf(centre);
+    QVERIFY(row);
+    QCOMPARE(row->parent(), m_window->modelTree()->rowOf(slider));
+    QCOMPARE(row->text(1), QString("marker"));
+    clickRow(row);
+    QCOMPARE(m_window->propertyPanel()->item(), centre);
+    QCOMPARE(m_window->propertyPanel()->findChild<QLabel*>("propertyTitle")->text(), QString("marker 'center' on slider"));
+    // moved half a metre off the body, sideways: the triad follows at once
+    const render::ModelScene& scene = m_window->scene();
+    // the triad's points in world axes: its origin, then the tips of its x, y and z axes
+    const auto triadPoint = [&scene](int index) {
+      const auto actors = scene.actorsOf("bodies[2].markers[0]");
+      if (actors.size() != 1) return Vec3(Vec3::Constant(NAN));
+      double p[4] = {0, 0, 0, 1}, world[4];
+      vtkPolyData::SafeDownCast(actors.front()->GetMapper()->GetInput())->GetPoint(index, p);
+      actors.front()->GetMatrix()->MultiplyPoint(p, world);
+      return Vec3(world[0], world[1], world[2]);
+    };
+    const auto triadOrigin = [&triadPoint] { return triadPoint(0); };
+    const Vec3 before = triadOrigin();
+    QVERIFY(before.allFinite());
+    const Vec3 position = m_window->model().bodies[2].markers[0].position;
+    type(field("position:1"), QString::number(position.y() + 0.5));
+    QCOMPARE(m_window->model().bodies[2].markers[0].position.y(), position.y() + 0.5);
+    const Vec3 shift = scene.bodyPose(2).linear() * Vec3(0, 0.5, 0);
+    QVERIFY2((triadOrigin() - before - shift).norm() < 1e-9, qPrintable(QString::number((triadOrigin() - before).y())));
+    auto* undo = m_window->findChild<QAction*>("actionUndo");
+    QVERIFY2(undo->text().contains("marker 'center' on slider"), qPrintable(undo->text()));
+    // renamed: the row follows
+    type(field("name"), "mid");
+    QCOMPARE(row->text(0), QString("mid"));
+    // the background first, then a click on the triad's x axis, off the body now (the body's
+    // link to the marker runs along y)
+    QTest::mouseClick(m_window->viewport(), Qt::LeftButton, {}, QPoint(m_window->viewport()->width() - 5, 5));
+    QCOMPARE(doc->selected(), ModelDocument::kNoItem);
+    QVERIFY((triadOrigin() - scene.bodyPose(2) * m_window->model().bodies[2].markers[0].position).norm() < 1e-12);
+    const Vec3 onAxis = 0.4 * triadOrigin() + 0.6 * triadPoint(1);
+    clickAtWorld(onAxis.data());
+    QCOMPARE(doc->selected(), centre);
+    QVERIFY(row->isSelected());
+    QVERIFY(scene.isHighlighted(scene.actorsOf("bodies[2].markers[0]").front()));
   }
 
   /// The mouse resting over an item outlines it (what a click would pick) and names it in the
@@ -501,13 +555,16 @@ class EditingTest : public QObject {
     QApplication::processEvents();
   }
 
-  /// Clicks the tree row whose first column is text.
+  /// Clicks the (first) tree row whose first column is text.
   void clickRow(const QString& text) {
-    ModelTree* tree = m_window->modelTree();
-    const auto rows = tree->findItems(text, Qt::MatchExactly | Qt::MatchRecursive);
+    const auto rows = m_window->modelTree()->findItems(text, Qt::MatchExactly | Qt::MatchRecursive);
     QVERIFY2(!rows.isEmpty(), qPrintable(text));
-    tree->scrollToItem(rows.front());
-    const QRect r = tree->visualItemRect(rows.front());
+    clickRow(rows.front());
+  }
+  void clickRow(QTreeWidgetItem* row) {
+    ModelTree* tree = m_window->modelTree();
+    tree->scrollToItem(row);
+    const QRect r = tree->visualItemRect(row);
     QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, r.center());
     QApplication::processEvents();
   }
