@@ -18,6 +18,7 @@
 #include "ui/plot_panel.h"
 #include "ui/property_panel.h"
 #include "ui/simulation_controller.h"
+#include "ui/solver_settings_dialog.h"
 #include "ui/vtk_viewport.h"
 
 #include <algorithm>
@@ -257,6 +258,14 @@ void MainWindow::createActions() {
   m_cancelAction->setObjectName("actionCancel");
   m_cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
   connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelRun);
+  m_solverSettingsAction = new QAction(tr("Solver &settings…"), this);
+  m_solverSettingsAction->setObjectName("actionSolverSettings");
+  m_solverSettingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F5));
+  m_solverSettingsAction->setStatusTip(tr("Integrator, step, tolerances, end time and output interval"));
+  connect(m_solverSettingsAction, &QAction::triggered, this, [this] {
+    SolverSettingsDialog dialog(*m_document, this);
+    dialog.exec();
+  });
 
   m_resetCameraAction = new QAction(tr("&Reset camera"), this);
   m_resetCameraAction->setObjectName("actionResetCamera");
@@ -344,6 +353,8 @@ void MainWindow::createMenus() {
   simulation->addAction(m_runAction);
   simulation->addAction(m_pauseAction);
   simulation->addAction(m_cancelAction);
+  simulation->addSeparator();
+  simulation->addAction(m_solverSettingsAction);
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(m_resetCameraAction);
   QMenu* camera = view->addMenu(tr("&Camera"));
@@ -427,6 +438,7 @@ void MainWindow::updateActions() {
   m_saveAsAction->setEnabled(m_hasModel);
   m_revertAction->setEnabled(m_hasModel && !running && !m_document->path().isEmpty());
   m_runAction->setEnabled(m_hasModel && !running);
+  m_solverSettingsAction->setEnabled(m_hasModel && !running);
   m_cancelAction->setEnabled(running);
   m_pauseAction->setEnabled(running);
   if (!running) {

@@ -193,6 +193,7 @@ class MainWindow : public QMainWindow {
   QAction* m_quitAction = nullptr;
   QAction* m_runAction = nullptr;
   QAction* m_cancelAction = nullptr;
+  QAction* m_solverSettingsAction = nullptr;
   QAction* m_pauseAction = nullptr;
   QAction* m_resetCameraAction = nullptr;
   QAction* m_showMarkersAction = nullptr;

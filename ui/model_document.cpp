@@ -15,10 +15,7 @@
 
 namespace flexim::ui {
 
-namespace {
-
-/// Field values compared as stored (Eigen's quaternion has no ==).
-bool sameValue(const FieldValue& a, const FieldValue& b) {
+bool sameFieldValue(const FieldValue& a, const FieldValue& b) {
   if (a.index() != b.index()) return false;
   return std::visit(
       [&](const auto& x) {
@@ -29,8 +26,6 @@ bool sameValue(const FieldValue& a, const FieldValue& b) {
       },
       a);
 }
-
-}  // namespace
 
 /// One field of one item set to a new value; consecutive edits of the same field merge (a spin
 /// box's steps are one undo step).
@@ -306,7 +301,7 @@ bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue
     return false;
   }
   const FieldValue before = t.field->get(t.object);
-  if (sameValue(before, v)) return true;
+  if (sameFieldValue(before, v)) return true;
   ModelSpec trial = m_model;
   t.field->set(target(trial, id, key).object, v);
   std::vector<std::pair<ItemId, std::string>> changed{{id, key}};
@@ -353,6 +348,34 @@ bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue
                                            .arg(itemLabel(id), QString::fromStdString(*newName))
                                            .arg(changed.size() - 1),
                                        m_model, std::move(trial), std::move(changed)));
+  return true;
+}
+
+bool ModelDocument::setFields(ItemId id, const std::vector<std::pair<std::string, FieldValue>>& values,
+                              const QString& text, QString& error) {
+  if (!description(id)) {
+    error = tr("no such item");
+    return false;
+  }
+  ModelSpec trial = m_model;
+  std::vector<std::pair<ItemId, std::string>> changed;
+  for (const auto& [key, v] : values) {
+    const Target t = target(trial, id, key);
+    if (!t.field || !t.field->set || !t.field->get) {
+      error = tr("%1 has no field '%2' that can be edited").arg(itemLabel(id), QString::fromStdString(key));
+      return false;
+    }
+    if (sameFieldValue(t.field->get(t.object), v)) continue;
+    t.field->set(t.object, v);
+    changed.emplace_back(id, key);
+  }
+  if (changed.empty()) return true;
+  const std::string problem = newProblem(m_model, trial, itemPath(id));
+  if (!problem.empty()) {
+    error = QString::fromStdString(problem);
+    return false;
+  }
+  m_undo.push(new ModelChangeCommand(*this, text, m_model, std::move(trial), std::move(changed)));
   return true;
 }
 

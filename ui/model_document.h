@@ -30,6 +30,9 @@ namespace flexim::ui {
 
 using ItemId = int;
 
+/// Field values compared as stored (Eigen's quaternion has no ==).
+bool sameFieldValue(const FieldValue& a, const FieldValue& b);
+
 class ModelDocument : public QObject {
   Q_OBJECT
 
@@ -86,6 +89,13 @@ class ModelDocument : public QObject {
   /// Renaming an item renames the references to it in the same command. Setting a field to its
   /// current value does nothing and succeeds.
   bool setField(ItemId id, const std::string& key, const FieldValue& value, QString& error);
+
+  /// Several fields of one item changed together, as one undoable command named text (a
+  /// settings dialog's OK): checked as a whole, so intermediate states do not matter. Values equal
+  /// to the current ones are skipped; nothing changed is no command and succeeds. Renames of
+  /// referenced items are not followed here (use setField for a name).
+  bool setFields(ItemId id, const std::vector<std::pair<std::string, FieldValue>>& values, const QString& text,
+                 QString& error);
 
   ItemId selected() const { return m_selected; }
   void select(ItemId id);

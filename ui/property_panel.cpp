@@ -156,6 +156,7 @@ PropertyPanel::PropertyPanel(ModelDocument* document, QWidget* parent) : QWidget
     rebuild();
   });
   connect(m_document, &ModelDocument::fieldChanged, this, &PropertyPanel::onFieldChanged);
+  m_item = m_document->selected();
   rebuild();
 }
 

@@ -15,12 +15,16 @@
 #include "ui/model_document.h"
 #include "ui/model_tree.h"
 #include "ui/property_panel.h"
+#include "ui/solver_settings_dialog.h"
 #include "ui/surface_format.h"
 #include "ui/vtk_viewport.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QLabel>
@@ -274,6 +278,51 @@ class EditingTest : public QObject {
     QCOMPARE(doc->selected(), centre);
     QVERIFY(row->isSelected());
     QVERIFY(scene.isHighlighted(scene.actorsOf("bodies[2].markers[0]").front()));
+  }
+
+  /// Simulation > Solver settings (Ctrl+F5): the simulation's fields in a dialog; OK applies
+  /// all changes as one undoable command, Cancel none, and a refused value is refused in place.
+  void solverSettingsDialogIsOneUndoableEdit() {
+    const SolverSpec before = m_window->model().solver;
+    // Cancel: nothing changes
+    QTimer::singleShot(0, this, [this] {
+      auto* dialog = qobject_cast<SolverSettingsDialog*>(QApplication::activeModalWidget());
+      QVERIFY(dialog);
+      type(dialog->panel()->findChild<QLineEdit*>("field:t_end"), "0.5");
+      QTest::keyClick(dialog, Qt::Key_Escape);
+    });
+    QTest::keyClick(m_window.get(), Qt::Key_F5, Qt::ControlModifier);
+    QCOMPARE(m_window->model().solver.t_end, before.t_end);
+    QCOMPARE(m_window->document()->undoStack()->count(), 0);
+    m_window->activateWindow();  // the shortcut goes to the active window
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    // OK: end time and output interval together; a negative step refused in place first
+    QString refused;
+    QTimer::singleShot(0, this, [this, &refused] {
+      auto* dialog = qobject_cast<SolverSettingsDialog*>(QApplication::activeModalWidget());
+      QVERIFY(dialog);
+      QCOMPARE(dialog->panel()->item(), ModelDocument::kSimulationId);
+      type(dialog->panel()->findChild<QLineEdit*>("field:step"), "-0.001");
+      refused = dialog->panel()->fieldError("step");
+
+      type(dialog->panel()->findChild<QLineEdit*>("field:t_end"), "0.5");
+      type(dialog->panel()->findChild<QLineEdit*>("field:output_interval"), "0.002");
+      auto* ok = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+      QTest::mouseClick(ok, Qt::LeftButton);
+    });
+    QTest::keyClick(m_window.get(), Qt::Key_F5, Qt::ControlModifier);
+    QVERIFY2(refused.contains("simulation.step") && refused.contains("negative"), qPrintable(refused));
+    QCOMPARE(m_window->model().solver.t_end, 0.5);
+    QCOMPARE(m_window->model().solver.output_interval, 0.002);
+    QCOMPARE(m_window->model().solver.step, before.step);
+    QCOMPARE(m_window->document()->undoStack()->count(), 1);
+    QCOMPARE(m_window->document()->undoStack()->undoText(), QString("Solver settings"));
+    QCOMPARE(m_window->windowTitle(), QString("model.json* — Flexim"));
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(m_window->model().solver.t_end, before.t_end);
+    QCOMPARE(m_window->model().solver.output_interval, before.output_interval);
   }
 
   /// The mouse resting over an item outlines it (what a click would pick) and names it in the
