@@ -18,7 +18,8 @@
 #include "ui/plot_panel.h"
 #include "ui/property_panel.h"
 #include "ui/simulation_controller.h"
-#include "ui/solver_settings_dialog.h"
+#include "ui/item_actions.h"
+#include "ui/item_dialog.h"
 #include "ui/vtk_viewport.h"
 
 #include <algorithm>
@@ -55,6 +56,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   m_scene = std::make_unique<render::ModelScene>();
   m_controller = new SimulationController(this);
   m_document = new ModelDocument(this);
+  m_itemActions = new ItemActions(m_document, this);
   setAcceptDrops(true);
 
   createCentralArea();
@@ -100,6 +102,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
   connect(m_playback, &PlaybackBar::frameChanged, this, &MainWindow::showFrame);
   connect(m_document, &ModelDocument::fieldChanged, this, &MainWindow::onFieldChanged);
+  connect(m_document, &ModelDocument::itemsChanged, this, &MainWindow::onFieldChanged);
   connect(m_document, &ModelDocument::dirtyChanged, this, [this] { updateTitle(); });
   // the selection, wherever it was made, is drawn highlighted in the view
   connect(m_document, &ModelDocument::selectionChanged, this, [this](ItemId id) {
@@ -263,7 +266,7 @@ void MainWindow::createActions() {
   m_solverSettingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F5));
   m_solverSettingsAction->setStatusTip(tr("Integrator, step, tolerances, end time and output interval"));
   connect(m_solverSettingsAction, &QAction::triggered, this, [this] {
-    SolverSettingsDialog dialog(*m_document, this);
+    ItemDialog dialog(*m_document, ModelDocument::kSimulationId, tr("Solver settings"), this);
     dialog.exec();
   });
 
@@ -349,6 +352,15 @@ void MainWindow::createMenus() {
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
   edit->addAction(m_undoAction);
   edit->addAction(m_redoAction);
+  edit->addSeparator();
+  edit->addAction(m_itemActions->duplicateAction());
+  edit->addAction(m_itemActions->deleteAction());
+  menuBar()->addMenu(m_itemActions->addMenu());
+  // the tree's context menu: what can be done to the item under the mouse (selected by the click)
+  m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
+  m_tree->addAction(m_itemActions->addMarkerAction());
+  m_tree->addAction(m_itemActions->duplicateAction());
+  m_tree->addAction(m_itemActions->deleteAction());
   QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
   simulation->addAction(m_runAction);
   simulation->addAction(m_pauseAction);
@@ -439,6 +451,7 @@ void MainWindow::updateActions() {
   m_revertAction->setEnabled(m_hasModel && !running && !m_document->path().isEmpty());
   m_runAction->setEnabled(m_hasModel && !running);
   m_solverSettingsAction->setEnabled(m_hasModel && !running);
+  m_itemActions->setEditable(!running);
   m_cancelAction->setEnabled(running);
   m_pauseAction->setEnabled(running);
   if (!running) {

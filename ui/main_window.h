@@ -25,6 +25,7 @@ class QToolBar;
 
 namespace flexim::ui {
 
+class ItemActions;
 class DisplayToolBar;
 class FeReductionJob;
 class MessagesPanel;
@@ -194,6 +195,7 @@ class MainWindow : public QMainWindow {
   QAction* m_runAction = nullptr;
   QAction* m_cancelAction = nullptr;
   QAction* m_solverSettingsAction = nullptr;
+  ItemActions* m_itemActions = nullptr;
   QAction* m_pauseAction = nullptr;
   QAction* m_resetCameraAction = nullptr;
   QAction* m_showMarkersAction = nullptr;

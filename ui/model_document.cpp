@@ -9,6 +9,8 @@
 #include <QUndoCommand>
 
 #include <algorithm>
+#include <cctype>
+#include <set>
 #include <fstream>
 #include <sstream>
 #include <type_traits>
@@ -71,6 +73,32 @@ class ModelChangeCommand : public QUndoCommand {
   std::vector<std::pair<ItemId, std::string>> m_changed;
 };
 
+/// Items added or removed: the model and its item ids before and after, and the selection on
+/// each side. The ids of new items nested in an added one are made at the first redo and kept.
+class StructureCommand : public QUndoCommand {
+ public:
+  StructureCommand(ModelDocument& doc, const QString& text, ModelSpec after, ModelDocument::Lists afterLists,
+                   ItemId selectAfter)
+      : m_doc(doc), m_before(doc.m_model), m_beforeLists(doc.m_lists), m_selectBefore(doc.m_selected),
+        m_after(std::move(after)), m_afterLists(std::move(afterLists)), m_selectAfter(selectAfter) {
+    setText(text);
+  }
+  void redo() override {
+    m_doc.replaceStructure(m_after, m_afterLists, m_selectAfter);
+    m_afterLists = m_doc.m_lists;
+  }
+  void undo() override { m_doc.replaceStructure(m_before, m_beforeLists, m_selectBefore); }
+
+ private:
+  ModelDocument& m_doc;
+  ModelSpec m_before;
+  ModelDocument::Lists m_beforeLists;
+  ItemId m_selectBefore;
+  ModelSpec m_after;
+  ModelDocument::Lists m_afterLists;
+  ItemId m_selectAfter;
+};
+
 ModelDocument::ModelDocument(QObject* parent) : QObject(parent) {
   connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit dirtyChanged(!clean); });
   assignIds();
@@ -83,6 +111,7 @@ void ModelDocument::reset(ModelSpec model, QString path) {
   m_undo.clear();
   m_undo.setClean();
   m_selected = kNoItem;
+  m_nextId = kSimulationId + 1;
   assignIds();
   emit modelReset();
   emit selectionChanged(m_selected);
@@ -119,35 +148,42 @@ bool ModelDocument::save(const QString& path, QString& error) {
   return true;
 }
 
-void ModelDocument::assignIds() {
+void ModelDocument::assignIds(const Lists* keep) {
   m_nodes.clear();
   m_order.clear();
   m_lists.clear();
-  m_nextId = kSimulationId + 1;
   m_nodes[kModelId] = {kNoItem, nullptr, &modelDescription()};
   m_order.push_back(kModelId);
-  assignChildIds(kModelId, modelDescription(), &m_model);
+  assignChildIds(kModelId, modelDescription(), &m_model, keep);
 }
 
-void ModelDocument::assignChildIds(ItemId id, const ItemDescription& d, void* object) {
+void ModelDocument::assignChildIds(ItemId id, const ItemDescription& d, void* object, const Lists* keep) {
+  // the ids kept for (id, key) by a structural edit, a new one where there is none
+  const auto idFor = [this, keep, id](const std::string& key, std::size_t i) {
+    if (keep)
+      if (const auto it = keep->find({id, key}); it != keep->end() && i < it->second.size() && it->second[i] != kNoItem)
+        return it->second[i];
+    return m_nextId++;
+  };
   for (const FieldDescription& f : d.fields) {
     if (!f.item) continue;
     if (f.type == FieldType::List && f.count && f.element) {
       std::vector<ItemId>& ids = m_lists[{id, f.key}];
       const std::size_t n = f.count(object);
       for (std::size_t i = 0; i < n; ++i) {
-        const ItemId child = m_nextId++;
+        const ItemId child = idFor(f.key, i);
         ids.push_back(child);
         m_nodes[child] = {id, &f, f.item};
         m_order.push_back(child);
-        assignChildIds(child, *f.item, f.element(object, i));
+        assignChildIds(child, *f.item, f.element(object, i), keep);
       }
     } else if (f.type == FieldType::Object && f.object && id == kModelId) {
       // the model's own objects are items; an item's nested objects (a visual) are its fields
-      const ItemId child = f.key == "simulation" ? kSimulationId : m_nextId++;
+      const ItemId child = f.key == "simulation" ? kSimulationId : idFor(f.key, 0);
+      m_lists[{id, f.key}] = {child};
       m_nodes[child] = {id, &f, f.item};
       m_order.push_back(child);
-      assignChildIds(child, *f.item, f.object(object));
+      assignChildIds(child, *f.item, f.object(object), keep);
     }
   }
 }
@@ -165,7 +201,6 @@ const ModelDocument::Node* ModelDocument::node(ItemId id) const {
 }
 
 std::size_t ModelDocument::indexOf(ItemId id, const Node& n) const {
-  if (n.field->type != FieldType::List) return 0;
   const std::vector<ItemId>& ids = m_lists.at({n.parent, n.field->key});
   return static_cast<std::size_t>(std::find(ids.begin(), ids.end(), id) - ids.begin());
 }
@@ -308,27 +343,11 @@ bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue
   const auto* oldName = std::get_if<std::string>(&before);
   const auto* newName = std::get_if<std::string>(&v);
   if (key == "name" && oldName && newName && !d->nameScope.empty())
-    renameReferences(trial, id, *oldName, *newName, changed);
+    renameReferences(trial, id, *newName, changed);
   // a flexible body's file is its data: the new file is read now (relative to the model file,
   // as the loader does), so the body drawn and run is the one named; unreadable is refused
   const bool newData = key == "file" && d->kind == "flexible_body";
-  if (newData) {
-    auto* body = static_cast<FlexibleBodySpec*>(target(trial, id, key).object);
-    body->data = nullptr;
-    if (!body->file.empty()) {
-      const QString file = QString::fromStdString(body->file);
-      const QString path = QFileInfo(file).isRelative() && !m_path.isEmpty()
-                               ? QFileInfo(m_path).dir().filePath(file)
-                               : file;
-      auto data = std::make_shared<fe::ReducedBody>();
-      std::string why;
-      if (!io::loadReducedBody(path.toStdString(), *data, &why)) {
-        error = QString::fromStdString(itemPath(id) + ".file: " + (why.empty() ? "cannot be read" : why));
-        return false;
-      }
-      body->data = std::move(data);
-    }
-  }
+  if (newData && !loadData(trial, id, error)) return false;
   // the same check as the JSON loader's: validate the edited model and refuse an edit that adds
   // an error, with validation's message (the one at this field, if there is one)
   const std::string fieldPath = itemPath(id).empty() ? key : itemPath(id) + "." + key;
@@ -351,6 +370,22 @@ bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue
   return true;
 }
 
+bool ModelDocument::loadData(ModelSpec& trial, ItemId id, QString& error) const {
+  auto* body = static_cast<FlexibleBodySpec*>(itemPointer(trial, id));
+  body->data = nullptr;
+  if (body->file.empty()) return true;
+  const QString file = QString::fromStdString(body->file);
+  const QString path = QFileInfo(file).isRelative() && !m_path.isEmpty() ? QFileInfo(m_path).dir().filePath(file) : file;
+  auto data = std::make_shared<fe::ReducedBody>();
+  std::string why;
+  if (!io::loadReducedBody(path.toStdString(), *data, &why)) {
+    error = QString::fromStdString(itemPath(id) + ".file: " + (why.empty() ? "cannot be read" : why));
+    return false;
+  }
+  body->data = std::move(data);
+  return true;
+}
+
 bool ModelDocument::setFields(ItemId id, const std::vector<std::pair<std::string, FieldValue>>& values,
                               const QString& text, QString& error) {
   if (!description(id)) {
@@ -368,6 +403,7 @@ bool ModelDocument::setFields(ItemId id, const std::vector<std::pair<std::string
     if (sameFieldValue(t.field->get(t.object), v)) continue;
     t.field->set(t.object, v);
     changed.emplace_back(id, key);
+    if (key == "file" && description(id)->kind == "flexible_body" && !loadData(trial, id, error)) return false;
   }
   if (changed.empty()) return true;
   const std::string problem = newProblem(m_model, trial, itemPath(id));
@@ -379,34 +415,187 @@ bool ModelDocument::setFields(ItemId id, const std::vector<std::pair<std::string
   return true;
 }
 
-void ModelDocument::renameReferences(ModelSpec& trial, ItemId renamedId, const std::string& from, const std::string& to,
+void ModelDocument::renameReferences(ModelSpec& trial, ItemId renamed, const std::string& to,
                                      std::vector<std::pair<ItemId, std::string>>& changed) const {
-  // every reference to the item's kind (or to its name scope: "body" names rigid and virtual
-  // bodies alike) that names it follows the new name. A marker is named together with its body
-  // (marker1 with body1): only references whose body is the marker's own follow it.
-  const ItemDescription& renamed = *description(renamedId);
-  const ItemId holder = parentOf(renamedId);
-  const std::string holderName =
-      holder == kModelId ? std::string() : (itemName(holder).empty() ? std::string(kGroundName) : itemName(holder));
-  for (ItemId other : m_order) {
-    const ItemDescription& d = *description(other);
-    void* item = itemPointer(trial, other);
-    for (const FieldDescription& f : d.fields) {
-      if (f.type != FieldType::Reference || !f.get || !f.set || !d.applies(f, item)) continue;
-      if (f.refersTo != renamed.kind && f.refersTo != renamed.nameScope) continue;
-      const FieldValue value = f.get(item);
-      const auto* name = std::get_if<std::string>(&value);
-      if (!name || *name != from) continue;
-      if (!f.bodyKey.empty()) {
-        const FieldDescription* bodyField = d.field(f.bodyKey);
-        const FieldValue body = bodyField && bodyField->get ? bodyField->get(item) : FieldValue{};
-        const auto* bodyName = std::get_if<std::string>(&body);
-        if (!bodyName || *bodyName != holderName) continue;
-      }
-      f.set(item, to);
-      changed.emplace_back(other, f.key);
+  // every reference that names the item (found in the model before the rename) follows the new name
+  for (ItemId other : m_order)
+    for (const FieldDescription* f : referencesTo(other, renamed)) {
+      f->set(itemPointer(trial, other), to);
+      changed.emplace_back(other, f->key);
+    }
+}
+
+std::string ModelDocument::holderName(ItemId id) const {
+  const ItemId holder = parentOf(id);
+  if (holder == kModelId || holder == kNoItem) return {};
+  const std::string name = itemName(holder);
+  return name.empty() ? std::string(kGroundName) : name;
+}
+
+std::vector<const FieldDescription*> ModelDocument::referencesTo(ItemId from, ItemId to) const {
+  // a reference to the item's kind (or to its name scope: "body" names rigid and virtual bodies
+  // alike) that holds its name; a marker is named together with its body (marker1 with body1),
+  // so the body field must name the marker's own. References inside nested objects are not
+  // visited (none names an item today).
+  std::vector<const FieldDescription*> out;
+  const ItemDescription* d = description(from);
+  const ItemDescription* target = description(to);
+  if (!d || !target || target->nameScope.empty() || from == to) return out;
+  const std::string name = itemName(to);
+  const void* item = itemPointer(m_model, from);
+  for (const FieldDescription& f : d->fields) {
+    if (f.type != FieldType::Reference || !f.get || !f.set || !d->applies(f, item)) continue;
+    if (f.refersTo != target->kind && f.refersTo != target->nameScope) continue;
+    const FieldValue value = f.get(item);
+    const auto* named = std::get_if<std::string>(&value);
+    if (!named || *named != name) continue;
+    if (!f.bodyKey.empty()) {
+      const FieldDescription* bodyField = d->field(f.bodyKey);
+      const FieldValue body = bodyField && bodyField->get ? bodyField->get(item) : FieldValue{};
+      const auto* bodyName = std::get_if<std::string>(&body);
+      if (!bodyName || *bodyName != holderName(to)) continue;
+    }
+    out.push_back(&f);
+  }
+  return out;
+}
+
+const void* ModelDocument::itemData(ItemId id) const { return itemPointer(m_model, id); }
+
+ItemId ModelDocument::addItem(ItemId holder, const std::string& listKey, const void* element, const QString& text,
+                              QString& error, int index, bool draft) {
+  const ItemDescription* d = description(holder);
+  const FieldDescription* list = d ? d->field(listKey) : nullptr;
+  if (!list || list->type != FieldType::List || !list->insert) {
+    error = tr("%1 has no list '%2'").arg(itemLabel(holder), QString::fromStdString(listKey));
+    return kNoItem;
+  }
+  ModelSpec trial = m_model;
+  void* holderData = itemPointer(trial, holder);
+  const std::size_t n = list->count(holderData);
+  const std::size_t at = index < 0 || std::size_t(index) > n ? n : std::size_t(index);
+  list->insert(holderData, at, element);
+  if (!draft) {
+    const std::string path = itemPath(holder);
+    const std::string problem =
+        newProblem(m_model, trial, (path.empty() ? "" : path + ".") + listKey + "[" + std::to_string(at) + "]");
+    if (!problem.empty()) {
+      error = QString::fromStdString(problem);
+      return kNoItem;
     }
   }
+  Lists lists = m_lists;
+  const ItemId id = m_nextId++;
+  std::vector<ItemId>& ids = lists[{holder, listKey}];
+  ids.insert(ids.begin() + std::ptrdiff_t(at), id);
+  m_undo.push(new StructureCommand(*this, text, std::move(trial), std::move(lists), id));
+  return id;
+}
+
+ItemId ModelDocument::duplicateItem(ItemId id, QString& error) {
+  const Node* n = node(id);
+  if (!n || !n->field || n->field->type != FieldType::List) {
+    error = tr("%1 cannot be duplicated").arg(itemLabel(id));
+    return kNoItem;
+  }
+  ModelSpec scratch = m_model;
+  void* copy = itemPointer(scratch, id);
+  std::string name = itemName(id);
+  if (const FieldDescription* nameField = n->item->field("name"); nameField && nameField->set && !name.empty()) {
+    while (!name.empty() && std::isdigit(static_cast<unsigned char>(name.back()))) name.pop_back();
+    nameField->set(copy, freeName(n->parent, n->field->key, name.empty() ? n->item->kind : name));
+  }
+  return addItem(n->parent, n->field->key, copy, tr("Duplicate %1").arg(itemLabel(id)), error,
+                 int(indexOf(id, *n)) + 1);
+}
+
+std::vector<ItemId> ModelDocument::dependents(ItemId id) const {
+  const auto inside = [this](ItemId item, ItemId holder) {
+    for (ItemId p = parentOf(item); p != kNoItem; p = parentOf(p))
+      if (p == holder) return true;
+    return false;
+  };
+  std::set<ItemId> gone{id};
+  std::vector<ItemId> queue{id};
+  while (!queue.empty()) {
+    const ItemId x = queue.back();
+    queue.pop_back();
+    for (ItemId y : m_order)
+      if (!gone.count(y) && (inside(y, x) || !referencesTo(y, x).empty())) {
+        gone.insert(y);
+        queue.push_back(y);
+      }
+  }
+  std::vector<ItemId> out;
+  for (ItemId y : m_order)
+    if (y != id && gone.count(y)) out.push_back(y);
+  return out;
+}
+
+bool ModelDocument::removeItems(const std::vector<ItemId>& ids, QString& error) {
+  std::set<ItemId> gone;
+  for (ItemId id : ids) {
+    const Node* n = node(id);
+    if (!n || !n->field || n->field->type != FieldType::List) {
+      error = tr("%1 cannot be deleted").arg(n ? itemLabel(id) : tr("an unknown item"));
+      return false;
+    }
+    gone.insert(id);
+  }
+  if (gone.empty()) return true;
+  // with each item go the items it holds
+  for (ItemId y : m_order)
+    if (gone.count(parentOf(y))) gone.insert(y);
+  // erased from the last in document order: the indices of those still to erase stay valid
+  ModelSpec trial = m_model;
+  for (auto it = m_order.rbegin(); it != m_order.rend(); ++it) {
+    if (!gone.count(*it) || gone.count(parentOf(*it))) continue;
+    const Node& n = *node(*it);
+    n.field->erase(itemPointer(trial, n.parent), indexOf(*it, n));
+  }
+  const std::string problem = newProblem(m_model, trial, "");
+  if (!problem.empty()) {
+    error = tr("it is still used: %1").arg(QString::fromStdString(problem));
+    return false;
+  }
+  Lists lists;
+  for (const auto& [key, list] : m_lists) {
+    if (gone.count(key.first)) continue;
+    std::vector<ItemId>& kept = lists[key];
+    for (ItemId y : list)
+      if (!gone.count(y)) kept.push_back(y);
+  }
+  const ItemId only = ids.size() == 1 ? ids.front() : kNoItem;
+  const QString text = only != kNoItem ? tr("Delete %1").arg(itemLabel(only)) : tr("Delete %1 items").arg(ids.size());
+  const ItemId select = gone.count(m_selected) ? kNoItem : m_selected;
+  m_undo.push(new StructureCommand(*this, text, std::move(trial), std::move(lists), select));
+  return true;
+}
+
+std::string ModelDocument::freeName(ItemId holder, const std::string& listKey, const std::string& base) const {
+  const ItemDescription* d = description(holder);
+  const FieldDescription* list = d ? d->field(listKey) : nullptr;
+  if (!list || !list->item) return base;
+  // names are unique in the model per name scope, markers within their list (as validate() says)
+  std::set<std::string> used;
+  if (list->item->nameScope == "marker") {
+    if (const auto it = m_lists.find({holder, listKey}); it != m_lists.end())
+      for (ItemId y : it->second) used.insert(itemName(y));
+  } else {
+    for (ItemId y : m_order)
+      if (description(y)->nameScope == list->item->nameScope) used.insert(itemName(y));
+    used.insert(kGroundName);
+  }
+  for (int n = 1;; ++n)
+    if (!used.count(base + std::to_string(n))) return base + std::to_string(n);
+}
+
+void ModelDocument::replaceStructure(const ModelSpec& model, const Lists& lists, ItemId select) {
+  m_model = model;
+  assignIds(&lists);
+  m_selected = m_nodes.count(select) ? select : kNoItem;
+  emit itemsChanged();
+  emit selectionChanged(m_selected);
 }
 
 std::string ModelDocument::newProblem(const ModelSpec& before, const ModelSpec& after, const std::string& fieldPath) {

@@ -97,6 +97,29 @@ class ModelDocument : public QObject {
   bool setFields(ItemId id, const std::vector<std::pair<std::string, FieldValue>>& values, const QString& text,
                  QString& error);
 
+  /// The item's spec struct (a RigidBodySpec, a MarkerSpec, ...; null for an unknown id): what
+  /// addItem copies from a draft made in another document.
+  const void* itemData(ItemId id) const;
+
+  /// Adds an item to a list that holder has ("bodies" of the model, "markers" of a body) at index
+  /// (-1: at the end), as one undoable command named text: a copy of element (a spec struct of
+  /// the list's kind), or the kind's defaults when null. Refused, like an edit, when it adds a
+  /// validation error — unless draft: a new item still being filled in (a dialog's copy of the
+  /// model). The new item is selected; its id, or kNoItem with the reason in error.
+  ItemId addItem(ItemId holder, const std::string& listKey, const void* element, const QString& text, QString& error,
+                 int index = -1, bool draft = false);
+  /// A copy of the item (and what it holds) right after it, named like it with a number ("crank2").
+  ItemId duplicateItem(ItemId id, QString& error);
+  /// What must go if the item goes: the items that name it (a joint on a body, a driver of that
+  /// joint, ...), transitively, and the items it holds (its markers) and theirs; document order.
+  std::vector<ItemId> dependents(ItemId id) const;
+  /// Removes the items (each with what it holds) as one undoable command. Refused when it leaves a
+  /// reference without its item (include dependents()), or for an item not in a list (the ground).
+  bool removeItems(const std::vector<ItemId>& ids, QString& error);
+  /// base followed by the smallest number that makes a name free where a new item of the list
+  /// would be named ("body1", "marker3").
+  std::string freeName(ItemId holder, const std::string& listKey, const std::string& base) const;
+
   ItemId selected() const { return m_selected; }
   void select(ItemId id);
 
@@ -105,12 +128,15 @@ class ModelDocument : public QObject {
   void fieldChanged(flexim::ui::ItemId id, const QString& key);
   /// The whole model was replaced (reset).
   void modelReset();
+  /// Items were added or removed (an add, a delete, their undo): ids of the others are unchanged.
+  void itemsChanged();
   void selectionChanged(flexim::ui::ItemId id);
   void dirtyChanged(bool dirty);
 
  private:
   friend class SetFieldCommand;
   friend class ModelChangeCommand;
+  friend class StructureCommand;
   /// Where an item sits: the item holding it, the holder's List or Object field it is in, and its
   /// kind. The index in a list is found from the holder's id list, so it follows the list.
   struct Node {
@@ -135,15 +161,26 @@ class ModelDocument : public QObject {
   const void* itemPointer(const ModelSpec& model, ItemId id) const;
   /// Sets without a command (the commands' redo and undo).
   void apply(ItemId id, const std::string& key, const FieldValue& value);
-  void assignIds();
+  /// (holder, list or object key) -> the ids of its items in order (one for an object).
+  using Lists = std::map<std::pair<ItemId, std::string>, std::vector<ItemId>>;
+  /// Gives every item of m_model an id: the one keep has at its place, else a new one.
+  void assignIds(const Lists* keep = nullptr);
   /// Ids for the items held by item id (its list elements; the model's objects too), recursively.
-  void assignChildIds(ItemId id, const ItemDescription& d, void* object);
+  void assignChildIds(ItemId id, const ItemDescription& d, void* object, const Lists* keep);
   /// Points the references to a renamed item at its new name (in trial), listing the fields changed.
-  void renameReferences(ModelSpec& trial, ItemId renamed, const std::string& from, const std::string& to,
+  void renameReferences(ModelSpec& trial, ItemId renamed, const std::string& to,
                         std::vector<std::pair<ItemId, std::string>>& changed) const;
   /// The first validation error of after that before does not have, preferring one at fieldPath.
   static std::string newProblem(const ModelSpec& before, const ModelSpec& after, const std::string& fieldPath);
   void replaceModel(const ModelSpec& model, const std::vector<std::pair<ItemId, std::string>>& changed);
+  /// The model and its item ids after a structural edit (or its undo); the selection goes to select.
+  void replaceStructure(const ModelSpec& model, const Lists& lists, ItemId select);
+  /// The reference fields of item `from` that name item `to` (a marker together with its body).
+  std::vector<const FieldDescription*> referencesTo(ItemId from, ItemId to) const;
+  /// Reads a flexible body's reduced-body file (relative to the model file) into its data in trial.
+  bool loadData(ModelSpec& trial, ItemId id, QString& error) const;
+  /// The name a reference to item id's holder gives it: a body's name, "ground" for the ground.
+  std::string holderName(ItemId id) const;
 
   ModelSpec m_model;
   QString m_path;
@@ -151,7 +188,7 @@ class ModelDocument : public QObject {
   QUndoStack m_undo;
   std::map<ItemId, Node> m_nodes;
   std::vector<ItemId> m_order;  ///< document order
-  std::map<std::pair<ItemId, std::string>, std::vector<ItemId>> m_lists;  ///< (holder, list key) -> ids in list order
+  Lists m_lists;
   ItemId m_nextId = kSimulationId + 1;
   ItemId m_selected = kNoItem;
 };

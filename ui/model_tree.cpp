@@ -89,13 +89,17 @@ ModelTree::ModelTree(QWidget* parent) : QTreeWidget(parent) {
 void ModelTree::setDocument(ModelDocument* document) {
   m_document = document;
   connect(document, &ModelDocument::modelReset, this, &ModelTree::rebuild);
+  connect(document, &ModelDocument::itemsChanged, this, &ModelTree::rebuild);
   connect(document, &ModelDocument::fieldChanged, this, [this](ItemId id, const QString&) { refreshRow(id); });
   connect(document, &ModelDocument::selectionChanged, this, &ModelTree::showSelection);
   rebuild();
 }
 
 void ModelTree::rebuild() {
+  // clearing deselects the rows: that is not the user's choice, the document's selection stays
+  m_updatingSelection = true;
   clear();
+  m_updatingSelection = false;
   if (!m_document) return;
   const ModelDocument& doc = *m_document;
   // the model's lists make one group per name scope, in document order, from the item

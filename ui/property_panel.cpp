@@ -155,6 +155,10 @@ PropertyPanel::PropertyPanel(ModelDocument* document, QWidget* parent) : QWidget
     m_item = m_document->selected();
     rebuild();
   });
+  connect(m_document, &ModelDocument::itemsChanged, this, [this] {
+    m_item = m_document->selected();
+    scheduleRebuild();
+  });
   connect(m_document, &ModelDocument::fieldChanged, this, &PropertyPanel::onFieldChanged);
   m_item = m_document->selected();
   rebuild();

@@ -223,6 +223,14 @@ class Fields {
     f.count = [member](const void* p) { return (static_cast<const T*>(p)->*member).size(); };
     f.resize = [member](void* p, std::size_t n) { (static_cast<T*>(p)->*member).resize(n); };
     f.element = [member](void* p, std::size_t i) -> void* { return &(static_cast<T*>(p)->*member)[i]; };
+    f.insert = [member](void* p, std::size_t i, const void* e) {
+      auto& list = static_cast<T*>(p)->*member;
+      list.insert(list.begin() + std::ptrdiff_t(i), e ? *static_cast<const S*>(e) : S{});
+    };
+    f.erase = [member](void* p, std::size_t i) {
+      auto& list = static_cast<T*>(p)->*member;
+      list.erase(list.begin() + std::ptrdiff_t(i));
+    };
     return f;
   }
 
@@ -623,6 +631,14 @@ struct Registry {
       m.count = [](const void* p) { return static_cast<const std::vector<MarkerSpec>*>(p)->size(); };
       m.resize = [](void* p, std::size_t n) { static_cast<std::vector<MarkerSpec>*>(p)->resize(n); };
       m.element = [](void* p, std::size_t i) -> void* { return &(*static_cast<std::vector<MarkerSpec>*>(p))[i]; };
+      m.insert = [](void* p, std::size_t i, const void* e) {
+        auto& list = *static_cast<std::vector<MarkerSpec>*>(p);
+        list.insert(list.begin() + std::ptrdiff_t(i), e ? *static_cast<const MarkerSpec*>(e) : MarkerSpec{});
+      };
+      m.erase = [](void* p, std::size_t i) {
+        auto& list = *static_cast<std::vector<MarkerSpec>*>(p);
+        list.erase(list.begin() + std::ptrdiff_t(i));
+      };
       d.fields.push_back(std::move(m));
     }
     describe(model, "model", "", "Model", "", "A Flexim model: one JSON document.");

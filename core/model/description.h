@@ -91,6 +91,9 @@ struct FieldDescription {
   std::function<std::size_t(const void*)> count;       ///< List
   std::function<void(void*, std::size_t)> resize;      ///< List
   std::function<void*(void*, std::size_t)> element;    ///< List
+  /// List: a copy of element (a struct of the item's type; its defaults when null) put at index.
+  std::function<void(void*, std::size_t, const void*)> insert;
+  std::function<void(void*, std::size_t)> erase;       ///< List
   std::function<bool(const void*)> inUse;              ///< written only when true (none: always)
   std::function<void(const ModelSpec&, void*)> defaultFrom;  ///< default that depends on the model
 

@@ -216,6 +216,121 @@ class ModelDocumentTest : public QObject {
     QCOMPARE(doc.model().joints[0].marker1, std::string("O"));
   }
 
+  /// Adding an item: at the end of its list or at a place, one undoable command, selected; the
+  /// other items keep their ids; undo and redo give the same ids back.
+  void addItemUndoRedo() {
+    ModelDocument doc;
+    doc.reset(loadExample(), {});
+    const ItemId crank = doc.findItem("bodies", "crank");
+    const ItemId slider = doc.findItem("bodies", "slider");
+    QSignalSpy structure(&doc, &ModelDocument::itemsChanged);
+    RigidBodySpec arm;
+    arm.name = doc.freeName(ModelDocument::kModelId, "bodies", "body");
+    QCOMPARE(arm.name, std::string("body1"));
+    arm.mass = 2.0;
+    arm.position = Vec3(0.1, 0.2, 0.3);
+    QString error;
+    const ItemId id = doc.addItem(ModelDocument::kModelId, "bodies", &arm, "Add rigid body 'body1'", error, 1);
+    QVERIFY2(id != ModelDocument::kNoItem, qPrintable(error));
+    QCOMPARE(structure.count(), 1);
+    QCOMPARE(doc.model().bodies.size(), std::size_t(4));
+    QCOMPARE(doc.model().bodies[1].name, std::string("body1"));
+    QCOMPARE(doc.itemPath(id), std::string("bodies[1]"));
+    QCOMPARE(doc.itemPath(slider), std::string("bodies[3]"));  // same id, new place
+    QCOMPARE(doc.itemPath(crank), std::string("bodies[0]"));
+    QCOMPARE(doc.selected(), id);
+    QCOMPARE(doc.undoStack()->undoText(), QString("Add rigid body 'body1'"));
+    // a marker on the new body
+    MarkerSpec tip;
+    tip.name = doc.freeName(id, "markers", "marker");
+    QCOMPARE(tip.name, std::string("marker1"));
+    const ItemId marker = doc.addItem(id, "markers", &tip, "Add marker", error);
+    QVERIFY2(marker != ModelDocument::kNoItem, qPrintable(error));
+    QCOMPARE(doc.itemPath(marker), std::string("bodies[1].markers[0]"));
+    QCOMPARE(doc.parentOf(marker), id);
+    doc.undoStack()->undo();
+    doc.undoStack()->undo();
+    QCOMPARE(doc.model().bodies.size(), std::size_t(3));
+    QCOMPARE(doc.itemPath(slider), std::string("bodies[2]"));
+    QCOMPARE(doc.description(id), nullptr);
+    QVERIFY(!doc.isDirty());
+    doc.undoStack()->redo();
+    doc.undoStack()->redo();
+    QCOMPARE(doc.itemPath(id), std::string("bodies[1]"));
+    QCOMPARE(doc.itemPath(marker), std::string("bodies[1].markers[0]"));
+    QCOMPARE(doc.selected(), marker);
+    // an item that adds an error is refused with the loader's message, unless it is a draft
+    RigidBodySpec bad;
+    bad.name = "crank";
+    QCOMPARE(doc.addItem(ModelDocument::kModelId, "bodies", &bad, "Add", error), ModelDocument::kNoItem);
+    QVERIFY2(error.contains("duplicate name 'crank'"), qPrintable(error));
+    QVERIFY(doc.addItem(ModelDocument::kModelId, "bodies", nullptr, "Add", error, -1, true) != ModelDocument::kNoItem);
+  }
+
+  /// Deleting: what depends on an item is found (joints on a body, their drivers and sensors,
+  /// the body's markers); deleting it alone is refused with the dangling reference named;
+  /// deleting it with its dependents is one command, and undo brings all back with their ids.
+  void deleteWithDependents() {
+    ModelDocument doc;
+    doc.reset(loadExample(), {});
+    const ItemId rod = doc.findItem("bodies", "rod");
+    const ItemId crankPin = doc.findItem("joints", "crank_pin");
+    const ItemId wristPin = doc.findItem("joints", "wrist_pin");
+    const std::vector<ItemId> deps = doc.dependents(rod);
+    QVERIFY(std::find(deps.begin(), deps.end(), crankPin) != deps.end());
+    QVERIFY(std::find(deps.begin(), deps.end(), wristPin) != deps.end());
+    QVERIFY(std::find(deps.begin(), deps.end(), doc.itemAtPath("bodies[1].markers[0]")) != deps.end());
+    QVERIFY(std::find(deps.begin(), deps.end(), doc.findItem("joints", "crank_pivot")) == deps.end());
+    QVERIFY(std::find(deps.begin(), deps.end(), doc.findItem("bodies", "crank")) == deps.end());
+    QString error;
+    QVERIFY(!doc.removeItems({rod}, error));
+    QVERIFY2(error.contains("no body named 'rod'"), qPrintable(error));
+    QCOMPARE(doc.model().bodies.size(), std::size_t(3));
+    std::vector<ItemId> all{rod};
+    for (ItemId d : deps)
+      if (doc.parentOf(d) == ModelDocument::kModelId) all.push_back(d);
+    const std::size_t joints = doc.model().joints.size();
+    QVERIFY2(doc.removeItems(all, error), qPrintable(error));
+    QCOMPARE(doc.model().bodies.size(), std::size_t(2));
+    QVERIFY(doc.model().joints.size() < joints);
+    QVERIFY(!validate(doc.model()).hasErrors());
+    QCOMPARE(doc.description(rod), nullptr);
+    const ItemId slider = doc.findItem("bodies", "slider");
+    QCOMPARE(doc.itemPath(slider), std::string("bodies[1]"));
+    doc.undoStack()->undo();
+    QCOMPARE(doc.model().bodies.size(), std::size_t(3));
+    QCOMPARE(doc.itemName(rod), std::string("rod"));
+    QCOMPARE(doc.itemName(crankPin), std::string("crank_pin"));
+    QCOMPARE(doc.itemPath(slider), std::string("bodies[2]"));
+    QCOMPARE(doc.model().joints.size(), joints);
+    // the ground and the simulation are not list items
+    QVERIFY(!doc.removeItems({ModelDocument::kSimulationId}, error));
+    // a marker that a joint uses depends on it: the crank's 'A' takes crank_pin with it, the rod's does not
+    const auto markerDeps = doc.dependents(doc.itemAtPath("bodies[0].markers[1]"));
+    QCOMPARE(markerDeps.size() >= 1, true);
+    QCOMPARE(markerDeps.front(), crankPin);
+  }
+
+  /// Duplicating: a copy right after the item, with a free name and its own markers.
+  void duplicateItem() {
+    ModelDocument doc;
+    doc.reset(loadExample(), {});
+    const ItemId crank = doc.findItem("bodies", "crank");
+    QString error;
+    const ItemId copy = doc.duplicateItem(crank, error);
+    QVERIFY2(copy != ModelDocument::kNoItem, qPrintable(error));
+    QCOMPARE(doc.itemName(copy), std::string("crank1"));
+    QCOMPARE(doc.itemPath(copy), std::string("bodies[1]"));
+    QCOMPARE(doc.model().bodies[1].markers.size(), doc.model().bodies[0].markers.size());
+    QCOMPARE(doc.model().bodies[1].mass, doc.model().bodies[0].mass);
+    QVERIFY(doc.itemAtPath("bodies[1].markers[0]") != doc.itemAtPath("bodies[0].markers[0]"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Duplicate rigid body 'crank'"));
+    // a joint duplicates too (same bodies: a redundant pair, but not invalid)
+    const ItemId pin = doc.findItem("joints", "crank_pin");
+    QVERIFY2(doc.duplicateItem(pin, error) != ModelDocument::kNoItem, qPrintable(error));
+    QCOMPARE(doc.model().joints[2].name, std::string("crank_pin1"));
+  }
+
   /// A flexible body's file is its data: a new file is read at once (relative to the model
   /// file), undo brings the old data back, and a file that cannot be read is refused.
   void flexibleBodyFileLoadsItsData() {

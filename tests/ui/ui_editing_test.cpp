@@ -15,7 +15,7 @@
 #include "ui/model_document.h"
 #include "ui/model_tree.h"
 #include "ui/property_panel.h"
-#include "ui/solver_settings_dialog.h"
+#include "ui/item_dialog.h"
 #include "ui/surface_format.h"
 #include "ui/vtk_viewport.h"
 
@@ -29,6 +29,8 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QProgressBar>
@@ -286,7 +288,7 @@ class EditingTest : public QObject {
     const SolverSpec before = m_window->model().solver;
     // Cancel: nothing changes
     QTimer::singleShot(0, this, [this] {
-      auto* dialog = qobject_cast<SolverSettingsDialog*>(QApplication::activeModalWidget());
+      auto* dialog = qobject_cast<ItemDialog*>(QApplication::activeModalWidget());
       QVERIFY(dialog);
       type(dialog->panel()->findChild<QLineEdit*>("field:t_end"), "0.5");
       QTest::keyClick(dialog, Qt::Key_Escape);
@@ -299,7 +301,7 @@ class EditingTest : public QObject {
     // OK: end time and output interval together; a negative step refused in place first
     QString refused;
     QTimer::singleShot(0, this, [this, &refused] {
-      auto* dialog = qobject_cast<SolverSettingsDialog*>(QApplication::activeModalWidget());
+      auto* dialog = qobject_cast<ItemDialog*>(QApplication::activeModalWidget());
       QVERIFY(dialog);
       QCOMPARE(dialog->panel()->item(), ModelDocument::kSimulationId);
       type(dialog->panel()->findChild<QLineEdit*>("field:step"), "-0.001");
@@ -323,6 +325,99 @@ class EditingTest : public QObject {
     QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier);
     QCOMPARE(m_window->model().solver.t_end, before.t_end);
     QCOMPARE(m_window->model().solver.output_interval, before.output_interval);
+  }
+
+  /// Add > Rigid body: a dialog made from the description, a free name, typed values checked in
+  /// place; OK adds the body (one undo step), selected and drawn; Ctrl+M adds a marker on it.
+  void addItemsFromTheMenu() {
+    const std::size_t bodies = m_window->model().bodies.size();
+    QTimer::singleShot(0, this, [this] {
+      auto* dialog = qobject_cast<ItemDialog*>(QApplication::activeModalWidget());
+      QVERIFY(dialog);
+      QCOMPARE(dialog->windowTitle(), QString("Add rigid body"));
+      QCOMPARE(dialog->panel()->findChild<QLineEdit*>("field:name")->text(), QString("body1"));
+      type(dialog->panel()->findChild<QLineEdit*>("field:mass"), "-2");
+      QVERIFY2(dialog->panel()->fieldError("mass").contains("positive"), qPrintable(dialog->panel()->fieldError("mass")));
+      type(dialog->panel()->findChild<QLineEdit*>("field:mass"), "2");
+      type(dialog->panel()->findChild<QLineEdit*>("field:position:1"), "0.3");
+      QTest::mouseClick(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    });
+    QMenu* add = m_window->findChild<QMenu*>("menuAdd");
+    QVERIFY(add);
+    add->findChild<QAction*>("actionAdd:bodies")->trigger();
+    QCOMPARE(m_window->model().bodies.size(), bodies + 1);
+    const RigidBodySpec& added = m_window->model().bodies.back();
+    QCOMPARE(added.name, std::string("body1"));
+    QCOMPARE(added.mass, 2.0);
+    QCOMPARE(added.position.y(), 0.3);
+    ModelDocument* doc = m_window->document();
+    const ItemId id = doc->findItem("bodies", "body1");
+    QCOMPARE(doc->selected(), id);
+    QVERIFY(m_window->modelTree()->rowOf(id));
+    QCOMPARE(m_window->scene().bodyPose(int(bodies)).translation().y(), 0.3);
+    QCOMPARE(doc->undoStack()->undoText(), QString("Add rigid body 'body1'"));
+    // a marker on the selected body, by its shortcut (in the active window)
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QTimer::singleShot(0, this, [this] {
+      auto* dialog = qobject_cast<ItemDialog*>(QApplication::activeModalWidget());
+      QVERIFY(dialog);
+      type(dialog->panel()->findChild<QLineEdit*>("field:position:0"), "0.05");
+      QTest::mouseClick(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    });
+    QTest::keyClick(m_window.get(), Qt::Key_M, Qt::ControlModifier);
+    QCOMPARE(m_window->model().bodies.back().markers.size(), std::size_t(1));
+    QCOMPARE(m_window->model().bodies.back().markers[0].name, std::string("marker1"));
+    QCOMPARE(m_window->model().bodies.back().markers[0].position.x(), 0.05);
+    const ItemId marker = doc->selected();
+    QCOMPARE(doc->parentOf(marker), id);
+    QCOMPARE(m_window->modelTree()->rowOf(marker)->parent(), m_window->modelTree()->rowOf(id));
+    // undo twice: as before
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier);
+    QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(m_window->model().bodies.size(), bodies);
+    QVERIFY(!m_window->modelTree()->rowOf(id));
+    QCOMPARE(m_window->windowTitle(), QString("model.json — Flexim"));
+  }
+
+  /// Delete on a body that joints use: a box names them; "Delete all" removes the body with its
+  /// joints as one undo step; Cancel removes nothing.
+  void deleteNamesWhatDependsOnTheItem() {
+    ModelDocument* doc = m_window->document();
+    clickRow("rod");
+    const std::size_t joints = m_window->model().joints.size();
+    QString listed;
+    const auto answer = [this, &listed](bool deleteAll) {
+      QTimer::singleShot(0, this, [&listed, deleteAll] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        QVERIFY(box);
+        listed = box->informativeText();
+        for (QAbstractButton* b : box->buttons())
+          if (b->text().startsWith("Delete all") == deleteAll && (deleteAll || box->buttonRole(b) == QMessageBox::RejectRole)) {
+            QTest::mouseClick(b, Qt::LeftButton);
+            return;
+          }
+      });
+    };
+    m_window->modelTree()->setFocus();
+    answer(false);
+    QTest::keyClick(m_window->modelTree(), Qt::Key_Delete);
+    QVERIFY2(listed.contains("joint 'crank_pin'") && listed.contains("joint 'wrist_pin'"), qPrintable(listed));
+    QVERIFY2(!listed.contains("marker"), qPrintable(listed));  // its own markers go without saying
+    QCOMPARE(m_window->model().bodies.size(), std::size_t(3));
+    answer(true);
+    QTest::keyClick(m_window->modelTree(), Qt::Key_Delete);
+    QCOMPARE(m_window->model().bodies.size(), std::size_t(2));
+    QCOMPARE(m_window->model().joints.size(), joints - 2);
+    QCOMPARE(doc->findItem("bodies", "rod"), ModelDocument::kNoItem);
+    QVERIFY(m_window->modelTree()->findItems("rod", Qt::MatchExactly | Qt::MatchRecursive).isEmpty());
+    QCOMPARE(doc->undoStack()->undoText(), QString("Delete 3 items"));
+    doc->undoStack()->undo();
+    QCOMPARE(m_window->model().bodies.size(), std::size_t(3));
+    QCOMPARE(m_window->model().joints.size(), joints);
+    QVERIFY(!m_window->modelTree()->findItems("rod", Qt::MatchExactly | Qt::MatchRecursive).isEmpty());
   }
 
   /// The mouse resting over an item outlines it (what a click would pick) and names it in the

@@ -1,0 +1,51 @@
+// Creating, duplicating and deleting items (issue #10 items 3–5): the Add menu, made from the
+// model's item descriptions (one entry per list of the model, and "Marker" for the selected
+// body), and Edit → Duplicate / Delete. A new item is filled in an ItemDialog; a delete names
+// what depends on the item (joints on a body, drivers of those joints, …) and removes it all as
+// one undoable command, or nothing.
+#pragma once
+
+#include "ui/model_document.h"
+
+#include <QObject>
+
+class QAction;
+class QMenu;
+class QWidget;
+
+namespace flexim::ui {
+
+class ItemActions : public QObject {
+  Q_OBJECT
+
+ public:
+  ItemActions(ModelDocument* document, QWidget* window);
+
+  /// The Add menu (owned by the window).
+  QMenu* addMenu() const { return m_addMenu; }
+  QAction* addMarkerAction() const { return m_addMarker; }
+  QAction* duplicateAction() const { return m_duplicate; }
+  QAction* deleteAction() const { return m_delete; }
+  /// Off while a run uses the model.
+  void setEditable(bool editable);
+
+  /// Opens the dialog for a new item of holder's list; the item added, or kNoItem.
+  ItemId addWithDialog(ItemId holder, const std::string& listKey);
+
+ private:
+  void deleteSelected();
+  void duplicateSelected();
+  /// The item that takes a new marker: the selected body (or ground), or the holder of a selected marker.
+  ItemId markerHolder() const;
+  void updateEnabled();
+
+  ModelDocument* m_document;
+  QWidget* m_window;
+  QMenu* m_addMenu = nullptr;
+  QAction* m_addMarker = nullptr;
+  QAction* m_duplicate = nullptr;
+  QAction* m_delete = nullptr;
+  bool m_editable = true;
+};
+
+}  // namespace flexim::ui
