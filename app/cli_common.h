@@ -30,5 +30,6 @@ inline void printDiagnostics(const Diagnostics& diag) {
 int modesCommand(const std::vector<std::string>& args);
 int reduceCommand(const std::vector<std::string>& args);
 int infoCommand(const std::vector<std::string>& args);
+int massPropertiesCommand(const std::vector<std::string>& args);
 
 }  // namespace flexim::cli

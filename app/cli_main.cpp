@@ -5,6 +5,7 @@
 //   flexim-cli validate MODEL.json
 //   flexim-cli schema [--out FILE]
 //   flexim-cli docs model-format-tables [--update FILE]
+//   flexim-cli modes|reduce|info ... (cli_fe.cpp), mass-properties ... (cli_mesh.cpp)
 #include "app/cli_common.h"
 #include "core/base/versions.h"
 #include "core/model/topology.h"
@@ -54,11 +55,15 @@ int usage(FILE* out, int code) {
                "  flexim-cli info FILE [--material E,nu,rho] [--density RHO]   (mesh, deck, matrix set or reduced body)\n"
                "      (--material: one material for every element, SI units; --density: the density of every\n"
                "       material in kg/m^3, E and nu kept)\n"
+               "  flexim-cli mass-properties MESH --density RHO [--scale S] [--json]\n"
+               "      (mass, centre of mass, inertia about it and principal axes of the solid a closed triangle\n"
+               "       mesh bounds: STL, OBJ, PLY, glTF, ...; --scale: mesh units -> m, 0.001 for mm; SI output)\n"
                "  flexim-cli --version\n"
                "\n"
                "exit status:\n"
                "  0  success\n"
-               "  1  error: bad input, or a run that failed or was cancelled\n"
+               "  1  error: bad input (mass-properties: also a mesh that is not a closed surface), or a run\n"
+               "     that failed or was cancelled\n"
                "  2  no command given\n"
                "  %d  run: finished, but a run-quality check failed (constraint residual over its\n"
                "     tolerance, too many rejected steps, or energy drift of a model on which nothing\n"
@@ -318,6 +323,7 @@ int main(int argc, char** argv) {
     if (cmd == "modes") return modesCommand(args);
     if (cmd == "reduce") return reduceCommand(args);
     if (cmd == "info") return infoCommand(args);
+    if (cmd == "mass-properties") return massPropertiesCommand(args);
     return fail("unknown command '" + cmd + "' (see flexim-cli --help)");
   } catch (const std::exception& e) {
     return fail(std::string("unexpected: ") + e.what());

@@ -49,11 +49,11 @@ else()
     "libc6" "libstdc++6" "libgcc-s1"
     "libsundials-ida6" "libsundials-nvecserial6" "libsundials-sunlinsol3"
     "libsundials-sunmatrix4" "libklu1" "libamd2" "libcolamd2" "libbtf1" "libcholmod3"
-    "libsuitesparseconfig5")
+    "libsuitesparseconfig5" "libassimp5")
   if(FLEXIM_BUILD_GUI)
     list(APPEND _flexim_deb_depends
       "libqt6core6" "libqt6gui6" "libqt6widgets6" "libqt6opengl6" "libqt6openglwidgets6"
-      "libqt6charts6" "libqt6svg6" "libvtk9.1" "libassimp5" "libgl1" "libopengl0")
+      "libqt6charts6" "libqt6svg6" "libvtk9.1" "libgl1" "libopengl0")
   endif()
   list(JOIN _flexim_deb_depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 endif()

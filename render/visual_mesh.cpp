@@ -1,8 +1,7 @@
 #include "render/visual_mesh.h"
 
-#include <assimp/Importer.hpp>
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
+#include "io/mesh/mesh_file.h"
+
 #include <vtkCellArray.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
@@ -21,33 +20,19 @@ struct CachedMesh {
 };
 
 vtkSmartPointer<vtkPolyData> readMesh(const std::string& path, std::string& error) {
-  Assimp::Importer importer;
-  // one set of triangles in the file's axes: node transforms baked in, polygons split
-  const aiScene* scene = importer.ReadFile(
-      path, aiProcess_Triangulate | aiProcess_PreTransformVertices | aiProcess_JoinIdenticalVertices |
-                aiProcess_SortByPType);
-  if (!scene || !scene->mRootNode) {
-    error = importer.GetErrorString();
-    return nullptr;
-  }
+  geometry::TriangleMesh mesh;
+  if (!io::readTriangleMesh(path, mesh, error)) return nullptr;  // error names the file
   auto points = vtkSmartPointer<vtkPoints>::New();
   points->SetDataTypeToDouble();
+  points->SetNumberOfPoints(static_cast<vtkIdType>(mesh.vertices.size()));
+  for (std::size_t v = 0; v < mesh.vertices.size(); ++v)
+    points->SetPoint(static_cast<vtkIdType>(v), mesh.vertices[v].data());
   auto triangles = vtkSmartPointer<vtkCellArray>::New();
-  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
-    const aiMesh* mesh = scene->mMeshes[m];
-    const vtkIdType offset = points->GetNumberOfPoints();
-    for (unsigned v = 0; v < mesh->mNumVertices; ++v)
-      points->InsertNextPoint(mesh->mVertices[v].x, mesh->mVertices[v].y, mesh->mVertices[v].z);
-    for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
-      const aiFace& face = mesh->mFaces[f];
-      if (face.mNumIndices != 3) continue;  // points and lines of the file are not drawn
-      const vtkIdType ids[3] = {offset + face.mIndices[0], offset + face.mIndices[1], offset + face.mIndices[2]};
-      triangles->InsertNextCell(3, ids);
-    }
-  }
-  if (triangles->GetNumberOfCells() == 0) {
-    error = "no triangles in the file";
-    return nullptr;
+  const auto count = static_cast<vtkIdType>(mesh.triangles.size());
+  triangles->AllocateExact(count, 3 * count);
+  for (const auto& t : mesh.triangles) {
+    const vtkIdType ids[3] = {t[0], t[1], t[2]};
+    triangles->InsertNextCell(3, ids);
   }
   auto poly = vtkSmartPointer<vtkPolyData>::New();
   poly->SetPoints(points);
@@ -71,12 +56,8 @@ vtkSmartPointer<vtkPolyData> loadVisualMesh(const std::string& path, double scal
     const std::lock_guard lock(mutex);
     auto it = cache.find(path);
     if (it == cache.end() || it->second.modified != modified) {
-      std::string why;
-      auto poly = readMesh(path, why);
-      if (!poly) {
-        error = "cannot read '" + path + "': " + why;
-        return nullptr;
-      }
+      auto poly = readMesh(path, error);
+      if (!poly) return nullptr;
       it = cache.insert_or_assign(path, CachedMesh{modified, poly}).first;
     }
     unscaled = it->second.unscaled;

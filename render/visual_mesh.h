@@ -1,5 +1,5 @@
-// Visual meshes of rigid bodies, read with Assimp (STL, OBJ, PLY, glTF, ...): every mesh of the
-// file in one triangle surface, in the file's own axes, scaled to metres. A file is read once
+// Visual meshes of rigid bodies, read with Assimp (STL, OBJ, PLY, glTF, ...; io/mesh/mesh_file.h):
+// every mesh of the file in one triangle surface, in the file's own axes, scaled to metres. A file is read once
 // per modification time: a model rebuilt after an edit does not read it again.
 #pragma once
 
