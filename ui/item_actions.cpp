@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <algorithm>
+#include <cmath>
 
 namespace flexim::ui {
 
@@ -25,6 +26,24 @@ ItemActions::ItemActions(ModelDocument* document, QWidget* window)
     a->setObjectName(QString::fromStdString("actionAdd:" + key));
     a->setStatusTip(QString::fromStdString(list.item->help).remove(QLatin1Char('`')));
   }
+  // a virtual body placed on a flexible body's mesh by the next click in the view
+  QMenu* place = m_addMenu->addMenu(tr("&Virtual body on the mesh"));
+  place->setObjectName("menuPlaceVirtualBody");
+  const auto placeAction = [this, place](const QString& text, PlaceOn on, const QString& name, const QString& prompt) {
+    QAction* a = place->addAction(text, this, [this, on, prompt] {
+      m_placing = on;
+      emit placingChanged(true, prompt);
+    });
+    a->setObjectName(name);
+    m_placeActions << a;
+  };
+  placeAction(tr("At the clicked &point"), PlaceOn::Point, "actionPlaceAtPoint",
+              tr("Click on a flexible body: a virtual body goes there (Esc cancels)"));
+  placeAction(tr("On a &bore axis"), PlaceOn::Bore, "actionPlaceOnBore",
+              tr("Click inside a bore of a flexible body: a virtual body goes on its axis (Esc cancels)"));
+  placeAction(tr("On a &face centre"), PlaceOn::Face, "actionPlaceOnFace",
+              tr("Click on a flat face of a flexible body: a virtual body goes on its centre, z along its normal "
+                 "(Esc cancels)"));
   m_addMenu->addSeparator();
   m_addMarker = m_addMenu->addAction(tr("&Marker on the selected body…"), this, [this] {
     const ItemId holder = markerHolder();
@@ -43,13 +62,18 @@ ItemActions::ItemActions(ModelDocument* document, QWidget* window)
   connect(m_delete, &QAction::triggered, this, &ItemActions::deleteSelected);
 
   connect(m_document, &ModelDocument::selectionChanged, this, &ItemActions::updateEnabled);
-  connect(m_document, &ModelDocument::modelReset, this, &ItemActions::updateEnabled);
+  connect(m_document, &ModelDocument::modelReset, this, [this] {
+    cancelPlacing();
+    updateEnabled();
+  });
+  connect(m_document, &ModelDocument::itemsChanged, this, &ItemActions::updateEnabled);
   updateEnabled();
 }
 
 void ItemActions::setEditable(bool editable) {
   m_editable = editable;
   m_addMenu->setEnabled(editable);
+  if (!editable) cancelPlacing();
   updateEnabled();
 }
 
@@ -70,9 +94,47 @@ void ItemActions::updateEnabled() {
   m_delete->setEnabled(m_editable && listItem);
   const ItemId holder = markerHolder();
   m_addMarker->setEnabled(m_editable && holder != ModelDocument::kNoItem);
+  const bool flexible = !m_document->model().flexible_bodies.empty();
+  for (QAction* a : m_placeActions) a->setEnabled(m_editable && flexible);
   m_addMarker->setText(holder == ModelDocument::kNoItem
                            ? tr("&Marker on the selected body…")
                            : tr("&Marker on %1…").arg(m_document->itemLabel(holder)));
+}
+
+void ItemActions::cancelPlacing() {
+  if (!m_placing) return;
+  m_placing.reset();
+  emit placingChanged(false, {});
+}
+
+bool ItemActions::placeAt(const render::PickResult& pick, QString& message) {
+  if (!m_placing) return false;
+  VirtualBodyPlacement placement;
+  std::string error;
+  if (!virtualBodyAt(m_document->model(), pick, *m_placing, placement, error)) {
+    message = QString::fromStdString(error);
+    return false;
+  }
+  placement.body.name = m_document->freeName(ModelDocument::kModelId, "virtual_bodies", placement.body.flexible_body + "_vb");
+  QString refused;
+  const ItemId id = m_document->addItem(ModelDocument::kModelId, "virtual_bodies", &placement.body,
+                                        tr("Place virtual body '%1' on %2")
+                                            .arg(QString::fromStdString(placement.body.name),
+                                                 QString::fromStdString(placement.body.flexible_body)),
+                                        refused);
+  if (id == ModelDocument::kNoItem) {
+    message = refused;
+    return false;
+  }
+  const Vec3& p = placement.body.point;
+  // in mm to the micrometre: what a drawing gives, without round-off digits
+  const auto mm = [](double v) { return QString::number(std::abs(v) < 5e-7 ? 0.0 : v * 1e3, 'f', 3); };
+  message = tr("%1 placed at (%2, %3, %4) mm in the FE axes of '%5'")
+                .arg(m_document->itemLabel(id), mm(p.x()), mm(p.y()), mm(p.z()),
+                     QString::fromStdString(placement.body.flexible_body));
+  if (!placement.fit.empty()) message += tr(", on the %1").arg(QString::fromStdString(placement.fit));
+  cancelPlacing();
+  return true;
 }
 
 ItemId ItemActions::addWithDialog(ItemId holder, const std::string& listKey) {

@@ -6,6 +6,9 @@
 #pragma once
 
 #include "ui/model_document.h"
+#include "ui/virtual_body_placement.h"
+
+#include <optional>
 
 #include <QObject>
 
@@ -32,6 +35,19 @@ class ItemActions : public QObject {
   /// Opens the dialog for a new item of holder's list; the item added, or kNoItem.
   ItemId addWithDialog(ItemId holder, const std::string& listKey);
 
+  /// Placing a virtual body by a click (Add → Virtual body on the mesh): what the next click in
+  /// the view places, if anything.
+  std::optional<PlaceOn> placing() const { return m_placing; }
+  void cancelPlacing();
+  /// The click while placing: adds the virtual body (one undoable command, selected) and ends
+  /// placing; false with the reason in message (placing goes on: click again or Esc), true with
+  /// what was placed.
+  bool placeAt(const render::PickResult& pick, QString& message);
+
+ signals:
+  /// Placing started or ended: the view shows a cross cursor and the status bar what to click.
+  void placingChanged(bool placing, const QString& prompt);
+
  private:
   void deleteSelected();
   void duplicateSelected();
@@ -45,6 +61,8 @@ class ItemActions : public QObject {
   QAction* m_addMarker = nullptr;
   QAction* m_duplicate = nullptr;
   QAction* m_delete = nullptr;
+  QList<QAction*> m_placeActions;
+  std::optional<PlaceOn> m_placing;
   bool m_editable = true;
 };
 

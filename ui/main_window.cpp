@@ -41,6 +41,7 @@
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QSettings>
+#include <QShortcut>
 #include <QStatusBar>
 #include <QTableWidget>
 #include <QTimer>
@@ -110,6 +111,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_viewport->update();
   });
   connect(m_viewport, &VtkViewport::clicked, this, &MainWindow::onViewportClicked);
+  // placing a virtual body: a cross cursor and the prompt until the click or Esc
+  connect(m_itemActions, &ItemActions::placingChanged, this, [this](bool placing, const QString& prompt) {
+    m_viewport->setCursor(placing ? Qt::CrossCursor : Qt::ArrowCursor);
+    m_statusText->setText(prompt);
+  });
+  auto* cancelPlacing = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+  connect(cancelPlacing, &QShortcut::activated, m_itemActions, &ItemActions::cancelPlacing);
   connect(m_plots, &PlotPanel::layoutChanged, this, &MainWindow::rememberPlots);
   m_liveViewTimer.setSingleShot(true);
   m_liveViewTimer.setInterval(80);
@@ -120,7 +128,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     if (!m_scene->setHovered(item)) return;
     const ItemId id = item.empty() ? ModelDocument::kNoItem : m_document->itemAtPath(item);
     m_viewport->setToolTip(id == ModelDocument::kNoItem ? QString() : m_document->itemLabel(id));
-    m_viewport->setCursor(id == ModelDocument::kNoItem ? Qt::ArrowCursor : Qt::PointingHandCursor);
+    m_viewport->setCursor(m_itemActions->placing()        ? Qt::CrossCursor
+                          : id == ModelDocument::kNoItem ? Qt::ArrowCursor
+                                                         : Qt::PointingHandCursor);
     m_viewport->update();
   });
   updateActions();
@@ -675,6 +685,10 @@ void MainWindow::onFieldChanged() {
 
 void MainWindow::onViewportClicked(double x, double y) {
   const render::PickResult hit = m_scene->pick(x, y);
+  if (m_itemActions->placing()) {
+    placeVirtualBody(hit);
+    return;
+  }
   m_lastPick = hit;
   const ItemId id = hit.item.empty() ? ModelDocument::kNoItem : m_document->itemAtPath(hit.item);
   m_document->select(id);
@@ -693,6 +707,24 @@ void MainWindow::onViewportClicked(double x, double y) {
   else
     m_pickReadout += tr(" at %1 m").arg(vec(hit.point, 1.0));
   m_statusText->setText(m_pickReadout);
+}
+
+void MainWindow::placeVirtualBody(const render::PickResult& hit) {
+  QString message;
+  if (!m_itemActions->placeAt(hit, message)) {
+    m_statusText->setText(message);  // placing goes on: another click, or Esc
+    return;
+  }
+  const ItemId id = m_document->selected();
+  const QString where = QString::fromStdString(m_document->itemPath(id));
+  m_messages->add(Severity::Info, where, message);
+  // the solver's own account of it: the node triangle k, m, n it rides on, how far node k is from
+  // the point, and a warning when the triangle is near a singular position
+  Diagnostics diag;
+  Simulation::create(model(), diag);
+  for (const Diagnostic& d : diag.items())
+    if (QString::fromStdString(d.where) == where) m_messages->add(d.severity, where, QString::fromStdString(d.message));
+  m_statusText->setText(message);
 }
 
 QString MainWindow::modelDirectory() const {

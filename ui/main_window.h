@@ -131,6 +131,8 @@ class MainWindow : public QMainWindow {
   void updateRecentFiles(const QString& opened);
   void onDocumentReset();
   void onFieldChanged();
+  /// A click while placing a virtual body (Add → Virtual body on the mesh).
+  void placeVirtualBody(const render::PickResult& hit);
   void onViewportClicked(double x, double y);
   bool openReducedBody(const QString& path);
   void closeEvent(QCloseEvent* event) override;

@@ -420,6 +420,57 @@ class EditingTest : public QObject {
     QVERIFY(!m_window->modelTree()->findItems("rod", Qt::MatchExactly | Qt::MatchRecursive).isEmpty());
   }
 
+  /// Add > Virtual body on the mesh: the next click on the flexible body places one — at the
+  /// point, or on the axis of the cylinder clicked (fitted); the solver's node triangle is
+  /// reported in Messages; Esc cancels; one undo step.
+  void virtualBodyPlacedByClicking() {
+    QVERIFY(m_window->openModelFile(kFlexibleCrank));
+    ModelDocument* doc = m_window->document();
+    const render::ModelScene& scene = m_window->scene();
+    const std::size_t before = m_window->model().virtual_bodies.size();
+    const Vec3 centre(scene.flexibleActor(0)->GetCenter());
+    QMenu* place = m_window->findChild<QMenu*>("menuPlaceVirtualBody");
+    QVERIFY(place);
+    // Esc cancels: a click then selects as usual
+    place->findChild<QAction*>("actionPlaceAtPoint")->trigger();
+    QCOMPARE(m_window->viewport()->cursor().shape(), Qt::CrossCursor);
+    QTest::keyClick(m_window.get(), Qt::Key_Escape);
+    clickAtWorld(centre.data());
+    QCOMPARE(m_window->model().virtual_bodies.size(), before);
+    QCOMPARE(doc->selected(), doc->findItem("flexible_bodies", "rod"));
+    // at the clicked point (on the surface, in the FE axes of the undeformed rod)
+    place->findChild<QAction*>("actionPlaceAtPoint")->trigger();
+    clickAtWorld(centre.data());
+    QCOMPARE(m_window->model().virtual_bodies.size(), before + 1);
+    const VirtualBodySpec atPoint = m_window->model().virtual_bodies.back();
+    QCOMPARE(atPoint.flexible_body, std::string("rod"));
+    QCOMPARE(atPoint.name, std::string("rod_vb1"));
+    QVERIFY2(std::abs(atPoint.point.x() - 0.15) < 0.01, qPrintable(QString::number(atPoint.point.x())));
+    QVERIFY2(std::abs(atPoint.point.tail<2>().norm() - 0.003) < 1e-4, qPrintable(QString::number(atPoint.point.tail<2>().norm())));
+    QCOMPARE(doc->selected(), doc->findItem("virtual_bodies", "rod_vb1"));
+    QApplication::processEvents();
+    QVERIFY(field("name"));
+    QCOMPARE(field("name")->text(), QString("rod_vb1"));
+    QCOMPARE(m_window->viewport()->cursor().shape() == Qt::CrossCursor, false);
+    // on the axis of the rod's cylinder (r = 3 mm along x): centre on the axis, z along it
+    // (clicked away from the first one's glyph, over a point of the axis)
+    const FlexibleBodySpec& rod = m_window->model().flexible_bodies[0];
+    const Vec3 onRod = rod.position + rod.orientation * Vec3(0.09, 0, 0);
+    place->findChild<QAction*>("actionPlaceOnBore")->trigger();
+    clickAtWorld(onRod.data());
+    QCOMPARE(m_window->model().virtual_bodies.size(), before + 2);
+    const VirtualBodySpec onAxis = m_window->model().virtual_bodies.back();
+    QVERIFY2(onAxis.point.tail<2>().norm() < 1e-9, qPrintable(QString::number(onAxis.point.tail<2>().norm())));
+    QVERIFY2(std::abs(onAxis.point.x() - 0.15) < 1e-9, qPrintable(QString::number(onAxis.point.x())));
+    const Vec3 z = onAxis.orientation.toRotationMatrix().col(2);
+    QVERIFY2(std::abs(std::abs(z.x()) - 1.0) < 1e-9, qPrintable(QString::number(z.x())));
+    const QString messages = m_window->messages()->lines().join("\n");
+    QVERIFY2(messages.contains("r = 3") && messages.contains("on nodes k = "), qPrintable(messages));
+    QCOMPARE(doc->undoStack()->undoText(), QString("Place virtual body 'rod_vb2' on rod"));
+    doc->undoStack()->undo();
+    QCOMPARE(m_window->model().virtual_bodies.size(), before + 1);
+  }
+
   /// The mouse resting over an item outlines it (what a click would pick) and names it in the
   /// tool tip; over the background, nothing.
   void hoverOutlinesTheItemUnderTheMouse() {
