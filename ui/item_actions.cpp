@@ -2,7 +2,19 @@
 
 #include "ui/item_dialog.h"
 
+#include "core/geometry/mass_properties.h"
+#include "io/mesh/mesh_file.h"
+
 #include <QAction>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
@@ -44,6 +56,14 @@ ItemActions::ItemActions(ModelDocument* document, QWidget* window)
   placeAction(tr("On a &face centre"), PlaceOn::Face, "actionPlaceOnFace",
               tr("Click on a flat face of a flexible body: a virtual body goes on its centre, z along its normal "
                  "(Esc cancels)"));
+  QAction* fromMesh = m_addMenu->addAction(tr("Rigid body from a &CAD mesh…"), this, [this] {
+    const QString file = QFileDialog::getOpenFileName(
+        m_window, tr("Rigid body from a CAD mesh"), QFileInfo(m_document->path()).absolutePath(),
+        tr("Meshes (*.stl *.obj *.ply *.gltf *.glb *.off *.3ds);;All files (*)"));
+    if (!file.isEmpty()) addRigidBodyFromMesh(file);
+  });
+  fromMesh->setObjectName("actionAddRigidBodyFromMesh");
+  fromMesh->setStatusTip(tr("Mass, centre of mass and inertia from a closed surface mesh and a density"));
   m_addMenu->addSeparator();
   m_addMarker = m_addMenu->addAction(tr("&Marker on the selected body…"), this, [this] {
     const ItemId holder = markerHolder();
@@ -135,6 +155,72 @@ bool ItemActions::placeAt(const render::PickResult& pick, QString& message) {
   if (!placement.fit.empty()) message += tr(", on the %1").arg(QString::fromStdString(placement.fit));
   cancelPlacing();
   return true;
+}
+
+ItemId ItemActions::addRigidBodyFromMesh(const QString& file) {
+  // the density and the unit the mesh is drawn in; a mesh whose size is beyond 10 units is taken
+  // to be in millimetres (what CAD programs write), which the user sees and may change
+  geometry::TriangleMesh mesh;
+  std::string readError;
+  double size = 0;
+  if (io::readTriangleMesh(file.toStdString(), mesh, readError) && !mesh.vertices.empty()) {
+    Eigen::AlignedBox3d box;
+    for (const auto& v : mesh.vertices) box.extend(v);
+    size = box.diagonal().norm();
+  }
+  QDialog ask(m_window);
+  ask.setObjectName("meshMassDialog");
+  ask.setWindowTitle(tr("Rigid body from %1").arg(QFileInfo(file).fileName()));
+  auto* form = new QFormLayout(&ask);
+  auto* density = new QLineEdit("7850", &ask);
+  density->setObjectName("density");
+  density->setToolTip(tr("Steel 7850, aluminium 2700, titanium 4430 kg/m³"));
+  form->addRow(tr("density [kg/m³]"), density);
+  auto* unit = new QComboBox(&ask);
+  unit->setObjectName("unit");
+  const std::pair<const char*, double> units[] = {{"m", 1.0}, {"mm", 1e-3}, {"cm", 1e-2}, {"in", 0.0254}};
+  for (const auto& [name, scale] : units) unit->addItem(name, scale);
+  unit->setCurrentIndex(size > 10 ? 1 : 0);
+  form->addRow(tr("mesh unit"), unit);
+  if (size > 0)
+    form->addRow(new QLabel(tr("The mesh is %1 units across.").arg(size, 0, 'g', 4), &ask));
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &ask);
+  connect(buttons, &QDialogButtonBox::accepted, &ask, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, &ask, &QDialog::reject);
+  form->addRow(buttons);
+  if (ask.exec() != QDialog::Accepted) return ModelDocument::kNoItem;
+  bool numeric = false;
+  const double rho = QLocale::c().toDouble(density->text(), &numeric);
+  if (!numeric || !(rho > 0)) {
+    QMessageBox::warning(m_window, ask.windowTitle(), tr("density: must be a positive number"));
+    return ModelDocument::kNoItem;
+  }
+  geometry::MassPropertiesOptions options;
+  options.density = rho;
+  options.scale = unit->currentData().toDouble();
+  const geometry::MassPropertiesReport report = io::meshFileMassProperties(file.toStdString(), options);
+
+  RigidBodySpec body;
+  body.name = m_document->freeName(ModelDocument::kModelId, "bodies", QFileInfo(file).completeBaseName().toStdString());
+  const QString modelDir = QFileInfo(m_document->path()).absolutePath();
+  body.visual.file = (m_document->path().isEmpty() ? file : QDir(modelDir).relativeFilePath(file)).toStdString();
+  body.visual.scale = options.scale;
+  if (report.ok) {
+    // the body frame at the centre of mass, its axes the mesh's: the mesh sits where it was drawn
+    body.mass = report.properties.mass;
+    body.inertia = report.properties.inertia;
+    body.position = report.properties.centre;
+    body.visual.position = -report.properties.centre;
+    for (const std::string& w : report.warnings)
+      QMessageBox::information(m_window, ask.windowTitle(), QString::fromStdString(w));
+  } else if (QMessageBox::question(m_window, ask.windowTitle(),
+                                   tr("%1\n\nAdd the body with this mesh and enter its mass properties by hand?")
+                                       .arg(QString::fromStdString(report.error))) != QMessageBox::Yes) {
+    return ModelDocument::kNoItem;
+  }
+  ItemDialog dialog(*m_document, ModelDocument::kModelId, "bodies", &body, m_window);
+  dialog.exec();
+  return dialog.created();
 }
 
 ItemId ItemActions::addWithDialog(ItemId holder, const std::string& listKey) {

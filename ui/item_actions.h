@@ -35,6 +35,12 @@ class ItemActions : public QObject {
   /// Opens the dialog for a new item of holder's list; the item added, or kNoItem.
   ItemId addWithDialog(ItemId holder, const std::string& listKey);
 
+  /// A rigid body from a closed CAD mesh (Add → Rigid body from a mesh…, after the file dialog):
+  /// asks the density and the mesh's unit, computes mass, centre of mass and inertia from the
+  /// surface, and opens the new body's dialog with them and the mesh as its visual. A mesh that is
+  /// not closed says why and offers the dialog with the mass properties to enter by hand.
+  ItemId addRigidBodyFromMesh(const QString& file);
+
   /// Placing a virtual body by a click (Add → Virtual body on the mesh): what the next click in
   /// the view places, if anything.
   std::optional<PlaceOn> placing() const { return m_placing; }

@@ -15,6 +15,7 @@
 #include "ui/model_document.h"
 #include "ui/model_tree.h"
 #include "ui/property_panel.h"
+#include "ui/item_actions.h"
 #include "ui/item_dialog.h"
 #include "ui/surface_format.h"
 #include "ui/vtk_viewport.h"
@@ -469,6 +470,67 @@ class EditingTest : public QObject {
     QCOMPARE(doc->undoStack()->undoText(), QString("Place virtual body 'rod_vb2' on rod"));
     doc->undoStack()->undo();
     QCOMPARE(m_window->model().virtual_bodies.size(), before + 1);
+  }
+
+  /// Add > Rigid body from a CAD mesh: the box fixture in millimetres (taken as mm: it is 3750
+  /// units across), density typed; mass, centre and inertia match the box's closed forms, the
+  /// mesh becomes the body's visual; an open mesh is refused with the reason.
+  void rigidBodyFromAMesh() {
+    const QString box = QStringLiteral(FLEXIM_SOURCE_DIR "/tests/data/meshes/box_mm.stl");
+    const std::size_t bodies = m_window->model().bodies.size();
+    QString unit;
+    QTimer::singleShot(0, this, [this, &unit] {
+      auto* ask = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+      QVERIFY(ask && ask->objectName() == "meshMassDialog");
+      unit = ask->findChild<QComboBox*>("unit")->currentText();
+      auto* density = ask->findChild<QLineEdit*>("density");
+      density->selectAll();
+      QTest::keyClicks(density, "1000");
+      // then the new body's own dialog: OK
+      QTimer::singleShot(0, this, [] {
+        auto* dialog = qobject_cast<ItemDialog*>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        QTest::mouseClick(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+      });
+      QTest::mouseClick(ask->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    });
+    ItemActions* actions = m_window->findChild<ItemActions*>();
+    QVERIFY(actions);
+    actions->addRigidBodyFromMesh(box);
+    QCOMPARE(unit, QString("mm"));
+    QCOMPARE(m_window->model().bodies.size(), bodies + 1);
+    const RigidBodySpec& b = m_window->model().bodies.back();
+    QCOMPARE(b.name, std::string("box_mm1"));
+    // the box of scripts/make_mesh_fixtures.py: 3 x 1.5 x 0.75 m along the columns of R
+    Mat3 R;
+    R << 2, -1, 2, 2, 2, -1, -1, 2, 2;
+    R /= 3.0;
+    const double mass = 1000 * 3 * 1.5 * 0.75;
+    const Vec3 moments = mass / 12 * Vec3(1.5 * 1.5 + 0.75 * 0.75, 3 * 3 + 0.75 * 0.75, 3 * 3 + 1.5 * 1.5);
+    const Mat3 inertia = R * moments.asDiagonal() * R.transpose();
+    const Vec3 centre(1000.5, -250.25, 40.125);
+    QVERIFY2(std::abs(b.mass / mass - 1) < 1e-9, qPrintable(QString::number(b.mass, 'g', 15)));
+    QVERIFY2((b.position - centre).norm() < 1e-9 * centre.norm(), qPrintable(QString::number((b.position - centre).norm())));
+    QVERIFY2((b.inertia - inertia).norm() < 1e-9 * inertia.norm(), qPrintable(QString::number((b.inertia - inertia).norm())));
+    QCOMPARE(b.visual.scale, 1e-3);
+    QVERIFY((b.visual.position + centre).norm() < 1e-9 * centre.norm());
+    QVERIFY2(QString::fromStdString(b.visual.file).endsWith("box_mm.stl"), b.visual.file.c_str());
+    // an open mesh: the reason, and No adds nothing
+    QString reason;
+    QTimer::singleShot(0, this, [this, &reason] {
+      auto* ask = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+      QVERIFY(ask);
+      QTimer::singleShot(0, this, [&reason] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        QVERIFY(box);
+        reason = box->text();
+        QTest::mouseClick(box->button(QMessageBox::No), Qt::LeftButton);
+      });
+      QTest::mouseClick(ask->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    });
+    actions->addRigidBodyFromMesh(QStringLiteral(FLEXIM_SOURCE_DIR "/tests/data/meshes/box_open.stl"));
+    QVERIFY2(reason.contains("boundary") || reason.contains("open"), qPrintable(reason));
+    QCOMPARE(m_window->model().bodies.size(), bodies + 1);
   }
 
   /// The mouse resting over an item outlines it (what a click would pick) and names it in the
