@@ -9,6 +9,7 @@
 #include <QUndoCommand>
 
 #include <algorithm>
+#include <functional>
 #include <cctype>
 #include <set>
 #include <fstream>
@@ -132,7 +133,46 @@ bool ModelDocument::open(const QString& path, Diagnostics& diag) {
   return true;
 }
 
+void ModelDocument::rewriteFilePaths(const QString& newPath) {
+  // the model's "file" fields (a flexible body's .frb, a visual mesh) are relative to the model
+  // file: saved in another folder, they are rewritten to name the same files from there (a
+  // file named absolutely stays so, unless the model had no folder yet and the file is below
+  // the new one)
+  const QDir oldDir = m_path.isEmpty() ? QDir() : QFileInfo(m_path).absoluteDir();
+  const QDir newDir = QFileInfo(newPath).absoluteDir();
+  if (!m_path.isEmpty() && oldDir == newDir) return;
+  ModelSpec trial = m_model;
+  std::vector<std::pair<ItemId, std::string>> changed;
+  const std::function<void(ItemId, const ItemDescription&, const std::string&)> visit =
+      [&](ItemId id, const ItemDescription& d, const std::string& prefix) {
+        for (const FieldDescription& f : d.fields) {
+          const std::string key = prefix + f.key;
+          if (f.type == FieldType::Object && f.item && f.object && id != kModelId) visit(id, *f.item, key + ".");
+          if (f.type != FieldType::String || f.key != "file" || !f.get || !f.set) continue;
+          const Target t = target(trial, id, key);
+          if (!t.field) continue;
+          const QString file = QString::fromStdString(std::get<std::string>(t.field->get(t.object)));
+          if (file.isEmpty()) continue;
+          QString rewritten;
+          if (QFileInfo(file).isRelative()) {
+            if (m_path.isEmpty()) continue;  // relative to what? left as it is
+            rewritten = newDir.relativeFilePath(oldDir.absoluteFilePath(file));
+          } else if (m_path.isEmpty() && !newDir.relativeFilePath(file).startsWith("..")) {
+            rewritten = newDir.relativeFilePath(file);
+          }
+          if (rewritten.isEmpty() || rewritten == file) continue;
+          t.field->set(t.object, rewritten.toStdString());
+          changed.emplace_back(id, key);
+        }
+      };
+  for (ItemId id : m_order) visit(id, *description(id), "");
+  if (changed.empty()) return;
+  m_undo.push(new ModelChangeCommand(*this, tr("Rewrite %1 file paths for %2").arg(changed.size()).arg(newDir.path()),
+                                     m_model, std::move(trial), std::move(changed)));
+}
+
 bool ModelDocument::save(const QString& path, QString& error) {
+  rewriteFilePaths(path);
   // unchanged since it was read or saved: the same bytes (a hand-formatted file stays as it is)
   const std::string text = !isDirty() && !m_savedText.empty() ? m_savedText : io::saveModelString(m_model);
   std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);

@@ -49,7 +49,9 @@ class ModelDocument : public QObject {
   /// Reads a model file (problems into diag, the document unchanged on failure).
   bool open(const QString& path, Diagnostics& diag);
   /// Writes the model JSON to path and makes it the document's file; false with a reason. A
-  /// document without changes since it was opened or saved writes the bytes it read.
+  /// document without changes since it was opened or saved writes the bytes it read. Saved to
+  /// another folder, the relative file paths in the model (reduced bodies, visual meshes) are
+  /// first rewritten to name the same files from there (an undoable command).
   bool save(const QString& path, QString& error);
 
   const ModelSpec& model() const { return m_model; }
@@ -177,6 +179,8 @@ class ModelDocument : public QObject {
   void replaceStructure(const ModelSpec& model, const Lists& lists, ItemId select);
   /// The reference fields of item `from` that name item `to` (a marker together with its body).
   std::vector<const FieldDescription*> referencesTo(ItemId from, ItemId to) const;
+  /// Rewrites relative "file" fields for a model file at newPath (see save()).
+  void rewriteFilePaths(const QString& newPath);
   /// Reads a flexible body's reduced-body file (relative to the model file) into its data in trial.
   bool loadData(ModelSpec& trial, ItemId id, QString& error) const;
   /// The name a reference to item id's holder gives it: a body's name, "ground" for the ground.
