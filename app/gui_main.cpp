@@ -4,6 +4,8 @@
 #include "ui/display_toolbar.h"
 #include "ui/gui_automation.h"
 #include "ui/main_window.h"
+
+#include <QTimer>
 #include "ui/surface_format.h"
 
 #include <QAction>
@@ -125,6 +127,8 @@ int main(int argc, char** argv) {
   if (parser.isSet(undeformedOption)) window.displayToolBar()->undeformedAction()->setChecked(true);
   window.playbackBar()->setSpeed(speed);
   window.show();
+  // a session that ended without saving left its changes: offer them (not in automation runs)
+  if (!request.quit) QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
 
   flexim::ui::GuiAutomation automation(window, request);
   QObject::connect(&automation, &flexim::ui::GuiAutomation::finished, &app,

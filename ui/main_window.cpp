@@ -20,6 +20,7 @@
 #include "ui/simulation_controller.h"
 #include "ui/item_actions.h"
 #include "ui/item_dialog.h"
+#include "ui/recovery.h"
 #include "ui/vtk_viewport.h"
 
 #include <algorithm>
@@ -40,6 +41,8 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QProgressDialog>
+#include <QPushButton>
+#include <QLocale>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
@@ -58,6 +61,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   m_controller = new SimulationController(this);
   m_document = new ModelDocument(this);
   m_itemActions = new ItemActions(m_document, this);
+  m_recovery = new Recovery(m_document, this);
   setAcceptDrops(true);
 
   createCentralArea();
@@ -727,6 +731,42 @@ void MainWindow::placeVirtualBody(const render::PickResult& hit) {
   m_statusText->setText(message);
 }
 
+void MainWindow::offerRecovery() {
+  for (const Recovery::LeftBehind& left : m_recovery->leftBehind()) {
+    const QString name = left.modelPath.isEmpty() ? tr("an untitled model") : QFileInfo(left.modelPath).fileName();
+    QMessageBox box(QMessageBox::Question, tr("Recover unsaved changes"),
+                    tr("Flexim ended without saving the changes to %1 (autosaved %2).")
+                        .arg(name, QLocale().toString(left.written, QLocale::ShortFormat)),
+                    QMessageBox::NoButton, this);
+    box.setObjectName("recoveryBox");
+    box.setInformativeText(tr("Open the recovered model? (Discard deletes the recovery file.)"));
+    box.addButton(tr("Open recovered"), QMessageBox::AcceptRole);
+    QPushButton* discard = box.addButton(QMessageBox::Discard);
+    box.exec();
+    if (box.clickedButton() == discard) {
+      Recovery::remove(left);
+      continue;
+    }
+    if (!maybeSave()) return;
+    ModelSpec model;
+    Diagnostics diag;
+    const bool ok = Recovery::read(left, model, diag);
+    m_messages->add(diag);
+    if (!ok) {
+      m_messages->add(Severity::Error, left.file, tr("the recovery file could not be read; it is kept"));
+      continue;
+    }
+    m_document->reset(std::move(model), left.modelPath);
+    m_document->markUnsaved();  // recovered changes are unsaved until the user saves them
+    m_modelSource = left.modelPath;
+    onDocumentReset();
+    Recovery::remove(left);
+    m_messages->add(Severity::Info, left.modelPath, tr("recovered the unsaved changes autosaved %1; save to keep them")
+                                                        .arg(QLocale().toString(left.written, QLocale::ShortFormat)));
+    return;  // one model at a time: the others are offered at the next start
+  }
+}
+
 QString MainWindow::modelDirectory() const {
   const QString file = !m_document->path().isEmpty() ? m_document->path() : m_modelSource;
   return file.isEmpty() ? QString() : QFileInfo(file).absolutePath();
@@ -801,6 +841,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->ignore();
     return;
   }
+  m_recovery->discard();  // closed on purpose: nothing to recover
   if (m_restoredLayout) {  // the application's window: remember its layout for the next start
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());

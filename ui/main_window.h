@@ -26,6 +26,7 @@ class QToolBar;
 namespace flexim::ui {
 
 class ItemActions;
+class Recovery;
 class DisplayToolBar;
 class FeReductionJob;
 class MessagesPanel;
@@ -48,6 +49,9 @@ class MainWindow : public QMainWindow {
   /// Loads a model file, or a reduced body (.frb) as a model of that body alone, to browse its
   /// modes; problems go to the Messages dock. Returns false on errors (or when the user keeps the
   /// unsaved changes of the current model).
+  /// Offers to open the recovery file of a session that ended without saving (at start).
+  void offerRecovery();
+  Recovery* recovery() const { return m_recovery; }
   bool openModelFile(const QString& path);
   /// An FE mesh or deck (any format of io::importFe) is reduced in a worker thread (free-free,
   /// 8 elastic modes) with a progress dialog and Cancel, written beside it as a .frb and shown
@@ -198,6 +202,7 @@ class MainWindow : public QMainWindow {
   QAction* m_cancelAction = nullptr;
   QAction* m_solverSettingsAction = nullptr;
   ItemActions* m_itemActions = nullptr;
+  Recovery* m_recovery = nullptr;
   QAction* m_pauseAction = nullptr;
   QAction* m_resetCameraAction = nullptr;
   QAction* m_showMarkersAction = nullptr;

@@ -46,6 +46,8 @@ class ModelDocument : public QObject {
   /// Replaces the model (a file just opened, or a new one): the undo history is cleared, the
   /// document is clean, every item gets a new id.
   void reset(ModelSpec model, QString path);
+  /// Marks the document as having unsaved changes that no undo removes (a recovered model).
+  void markUnsaved() { m_undo.resetClean(); }
   /// Reads a model file (problems into diag, the document unchanged on failure).
   bool open(const QString& path, Diagnostics& diag);
   /// Writes the model JSON to path and makes it the document's file; false with a reason. A

@@ -15,6 +15,7 @@
 #include "ui/model_document.h"
 #include "ui/model_tree.h"
 #include "ui/property_panel.h"
+#include "ui/recovery.h"
 #include "ui/item_actions.h"
 #include "ui/item_dialog.h"
 #include "ui/surface_format.h"
@@ -38,6 +39,7 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <vtkActor.h>
@@ -533,6 +535,47 @@ class EditingTest : public QObject {
     QCOMPARE(m_window->model().bodies.size(), bodies + 1);
   }
 
+  /// Autosave writes the unsaved model to this session's recovery file; a file left by a session
+  /// that ended without saving is offered at the next start and opens as unsaved changes to the
+  /// same model file; a save removes the session's file.
+  void autosaveAndRecovery() {
+    clickRow("crank");
+    type(field("mass"), "0.25");
+    Recovery* recovery = m_window->recovery();
+    QVERIFY(recovery->autosave());
+    QVERIFY(QFile::exists(recovery->file()));
+    // the session "crashes": its file stays behind under a process id that is not running
+    const QString left = QDir(Recovery::folder()).filePath("session-999999999.json");
+    QFile::remove(left);
+    QFile::remove(left + ".origin");
+    QVERIFY(QFile::copy(recovery->file(), left));
+    QVERIFY(QFile::copy(recovery->file() + ".origin", left + ".origin"));
+    // saved: nothing of this session to recover
+    QTest::keyClick(m_window.get(), Qt::Key_S, Qt::ControlModifier);
+    QVERIFY(!m_window->document()->isDirty());
+    QVERIFY(!QFile::exists(recovery->file()));
+    // the next start
+    MainWindow next;
+    next.resize(1000, 700);
+    next.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&next));
+    QString text;
+    QTimer::singleShot(0, this, [&text] {
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      QVERIFY(box && box->objectName() == "recoveryBox");
+      text = box->text();
+      for (QAbstractButton* b : box->buttons())
+        if (box->buttonRole(b) == QMessageBox::AcceptRole) QTest::mouseClick(b, Qt::LeftButton);
+    });
+    next.offerRecovery();
+    QVERIFY2(text.contains("model.json"), qPrintable(text));
+    QCOMPARE(next.model().bodies[0].mass, 0.25);
+    QVERIFY(next.document()->isDirty());
+    QCOMPARE(QFileInfo(next.document()->path()).canonicalFilePath(), QFileInfo(m_path).canonicalFilePath());
+    QVERIFY(!QFile::exists(left));
+    next.document()->undoStack()->setClean();
+  }
+
   /// The mouse resting over an item outlines it (what a click would pick) and names it in the
   /// tool tip; over the background, nothing.
   void hoverOutlinesTheItemUnderTheMouse() {
@@ -844,6 +887,7 @@ class EditingTest : public QObject {
 };
 
 int main(int argc, char** argv) {
+  QStandardPaths::setTestModeEnabled(true);  // recovery files in a test folder, not the user's
   setDefaultSurfaceFormatForVtk();
   QApplication app(argc, argv);
   EditingTest test;
