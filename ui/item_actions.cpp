@@ -1,6 +1,7 @@
 #include "ui/item_actions.h"
 
 #include "ui/item_dialog.h"
+#include "ui/joint_dialog.h"
 
 #include "core/geometry/mass_properties.h"
 #include "io/mesh/mesh_file.h"
@@ -38,6 +39,10 @@ ItemActions::ItemActions(ModelDocument* document, QWidget* window)
     a->setObjectName(QString::fromStdString("actionAdd:" + key));
     a->setStatusTip(QString::fromStdString(list.item->help).remove(QLatin1Char('`')));
   }
+  QAction* jointAtPoint = m_addMenu->addAction(tr("&Joint at a point…"), this, [this] { addJointAtPoint(); });
+  jointAtPoint->setObjectName("actionAddJointAtPoint");
+  jointAtPoint->setShortcut(QKeySequence(tr("Ctrl+J")));
+  jointAtPoint->setStatusTip(tr("A joint between two bodies at a global point and axis: its two markers are made for you"));
   // a virtual body placed on a flexible body's mesh by the next click in the view
   QMenu* place = m_addMenu->addMenu(tr("&Virtual body on the mesh"));
   place->setObjectName("menuPlaceVirtualBody");
@@ -219,6 +224,19 @@ ItemId ItemActions::addRigidBodyFromMesh(const QString& file) {
     return ModelDocument::kNoItem;
   }
   ItemDialog dialog(*m_document, ModelDocument::kModelId, "bodies", &body, m_window);
+  dialog.exec();
+  return dialog.created();
+}
+
+ItemId ItemActions::addJointAtPoint() {
+  // between the ground and the selected body (or the body of a selected marker)
+  std::string body;
+  ItemId id = m_document->selected();
+  if (const ItemDescription* d = m_document->description(id); d && d->kind == "marker") id = m_document->parentOf(id);
+  if (const ItemDescription* d = m_document->description(id); d && (d->kind == "body" || d->kind == "virtual_body"))
+    body = m_document->itemName(id);
+  if (body.empty() && !m_document->model().bodies.empty()) body = m_document->model().bodies.front().name;
+  JointDialog dialog(*m_document, m_lastPoint, Vec3::UnitZ(), kGroundName, body, m_window);
   dialog.exec();
   return dialog.created();
 }

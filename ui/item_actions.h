@@ -41,6 +41,12 @@ class ItemActions : public QObject {
   /// not closed says why and offers the dialog with the mass properties to enter by hand.
   ItemId addRigidBodyFromMesh(const QString& file);
 
+  /// The last point clicked in the view (global): a joint added at a point starts there.
+  void setLastPickedPoint(const Vec3& point) { m_lastPoint = point; }
+  /// Add → Joint at a point…: the dialog, starting at the last picked point, between the ground
+  /// and the selected body; the joint added, or kNoItem.
+  ItemId addJointAtPoint();
+
   /// Placing a virtual body by a click (Add → Virtual body on the mesh): what the next click in
   /// the view places, if anything.
   std::optional<PlaceOn> placing() const { return m_placing; }
@@ -69,6 +75,7 @@ class ItemActions : public QObject {
   QAction* m_delete = nullptr;
   QList<QAction*> m_placeActions;
   std::optional<PlaceOn> m_placing;
+  Vec3 m_lastPoint = Vec3::Zero();
   bool m_editable = true;
 };
 

@@ -693,6 +693,7 @@ void MainWindow::onViewportClicked(double x, double y) {
     placeVirtualBody(hit);
     return;
   }
+  if (!hit.item.empty()) m_itemActions->setLastPickedPoint(hit.point);
   m_lastPick = hit;
   const ItemId id = hit.item.empty() ? ModelDocument::kNoItem : m_document->itemAtPath(hit.item);
   m_document->select(id);

@@ -18,6 +18,7 @@
 #include "ui/recovery.h"
 #include "ui/item_actions.h"
 #include "ui/item_dialog.h"
+#include "ui/joint_dialog.h"
 #include "ui/surface_format.h"
 #include "ui/vtk_viewport.h"
 
@@ -574,6 +575,59 @@ class EditingTest : public QObject {
     QCOMPARE(QFileInfo(next.document()->path()).canonicalFilePath(), QFileInfo(m_path).canonicalFilePath());
     QVERIFY(!QFile::exists(left));
     next.document()->undoStack()->setClean();
+  }
+
+  /// Add > Joint at a point (Ctrl+J): kind, bodies, origin and axis in global coordinates (the
+  /// origin from the last click in the view); OK makes a marker on each body at that frame and
+  /// the joint, one undo step; the markers' global frames coincide.
+  void jointAtAPoint() {
+    ModelDocument* doc = m_window->document();
+    const Vec3 sliderAt = m_window->scene().bodyPose(2).translation();
+    clickAtWorld(sliderAt.data());  // the picked point (on the rail joint's glyph there)
+    clickRow("slider");
+    const std::size_t joints = m_window->model().joints.size();
+    const Vec3 origin(0.4, 0.05, 0.0);
+    QTimer::singleShot(0, this, [this, origin, sliderAt] {
+      auto* dialog = qobject_cast<JointDialog*>(QApplication::activeModalWidget());
+      QVERIFY(dialog);
+      QCOMPARE(dialog->findChild<QComboBox*>("body1")->currentText(), QString("ground"));
+      QCOMPARE(dialog->findChild<QComboBox*>("body2")->currentText(), QString("slider"));
+      std::vector<double> picked;
+      for (const QString& x : dialog->findChild<QLineEdit*>("origin")->text().split(',')) picked.push_back(x.toDouble());
+      QCOMPARE(picked.size(), std::size_t(3));
+      QVERIFY((Vec3(picked[0], picked[1], picked[2]) - sliderAt).norm() < 0.05);
+      dialog->findChild<QComboBox*>("kind")->setCurrentText("cylindrical");
+      auto* at = dialog->findChild<QLineEdit*>("origin");
+      at->selectAll();
+      QTest::keyClicks(at, QString("%1, %2, %3").arg(origin.x()).arg(origin.y()).arg(origin.z()));
+      auto* axis = dialog->findChild<QLineEdit*>("axis");
+      axis->selectAll();
+      QTest::keyClicks(axis, "1, 0, 0");
+      QTest::mouseClick(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    });
+    QTest::keyClick(m_window.get(), Qt::Key_J, Qt::ControlModifier);
+    QCOMPARE(m_window->model().joints.size(), joints + 1);
+    const JointSpec& joint = m_window->model().joints.back();
+    QCOMPARE(joint.name, std::string("joint1"));
+    QCOMPARE(joint.type.key(), std::string("cylindrical"));
+    QCOMPARE(joint.body1, std::string("ground"));
+    QCOMPARE(joint.body2, std::string("slider"));
+    // both markers' global frames: the origin, z along global x
+    for (const auto& [body, marker] : {std::pair(joint.body1, joint.marker1), std::pair(joint.body2, joint.marker2)}) {
+      Vec3 position;
+      Mat3 axes;
+      QVERIFY(initialBodyPose(m_window->model(), body, position, axes));
+      const std::vector<MarkerSpec>& markers =
+          body == "ground" ? m_window->model().ground_markers : m_window->model().bodies[2].markers;
+      const auto it = std::find_if(markers.begin(), markers.end(), [&](const MarkerSpec& m) { return m.name == marker; });
+      QVERIFY(it != markers.end());
+      QVERIFY((position + axes * it->position - origin).norm() < 1e-12);
+      QVERIFY(((axes * it->orientation.toRotationMatrix()).col(2) - Vec3::UnitX()).norm() < 1e-12);
+    }
+    QVERIFY2(doc->undoStack()->undoText().startsWith("Add joint 'joint1'"), qPrintable(doc->undoStack()->undoText()));
+    doc->undoStack()->undo();
+    QCOMPARE(m_window->model().joints.size(), joints);
+    QCOMPARE(m_window->model().ground_markers.size(), std::size_t(2));
   }
 
   /// The mouse resting over an item outlines it (what a click would pick) and names it in the

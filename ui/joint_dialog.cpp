@@ -1,0 +1,178 @@
+#include "ui/joint_dialog.h"
+
+#include "core/model/description.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QRegularExpression>
+
+namespace flexim::ui {
+
+bool initialBodyPose(const ModelSpec& model, const std::string& body, Vec3& position, Mat3& axes) {
+  if (body == kGroundName) {
+    position = Vec3::Zero();
+    axes = Mat3::Identity();
+    return true;
+  }
+  for (const RigidBodySpec& b : model.bodies)
+    if (b.name == body) {
+      position = b.position;
+      axes = b.orientation.normalized().toRotationMatrix();
+      return true;
+    }
+  for (const VirtualBodySpec& v : model.virtual_bodies) {
+    if (v.name != body) continue;
+    for (const FlexibleBodySpec& f : model.flexible_bodies)
+      if (f.name == v.flexible_body) {
+        // at its point (the solver puts its origin on the nearest node k, within a mesh size)
+        const Mat3 fe = f.orientation.normalized().toRotationMatrix();
+        position = f.position + fe * v.point;
+        axes = fe * v.orientation.normalized().toRotationMatrix();
+        return true;
+      }
+  }
+  return false;
+}
+
+namespace {
+
+QString text(const Vec3& v) {
+  return QString("%1, %2, %3").arg(v.x(), 0, 'g', 10).arg(v.y(), 0, 'g', 10).arg(v.z(), 0, 'g', 10);
+}
+
+}  // namespace
+
+JointDialog::JointDialog(ModelDocument& document, const Vec3& origin, const Vec3& axis, const std::string& body1,
+                         const std::string& body2, QWidget* parent)
+    : QDialog(parent), m_document(document) {
+  setWindowTitle(tr("Add joint at a point"));
+  setObjectName("jointDialog");
+  auto* form = new QFormLayout(this);
+  m_kind = new QComboBox(this);
+  m_kind->setObjectName("kind");
+  for (const JointKindDescription& k : jointKinds()) {
+    m_kind->addItem(QString::fromStdString(k.key));
+    m_kind->setItemData(m_kind->count() - 1, QString::fromStdString(k.help), Qt::ToolTipRole);
+  }
+  form->addRow(tr("kind"), m_kind);
+  m_name = new QLineEdit(QString::fromStdString(document.freeName(ModelDocument::kModelId, "joints", "joint")), this);
+  m_name->setObjectName("name");
+  form->addRow(tr("name"), m_name);
+  // the bodies that carry markers: the ground, rigid and virtual bodies
+  QStringList bodies{QString(kGroundName)};
+  for (const RigidBodySpec& b : document.model().bodies) bodies << QString::fromStdString(b.name);
+  for (const VirtualBodySpec& v : document.model().virtual_bodies) bodies << QString::fromStdString(v.name);
+  m_body1 = new QComboBox(this);
+  m_body1->setObjectName("body1");
+  m_body1->addItems(bodies);
+  m_body1->setCurrentText(QString::fromStdString(body1));
+  form->addRow(tr("body 1"), m_body1);
+  m_body2 = new QComboBox(this);
+  m_body2->setObjectName("body2");
+  m_body2->addItems(bodies);
+  m_body2->setCurrentText(QString::fromStdString(body2));
+  form->addRow(tr("body 2"), m_body2);
+  m_origin = new QLineEdit(text(origin), this);
+  m_origin->setObjectName("origin");
+  m_origin->setToolTip(tr("global x, y, z of the joint's origin (prefilled from the last point picked in the view)"));
+  form->addRow(tr("origin [m]"), m_origin);
+  m_axis = new QLineEdit(text(axis), this);
+  m_axis->setObjectName("axis");
+  m_axis->setToolTip(tr("global direction of the markers' z axis: the hinge or slide axis of the kind"));
+  form->addRow(tr("z axis"), m_axis);
+  m_error = new QLabel(this);
+  m_error->setObjectName("error");
+  m_error->setWordWrap(true);
+  m_error->setStyleSheet("color: #b00020;");
+  m_error->hide();
+  form->addRow(m_error);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  form->addRow(buttons);
+  resize(440, 0);
+}
+
+void JointDialog::keyPressEvent(QKeyEvent* event) {
+  // Return in a field does not press OK behind the user's back (as in the item dialogs)
+  if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
+    event->accept();
+    return;
+  }
+  QDialog::keyPressEvent(event);
+}
+
+bool JointDialog::readVector(QLineEdit* edit, const QString& what, Vec3& out) {
+  const QStringList parts = edit->text().split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts);
+  bool ok = parts.size() == 3;
+  for (int i = 0; ok && i < 3; ++i) out[i] = QLocale::c().toDouble(parts[i], &ok);
+  if (!ok || !out.allFinite()) {
+    m_error->setText(tr("%1: expected three numbers").arg(what));
+    m_error->show();
+    return false;
+  }
+  return true;
+}
+
+void JointDialog::accept() {
+  Vec3 origin, axis;
+  if (!readVector(m_origin, tr("origin"), origin) || !readVector(m_axis, tr("z axis"), axis)) return;
+  if (axis.norm() < 1e-12) {
+    m_error->setText(tr("z axis: must not be zero"));
+    m_error->show();
+    return;
+  }
+  const std::string body[2] = {m_body1->currentText().toStdString(), m_body2->currentText().toStdString()};
+  if (body[0] == body[1]) {
+    m_error->setText(tr("a body cannot be joined to itself: choose two bodies"));
+    m_error->show();
+    return;
+  }
+  const std::string name = m_name->text().trimmed().toStdString();
+  const Mat3 frame = Quat::FromTwoVectors(Vec3::UnitZ(), axis.normalized()).toRotationMatrix();
+  // a marker on each body at the joint frame, then the joint: one undo step
+  QUndoStack* undo = m_document.undoStack();
+  undo->beginMacro(tr("Add joint '%1' between %2 and %3")
+                       .arg(QString::fromStdString(name), QString::fromStdString(body[0]), QString::fromStdString(body[1])));
+  JointSpec joint;
+  joint.name = name;
+  joint.type = JointType(m_kind->currentText().toStdString());
+  QString error;
+  bool ok = true;
+  for (int side = 0; side < 2 && ok; ++side) {
+    Vec3 position;
+    Mat3 axes;
+    const ItemId holder = body[side] == kGroundName ? m_document.itemAtPath("ground") : [&] {
+      const ItemId rigid = m_document.findItem("bodies", body[side]);
+      return rigid != ModelDocument::kNoItem ? rigid : m_document.findItem("virtual_bodies", body[side]);
+    }();
+    if (holder == ModelDocument::kNoItem || !initialBodyPose(m_document.model(), body[side], position, axes)) {
+      error = tr("no body '%1'").arg(QString::fromStdString(body[side]));
+      ok = false;
+      break;
+    }
+    MarkerSpec marker;
+    marker.name = m_document.freeName(holder, "markers", name.empty() ? "joint" : name + "_");
+    marker.position = axes.transpose() * (origin - position);
+    marker.orientation = Quat(axes.transpose() * frame).normalized();
+    ok = m_document.addItem(holder, "markers", &marker, {}, error) != ModelDocument::kNoItem;
+    (side == 0 ? joint.body1 : joint.body2) = body[side];
+    (side == 0 ? joint.marker1 : joint.marker2) = marker.name;
+  }
+  if (ok) m_created = m_document.addItem(ModelDocument::kModelId, "joints", &joint, {}, error);
+  undo->endMacro();
+  if (m_created == ModelDocument::kNoItem) {
+    undo->undo();  // the markers added on the way go again
+    m_error->setText(error);
+    m_error->show();
+    return;
+  }
+  QDialog::accept();
+}
+
+}  // namespace flexim::ui
