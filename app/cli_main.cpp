@@ -8,10 +8,10 @@
 //   flexim-cli modes|reduce|info ... (cli_fe.cpp), mass-properties ... (cli_mesh.cpp)
 #include "app/cli_common.h"
 #include "core/base/versions.h"
-#include "core/model/topology.h"
 #include "core/model/validate.h"
 #include "core/run/simulation.h"
 #include "io/csv_writer.h"
+#include "io/model_check.h"
 #include "io/model_docs.h"
 #include "io/model_json.h"
 #include "io/model_schema.h"
@@ -243,21 +243,30 @@ int runCommand(const std::vector<std::string>& args) {
 int validateCommand(const std::vector<std::string>& args) {
   if (args.size() != 1) return fail("validate needs exactly one model file");
   ModelSpec model;
-  if (!loadModel(args[0], model)) return fail("cannot load model '" + args[0] + "'");
-  Diagnostics diag;
-  auto sim = Simulation::create(model, diag);
-  printDiagnostics(diag);
+  Diagnostics loaded;
+  const bool ok = io::loadModelFile(args[0], model, loaded);
+  printDiagnostics(loaded);
+  if (!ok) return fail("cannot load model '" + args[0] + "'");
+  // the check the GUI lists; what loading said already (validation warnings) is not repeated
+  const io::ModelCheckReport report =
+      io::checkModel(model, std::filesystem::path(args[0]).parent_path().string());
+  const auto said = [&](const Diagnostic& d) {
+    for (const Diagnostic& l : loaded.items())
+      if (l.severity == d.severity && l.where == d.where && l.message == d.message) return true;
+    return false;
+  };
+  for (const Diagnostic& d : report.messages.items())
+    if (!said(d)) std::fprintf(stderr, "%s\n", d.str().c_str());
   // the topology comes last whatever the verdict: it needs no compiled model and helps to
   // read a failing one
   const auto withTopology = [&](int code) {
-    std::printf("%s\n", describe(buildTopology(model)).c_str());
+    std::printf("%s\n", report.topology.c_str());
     return code;
   };
-  if (!sim) return withTopology(fail("model '" + args[0] + "' has errors"));
-  const ModelCheck check = sim->check();
-  std::printf("%s\n", check.str().c_str());
-  if (check.assembled_position_residual > 1e-6)
-    return withTopology(fail("the initial configuration cannot be assembled onto the joints"));
+  if (!report.compiled) return withTopology(fail("model '" + args[0] + "' has errors"));
+  std::printf("%s\n", report.figures.str().c_str());
+  if (!report.assembled) return withTopology(fail("the initial configuration cannot be assembled onto the joints"));
+  if (!report.ok()) return withTopology(fail("model '" + args[0] + "' has errors"));
   std::printf("model OK\n");
   return withTopology(0);
 }

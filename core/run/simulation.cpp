@@ -88,6 +88,7 @@ struct ConstraintRank {
   int rows = 0;                        ///< active rows
   int rank = 0;
   std::vector<std::string> dependent;  ///< "joint 'x' (n dependent row(s))" per element
+  std::vector<RedundantConstraint> elements;  ///< the same elements, with their model paths
   std::vector<char> dependentRow;      ///< per constraint row: left out of an independent set
 };
 
@@ -140,7 +141,10 @@ ConstraintRank constraintRank(const System& sys, const State& s, const std::vect
       out.dependentRow[rowOf[perm(k)]] = 1;
     }
     for (size_t c = 0; c < elems.size(); ++c)
-      if (count[c]) out.dependent.push_back(elems[c]->label + " (" + std::to_string(count[c]) + " dependent row(s))");
+      if (count[c]) {
+        out.dependent.push_back(elems[c]->label + " (" + std::to_string(count[c]) + " dependent row(s))");
+        out.elements.push_back({elems[c]->label, elems[c]->where, count[c]});
+      }
   }
   return out;
 }
@@ -177,6 +181,7 @@ ModelCheck Simulation::check() const {
   mc.constraint_rows = cr.rows;
   mc.rank = cr.rank;
   mc.redundant = cr.dependent;
+  mc.redundant_elements = cr.elements;
   mc.dof = mc.coordinates - mc.rank;
 
   // bodies without a joint path to ground; the topology's vertices 1.. are the System's

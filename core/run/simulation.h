@@ -75,6 +75,13 @@ class ResultSink {
   virtual void end(const RunSummary& summary) {}
 };
 
+/// A constraint element with rows that depend on the rows of others (or on its own).
+struct RedundantConstraint {
+  std::string label;  ///< "joint 'crank_pin'"
+  std::string where;  ///< its model item's JSON path, "joints[2]" ("" when it has none)
+  int rows = 0;       ///< its dependent rows
+};
+
 /// Model check before a run (also what `flexim-cli validate` prints).
 struct ModelCheck {
   int bodies = 0;
@@ -83,6 +90,7 @@ struct ModelCheck {
   int rank = 0;               ///< rank of the constraint Jacobian at the initial configuration
   int dof = 0;                ///< coordinates - rank
   std::vector<std::string> redundant;     ///< joints/drivers with dependent rows (solved as they are)
+  std::vector<RedundantConstraint> redundant_elements;  ///< the same, located in the model
   std::vector<std::string> unconstrained; ///< bodies with no joint path to ground
   double initial_position_residual = 0.0; ///< max |Phi| before assembly
   double assembled_position_residual = 0.0;

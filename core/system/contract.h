@@ -187,6 +187,9 @@ class ConstraintElement {
   virtual bool geometricStiffnessEntry(int k, int i, int j) const { return true; }
   std::vector<int> blocks;  ///< touched blocks (-1 = ground)
   std::string label;        ///< "joint 'crank_pin'" or "driver 'motor'"
+  /// The model item it comes from, as a JSON path ("joints[2]", "drivers[0]",
+  /// "flexible_bodies[0].reference"), so a front end can select it; "" when none.
+  std::string where;
   int joint_index = -1;     ///< the model joint this belongs to (drivers: the driven joint)
 };
 

@@ -177,6 +177,7 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
       c->label = std::string(spec.reference == ReferenceFrame::MeanAxis ? "mean-axis" : "principal-axis") +
                  " conditions of " + who;
     }
+    c->where = where + ".reference";
     addConstraint(std::move(c));
   }
 
@@ -253,6 +254,7 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
 
     auto c = makeRigidFlexibleJoint(fb, b, std::move(joint));
     c->label = "rigid-flexible joint of " + who;
+    c->where = where;
     addConstraint(std::move(c));
   }
 }

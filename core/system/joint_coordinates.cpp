@@ -92,6 +92,7 @@ int addJointCoordinate(System& sys, int joint, const std::string& name, const Ma
   const int block = sys.addBlock("joint '" + name + "' coordinate", std::make_unique<JointCoordinateFormulation>(), q, v);
   auto link = std::make_unique<CoordinateLink>(m1, m2, block, terms);
   link->label = "joint '" + name + "'";
+  link->where = "joints[" + std::to_string(joint) + "]";
   link->joint_index = joint;
   sys.addConstraint(std::move(link));
   sys.setJointCoordinate(joint, block);
@@ -121,6 +122,7 @@ void addScrewJoint(System& sys, int joint, const std::string& name, const Marker
                    double pitch) {
   auto rows = makeJoint(JointType::Cylindrical, m1, m2);
   rows->label = "joint '" + name + "'";
+  rows->where = "joints[" + std::to_string(joint) + "]";
   rows->joint_index = joint;
   sys.addConstraint(std::move(rows));
   addJointCoordinate(sys, joint, name, m1, m2,

@@ -239,6 +239,7 @@ double parameter(const JointSpec& spec, const std::string& key) {
 void addGeometricJoint(System& sys, const JointSpec& spec, int index, const MarkerRef& m1, const MarkerRef& m2) {
   auto c = makeJoint(spec.type, m1, m2);
   c->label = "joint '" + spec.name + "'";
+  c->where = "joints[" + std::to_string(index) + "]";
   c->joint_index = index;
   sys.addConstraint(std::move(c));
 }

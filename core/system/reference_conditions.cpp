@@ -119,6 +119,17 @@ void PrincipalAxisConditions::evaluate(const VecX& w, const VecX& v, FlexibleCon
   for (int p = 0; p < 3; ++p) out.gamma(3 + p) = -2.0 * Jq(kPairs[p][0], kPairs[p][1]);
 }
 
+PrincipalAxisCheck PrincipalAxisConditions::applicability(const fe::ModalInvariants& inv, double relTol) {
+  // check() reads only the mass and the first and second moments: the rest stays empty
+  fe::ModalInvariants centroidal;
+  centroidal.I1 = inv.I1;
+  const Vec3 c = inv.I1 > 0 ? Vec3(inv.I2 / inv.I1) : Vec3::Zero();
+  const Mat3 Jc = inv.J0 - inv.I1 * (c.squaredNorm() * Mat3::Identity() - c * c.transpose());
+  Eigen::SelfAdjointEigenSolver<Mat3> es(Jc, Eigen::EigenvaluesOnly);
+  centroidal.J0 = es.eigenvalues().asDiagonal();  // on the principal axes
+  return check(centroidal, relTol);
+}
+
 PrincipalAxisCheck PrincipalAxisConditions::check(const fe::ModalInvariants& inv, double relTol, double frameTol) {
   PrincipalAxisCheck c;
   Eigen::SelfAdjointEigenSolver<Mat3> es(inv.J0, Eigen::EigenvaluesOnly);

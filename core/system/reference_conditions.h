@@ -96,6 +96,10 @@ class PrincipalAxisConditions {
   /// Applicability: principal moments of J0 must be distinct (relative tolerance); also reports
   /// whether the undeformed frame is at the lumped-mass CoM on the principal axes.
   static PrincipalAxisCheck check(const fe::ModalInvariants& inv, double relTol = 1e-3, double frameTol = 1e-8);
+  /// Whether PAC suit a body, judged from its undeformed invariants in any frame (a reduced
+  /// body's FE frame): check() of its inertia about the lumped-mass centre of mass, where the
+  /// compile moves a PAC body's frame, so only the distinctness of the moments can fail.
+  static PrincipalAxisCheck applicability(const fe::ModalInvariants& inv, double relTol = 1e-3);
 
  private:
   fe::ModalInvariants m_inv;

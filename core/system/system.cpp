@@ -155,26 +155,32 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
   }
 
   // drivers act between the markers of the joint they drive
-  for (const DriverSpec& spec : model.drivers) {
+  for (size_t d = 0; d < model.drivers.size(); ++d) {
+    const DriverSpec& spec = model.drivers[d];
     const int j = jointNamed(model, spec.joint);
     const auto& js = model.joints[j];
     auto c = makeDriver(spec.coordinate, marker(js.body1, js.marker1), marker(js.body2, js.marker2), spec.function);
     c->label = "driver " + quoted(spec.name);
+    c->where = "drivers[" + std::to_string(d) + "]";
     c->joint_index = j;
     sys->addConstraint(std::move(c));
   }
 
   // couplings and limits act on the joints' coordinates (added here for joints that have none)
-  for (const CouplingSpec& spec : model.couplings) {
+  for (size_t k = 0; k < model.couplings.size(); ++k) {
+    const CouplingSpec& spec = model.couplings[k];
     const int c1 = ensureJointCoordinate(*sys, jointNamed(model, spec.joint1));
     const int c2 = ensureJointCoordinate(*sys, jointNamed(model, spec.joint2));
     auto c = makeCoordinateCoupling(*sys, c1, c2, spec.ratio);
     c->label = "coupling " + quoted(spec.name);
+    c->where = "couplings[" + std::to_string(k) + "]";
     sys->addConstraint(std::move(c));
   }
-  for (const JointLimitSpec& spec : model.limits) {
+  for (size_t k = 0; k < model.limits.size(); ++k) {
+    const JointLimitSpec& spec = model.limits[k];
     auto c = makeCoordinateLimit(ensureJointCoordinate(*sys, jointNamed(model, spec.joint)), spec.lower, spec.upper);
     c->label = "limit " + quoted(spec.name);
+    c->where = "limits[" + std::to_string(k) + "]";
     sys->addConstraint(std::move(c));
   }
 

@@ -498,8 +498,36 @@ class CliTest : public QObject {
     r = cli({"validate", loose});
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
     QVERIFY2(r.out.contains("not connected to ground by any joint (free-floating): body 'loose'"), qPrintable(r.out));
+    QVERIFY2(r.err.contains("bodies[0]: warning: body 'loose' is not connected to ground by any joint"), qPrintable(r.err));
     QVERIFY2(r.out.contains("2 components: ground + 2 bodies; 1 not connected to ground (1 body: 'loose')"),
              qPrintable(r.out));
+  }
+
+  /// validate prints the model check's messages on standard error, each at its item's JSON path
+  /// (io/model_check.h); errors alone change the exit code.
+  void validateListsModelCheckMessages() {
+    Result r = cli({"validate", example("n_four_bar_2.json")});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.err.contains("info: 1 degree of freedom: 30 coordinates, 35 constraint equations, 29 independent\n"),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains("joints[4]: warning: joint 'coupler1_right': 2 constraint rows depend on the others"),
+             qPrintable(r.err));
+    QVERIFY(r.out.contains("note: redundant constraints, solved as they are: "));  // the figures as before
+
+    r = cli({"validate", example("slider_crank_flexible.json")});
+    QVERIFY2(r.err.contains("virtual_bodies[1]: info: virtual body 'rod_B' attached to 'rod' on nodes"), qPrintable(r.err));
+
+    // a reduced-body file that is not there: an error at the body's file, no check
+    QFile in(example("slider_crank_flexible.json"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QString moved = m_dir.filePath("no_frb.json");
+    QFile out(moved);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(in.readAll());
+    out.close();
+    r = cli({"validate", moved});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("flexible_bodies[0].file: error: "), qPrintable(r.err));
   }
 
   void docsTablesUpdateTheModelFormat() {

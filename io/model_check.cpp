@@ -1,0 +1,231 @@
+#include "io/model_check.h"
+
+#include "core/fe/reduced_body.h"
+#include "core/model/topology.h"
+#include "core/model/validate.h"
+#include "core/system/reference_conditions.h"
+#include "io/fe/reduced_body_file.h"
+#include "io/sha256.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <optional>
+
+namespace flexim::io {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string flexWhere(std::size_t i) { return "flexible_bodies[" + std::to_string(i) + "]"; }
+
+/// A reduced-body file as the loader finds it: relative names are relative to the model's folder.
+fs::path reducedBodyPath(const std::string& modelDir, const std::string& file) {
+  return (fs::path(modelDir) / fs::path(file)).lexically_normal();
+}
+
+bool isFile(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+/// Where a source recorded in a reduced body is now. `reduce` records the path it was given, so
+/// a relative one is relative to wherever it ran: look next to the reduced-body file (with the
+/// recorded folders, then without), then in the model's folder.
+std::optional<fs::path> findSource(const std::string& recorded, const fs::path& frb, const std::string& modelDir) {
+  const fs::path p(recorded);
+  if (p.is_absolute()) return isFile(p) ? std::optional(p) : std::nullopt;
+  const fs::path dir = frb.parent_path();
+  for (const fs::path& candidate : {dir / p, dir / p.filename(), fs::path(modelDir) / p})
+    if (isFile(candidate)) return candidate.lexically_normal();
+  return std::nullopt;
+}
+
+/// SHA-256 of files, each read once however many bodies share it.
+class SourceHashes {
+ public:
+  /// Lower-case hex, or "" with error set when the file cannot be read.
+  const std::string& of(const fs::path& path, std::string& error) {
+    auto [it, inserted] = m_hashes.try_emplace(path.string());
+    if (inserted && !sha256FileHex(path.string(), it->second.hex, &it->second.error)) it->second.hex.clear();
+    error = it->second.error;
+    return it->second.hex;
+  }
+
+ private:
+  struct Hash {
+    std::string hex, error;
+  };
+  std::map<std::string, Hash> m_hashes;
+};
+
+/// Why a flexible body's file did not load, for the validation error that says it is not loaded.
+std::string whyNotLoaded(const fs::path& path) {
+  if (!isFile(path)) return inQuotes(path.string()) + " does not exist";
+  fe::ReducedBody body;
+  std::string error;
+  if (!loadReducedBody(path.string(), body, &error)) return error.empty() ? "cannot be read" : error;
+  return "the file reads now: set it again or reopen the model";
+}
+
+/// Missing reduced-body files, and loaded ones whose FE sources changed since the reduction.
+void checkReducedBodyFiles(const ModelSpec& model, const std::string& modelDir, Diagnostics& validation,
+                           Diagnostics& out) {
+  SourceHashes hashes;
+  for (std::size_t i = 0; i < model.flexible_bodies.size(); ++i) {
+    const FlexibleBodySpec& body = model.flexible_bodies[i];
+    if (body.file.empty() || !fileNameProblem(body.file).empty()) continue;  // validate() says why
+    const std::string where = flexWhere(i) + ".file";
+    const fs::path frb = reducedBodyPath(modelDir, body.file);
+    if (!body.data) {
+      // validate() reports the file as not loaded (an error); say why there, not twice
+      const std::string why = whyNotLoaded(frb);
+      bool told = false;
+      for (Diagnostic& d : validation.items())
+        if (d.where == where && d.severity == Severity::Error) {
+          d.message += ": " + why;
+          told = true;
+        }
+      if (!told) out.error(where, "reduced-body file " + inQuotes(body.file) + ": " + why);
+      continue;
+    }
+    if (!isFile(frb))
+      out.warning(where, "reduced-body file " + inQuotes(frb.string()) +
+                             " is gone: the run uses the copy loaded, but the model will not load again");
+    if (body.data->sources.empty())
+      out.info(where, "the reduced body records no source file: whether it is up to date cannot be told");
+    for (const fe::SourceFile& source : body.data->sources) {
+      const std::string name = inQuotes(source.path);
+      if (source.sha256.empty()) {
+        out.info(where, "the reduced body records no hash of its source " + name +
+                            ": whether it changed since the reduction cannot be told");
+        continue;
+      }
+      const std::optional<fs::path> found = findSource(source.path, frb, modelDir);
+      if (!found) {
+        out.info(where, "source " + name + " not found next to " + inQuotes(frb.string()) +
+                            " or in the model's folder: whether it changed since the reduction cannot be told");
+        continue;
+      }
+      std::string error;
+      const std::string& hex = hashes.of(*found, error);
+      const std::string read = found->string() == source.path ? "" : " (read from " + inQuotes(found->string()) + ")";
+      if (hex.empty())
+        out.info(where, "source " + name + " cannot be read (" + error +
+                            "): whether it changed since the reduction cannot be told");
+      else if (hex != source.sha256)
+        out.warning(where, "source " + name + " changed since the reduction (hash differs); reduce again" + read);
+    }
+  }
+}
+
+/// The JSON path of a topology vertex: vertices 1.. are the rigid, flexible and virtual bodies
+/// in model order (buildTopology()).
+std::string bodyPath(const ModelSpec& model, int vertex) {
+  std::size_t k = static_cast<std::size_t>(vertex - 1);
+  if (k < model.bodies.size()) return "bodies[" + std::to_string(k) + "]";
+  k -= model.bodies.size();
+  if (k < model.flexible_bodies.size()) return flexWhere(k);
+  k -= model.flexible_bodies.size();
+  return "virtual_bodies[" + std::to_string(k) + "]";
+}
+
+std::string kindName(VertexKind kind) {
+  switch (kind) {
+    case VertexKind::Flexible: return "flexible body";
+    case VertexKind::Virtual: return "virtual body";
+    default: return "body";
+  }
+}
+
+/// The figures of a compiled model as messages: DOF, assembly, redundant rows.
+void figureMessages(const ModelCheck& c, bool assembled, Diagnostics& out) {
+  out.info("", std::to_string(c.dof) + (c.dof == 1 ? " degree" : " degrees") + " of freedom: " +
+                   std::to_string(c.coordinates) + " coordinates, " + std::to_string(c.constraint_rows) +
+                   " constraint equations, " + std::to_string(c.rank) + " independent");
+  if (!assembled) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, " (position residual %.3g m after assembly, limit %.3g m)",
+                  c.assembled_position_residual, kAssemblyTolerance);
+    out.error("", std::string("the initial configuration cannot be assembled onto the joints") + buf);
+  }
+  for (const RedundantConstraint& r : c.redundant_elements)
+    out.warning(r.where, r.label + ": " + std::to_string(r.rows) +
+                             (r.rows == 1 ? " constraint row depends" : " constraint rows depend") +
+                             " on the others (redundant): the model runs, but its reactions are not unique "
+                             "(docs/theory/redundant-constraints.md)");
+}
+
+/// PAC need distinct principal moments; a PAC body that has them is told so, one that has not
+/// is warned by the compile (here only when the model did not compile).
+void principalAxisMessages(const ModelSpec& model, bool compiled, Diagnostics& out) {
+  for (std::size_t i = 0; i < model.flexible_bodies.size(); ++i) {
+    const FlexibleBodySpec& body = model.flexible_bodies[i];
+    if (body.reference != ReferenceFrame::PrincipalAxis || !body.data) continue;
+    const PrincipalAxisCheck pac = PrincipalAxisConditions::applicability(body.data->invariants);
+    const std::string where = flexWhere(i) + ".reference";
+    if (!pac.distinct) {
+      if (!compiled) out.warning(where, pac.warning);
+      continue;
+    }
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "principal-axis conditions apply: principal moments of inertia %.6g, %.6g, %.6g kg m^2 "
+                  "(relative gap %.3g)",
+                  pac.principalMoments(0), pac.principalMoments(1), pac.principalMoments(2), pac.minRelativeGap);
+    out.info(where, buf);
+  }
+}
+
+}  // namespace
+
+ModelCheckReport checkModel(const ModelSpec& model, const std::string& modelDir) {
+  ModelCheckReport report;
+  Diagnostics& out = report.messages;
+  try {
+    Diagnostics validation = validate(model);
+    Diagnostics files;
+    checkReducedBodyFiles(model, modelDir, validation, files);
+    out.append(validation);
+    out.append(files);
+
+    // compiling repeats validate()'s errors, so a model that has some is not compiled
+    if (!validation.hasErrors()) {
+      Diagnostics compile;
+      const auto simulation = Simulation::create(model, compile);
+      out.append(compile);  // virtual-body nodes, near-singular rigid-flexible joints, ill-posed PAC
+      if (simulation) {
+        report.compiled = true;
+        report.figures = simulation->check();
+        report.assembled = report.figures.assembled_position_residual <= kAssemblyTolerance;
+        figureMessages(report.figures, report.assembled, out);
+      }
+    }
+
+    const Topology topology = buildTopology(model);
+    report.topology = describe(topology);
+    for (int v : topology.notConnectedToGround()) {
+      const auto& vertex = topology.vertices()[v];
+      out.warning(bodyPath(model, v), kindName(vertex.kind) + " " + inQuotes(vertex.name) +
+                                          " is not connected to ground by any joint: it floats free");
+    }
+    // Massless items: virtual bodies are the only ones (a rigid body's mass must be positive),
+    // and each is attached to its flexible body by construction; validate() reports one that
+    // names no flexible body, and the topology above one whose body floats free.
+    principalAxisMessages(model, report.compiled, out);
+
+    // the structured location too, as validate() gives it: item "joints[4] 'pin'", field "file"
+    for (Diagnostic& d : out.items()) {
+      if (!d.location.item.empty() || d.where.empty()) continue;
+      d.location.item = itemLabel(model, d.where);
+      const std::size_t close = d.where.find(']');
+      if (close != std::string::npos && close + 2 < d.where.size()) d.location.field = d.where.substr(close + 2);
+    }
+  } catch (const std::exception& e) {
+    out.error("", std::string("the model check failed: ") + e.what());
+  }
+  return report;
+}
+
+}  // namespace flexim::io
