@@ -18,6 +18,7 @@
 #include "ui/plot_panel.h"
 #include "ui/property_panel.h"
 #include "ui/simulation_controller.h"
+#include "io/model_check.h"
 #include "ui/item_actions.h"
 #include "ui/item_dialog.h"
 #include "ui/recovery.h"
@@ -275,6 +276,12 @@ void MainWindow::createActions() {
   m_cancelAction->setObjectName("actionCancel");
   m_cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
   connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelRun);
+  m_checkAction = new QAction(tr("C&heck model"), this);
+  m_checkAction->setObjectName("actionCheckModel");
+  m_checkAction->setShortcut(QKeySequence(Qt::Key_F7));
+  m_checkAction->setStatusTip(tr("Degrees of freedom, redundant joints, unconnected bodies, virtual-body nodes, "
+                                 "stale reduced bodies: each message selects its item"));
+  connect(m_checkAction, &QAction::triggered, this, &MainWindow::checkModel);
   m_solverSettingsAction = new QAction(tr("Solver &settings…"), this);
   m_solverSettingsAction->setObjectName("actionSolverSettings");
   m_solverSettingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F5));
@@ -380,6 +387,7 @@ void MainWindow::createMenus() {
   simulation->addAction(m_pauseAction);
   simulation->addAction(m_cancelAction);
   simulation->addSeparator();
+  simulation->addAction(m_checkAction);
   simulation->addAction(m_solverSettingsAction);
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(m_resetCameraAction);
@@ -465,6 +473,7 @@ void MainWindow::updateActions() {
   m_revertAction->setEnabled(m_hasModel && !running && !m_document->path().isEmpty());
   m_runAction->setEnabled(m_hasModel && !running);
   m_solverSettingsAction->setEnabled(m_hasModel && !running);
+  m_checkAction->setEnabled(m_hasModel);
   m_itemActions->setEditable(!running);
   m_cancelAction->setEnabled(running);
   m_pauseAction->setEnabled(running);
@@ -885,13 +894,42 @@ void MainWindow::updateRecentFiles(const QString& opened) {
   m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
+void MainWindow::checkModel() {
+  const io::ModelCheckReport check = io::checkModel(model(), modelDirectory().toStdString());
+  const auto count = [&check](Severity s) {
+    return std::count_if(check.messages.items().begin(), check.messages.items().end(),
+                         [s](const Diagnostic& d) { return d.severity == s; });
+  };
+  const auto errors = count(Severity::Error);
+  const auto warnings = count(Severity::Warning);
+  const QString summary =
+      tr("Model check: %1 error(s), %2 warning(s)%3")
+          .arg(errors)
+          .arg(warnings)
+          .arg(check.compiled ? tr(", %1 degrees of freedom").arg(check.figures.dof) : tr(", the model does not compile"));
+  m_messages->add(errors ? Severity::Error : warnings ? Severity::Warning : Severity::Info, tr("model"), summary);
+  m_messages->add(check.messages);
+  m_statusText->setText(summary + tr(" (see Messages; double-click one to select its item)"));
+  if (auto* dock = findChild<QDockWidget*>("messagesDock")) dock->raise();
+}
+
 bool MainWindow::startRun() {
   if (!m_hasModel) {
     m_messages->add(Severity::Error, tr("simulation"), tr("no model loaded; use File > Open model"));
     return false;
   }
+  // the model check's warnings first (a body not connected to ground, redundant joints, a stale
+  // reduced body), those the start does not say itself
+  const io::ModelCheckReport check = io::checkModel(model(), modelDirectory().toStdString());
   Diagnostics diag;
   const bool started = m_controller->start(model(), diag);
+  for (const Diagnostic& d : check.messages.items()) {
+    if (d.severity != Severity::Warning) continue;
+    const bool said = std::any_of(diag.items().begin(), diag.items().end(), [&d](const Diagnostic& e) {
+      return e.where == d.where && e.message == d.message;
+    });
+    if (!said) m_messages->add(d.severity, QString::fromStdString(d.where), QString::fromStdString(d.message));
+  }
   m_messages->add(diag);
   if (!started) {
     m_messages->add(Severity::Error, tr("simulation"), tr("the run did not start"));

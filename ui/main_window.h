@@ -49,6 +49,8 @@ class MainWindow : public QMainWindow {
   /// Loads a model file, or a reduced body (.frb) as a model of that body alone, to browse its
   /// modes; problems go to the Messages dock. Returns false on errors (or when the user keeps the
   /// unsaved changes of the current model).
+  /// Simulation → Check model (F7): the model check's messages, each selecting its item.
+  void checkModel();
   /// Offers to open the recovery file of a session that ended without saving (at start).
   void offerRecovery();
   Recovery* recovery() const { return m_recovery; }
@@ -201,6 +203,7 @@ class MainWindow : public QMainWindow {
   QAction* m_runAction = nullptr;
   QAction* m_cancelAction = nullptr;
   QAction* m_solverSettingsAction = nullptr;
+  QAction* m_checkAction = nullptr;
   ItemActions* m_itemActions = nullptr;
   Recovery* m_recovery = nullptr;
   QAction* m_pauseAction = nullptr;

@@ -630,6 +630,28 @@ class EditingTest : public QObject {
     QCOMPARE(m_window->model().ground_markers.size(), std::size_t(2));
   }
 
+  /// Simulation > Check model (F7): the check's summary and messages, each at its item's path (a
+  /// body not connected to ground is named, and its message selects it).
+  void checkModelNamesTheItems() {
+    QVERIFY(m_window->openModelFile(kFlexibleCrank));
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QTest::keyClick(m_window.get(), Qt::Key_F7);
+    QString all = m_window->messages()->lines().join("\n");
+    QVERIFY2(all.contains("Model check: 0 error(s), 0 warning(s), 8 degrees of freedom"), qPrintable(all));
+    QVERIFY2(all.contains("virtual_bodies[0]") && all.contains("on nodes k = "), qPrintable(all));
+    // a loose body: a warning at its path
+    RigidBodySpec loose;
+    loose.name = "loose";
+    QString error;
+    QVERIFY(m_window->document()->addItem(ModelDocument::kModelId, "bodies", &loose, "Add", error) != ModelDocument::kNoItem);
+    QTest::keyClick(m_window.get(), Qt::Key_F7);
+    const QStringList warnings = m_window->messages()->lines(Severity::Warning);
+    QVERIFY2(std::any_of(warnings.begin(), warnings.end(),
+                         [](const QString& l) { return l.startsWith("bodies[2]") && l.contains("ground"); }),
+             qPrintable(warnings.join("\n")));
+  }
+
   /// The mouse resting over an item outlines it (what a click would pick) and names it in the
   /// tool tip; over the background, nothing.
   void hoverOutlinesTheItemUnderTheMouse() {
