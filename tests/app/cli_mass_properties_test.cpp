@@ -1,6 +1,8 @@
 // flexim-cli mass-properties end to end: the text and --json output for a fixture against the
 // closed form, the gmsh crank of the examples (a real CAD-like STL in mm) accepted and close to
 // its constructive-geometry volume, and a non-zero exit with one clear line for a bad mesh.
+#include "cli_run.h"
+
 #include "tests/core/solid_references.h"
 
 #include <QJsonArray>
@@ -13,19 +15,6 @@
 #include <numbers>
 
 namespace {
-
-struct Result {
-  int code = -1;
-  QString out, err;
-};
-
-Result cli(const QStringList& args) {
-  QProcess p;
-  p.start(FLEXIM_CLI, args);
-  p.waitForFinished(120000);
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
-}
 
 QString mesh(const char* name) { return QString(FLEXIM_SOURCE_DIR) + "/tests/data/meshes/" + name; }
 

@@ -1,5 +1,7 @@
 // flexim-cli end to end: the bundled examples run and write the documented CSV; bad input
 // gives one clear line and a non-zero exit code.
+#include "cli_run.h"
+
 #include "io/csv_writer.h"
 
 #include <QProcess>
@@ -12,19 +14,6 @@
 
 
 namespace {
-
-struct Result {
-  int code = -1;
-  QString out, err;
-};
-
-Result cli(const QStringList& args) {
-  QProcess p;
-  p.start(FLEXIM_CLI, args);
-  p.waitForFinished(120000);
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
-}
 
 QString example(const char* name) { return QString(FLEXIM_SOURCE_DIR) + "/resources/examples/" + name; }
 
