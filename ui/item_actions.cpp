@@ -43,6 +43,10 @@ ItemActions::ItemActions(ModelDocument* document, QWidget* window)
   jointAtPoint->setObjectName("actionAddJointAtPoint");
   jointAtPoint->setShortcut(QKeySequence(tr("Ctrl+J")));
   jointAtPoint->setStatusTip(tr("A joint between two bodies at a global point and axis: its two markers are made for you"));
+  QAction* sensorAtPick = m_addMenu->addAction(tr("&Sensor at the picked node or marker…"), this, [this] { addSensorAtPick(); });
+  sensorAtPick->setObjectName("actionAddSensorAtPick");
+  sensorAtPick->setShortcut(QKeySequence(tr("Ctrl+K")));
+  sensorAtPick->setStatusTip(tr("Plot this point: a sensor on the FE node or marker last clicked, plotted on the next run"));
   // a virtual body placed on a flexible body's mesh by the next click in the view
   QMenu* place = m_addMenu->addMenu(tr("&Virtual body on the mesh"));
   place->setObjectName("menuPlaceVirtualBody");
@@ -236,8 +240,38 @@ ItemId ItemActions::addJointAtPoint() {
   if (const ItemDescription* d = m_document->description(id); d && (d->kind == "body" || d->kind == "virtual_body"))
     body = m_document->itemName(id);
   if (body.empty() && !m_document->model().bodies.empty()) body = m_document->model().bodies.front().name;
-  JointDialog dialog(*m_document, m_lastPoint, Vec3::UnitZ(), kGroundName, body, m_window);
+  JointDialog dialog(*m_document, m_lastPick.item.empty() ? Vec3::Zero() : m_lastPick.point, Vec3::UnitZ(),
+                     kGroundName, body, m_window);
   dialog.exec();
+  return dialog.created();
+}
+
+ItemId ItemActions::addSensorAtPick() {
+  SensorSpec sensor;
+  const ItemId picked = m_lastPick.item.empty() ? ModelDocument::kNoItem : m_document->itemAtPath(m_lastPick.item);
+  const ItemDescription* d = m_document->description(picked);
+  if (d && d->kind == "flexible_body" && m_lastPick.node_id >= 0) {
+    sensor.type = SensorSpec::Type::Node;
+    sensor.body = m_document->itemName(picked);
+    sensor.node = m_lastPick.node_id;
+    sensor.quantities = {"position", "displacement"};
+    sensor.name = m_document->freeName(ModelDocument::kModelId, "sensors", sensor.body + "_node" + std::to_string(sensor.node) + "_");
+  } else if (d && d->kind == "marker") {
+    const ItemId holder = m_document->parentOf(picked);
+    sensor.type = SensorSpec::Type::Marker;
+    sensor.body = m_document->itemName(holder).empty() ? std::string(kGroundName) : m_document->itemName(holder);
+    sensor.marker = m_document->itemName(picked);
+    sensor.quantities = {"position", "velocity"};
+    sensor.name = m_document->freeName(ModelDocument::kModelId, "sensors", sensor.body + "_" + sensor.marker + "_");
+  } else {
+    QMessageBox::information(m_window, tr("Sensor at the picked point"),
+                             tr("Click an FE node of a flexible body or a marker's triad in the view first."));
+    return ModelDocument::kNoItem;
+  }
+  ItemDialog dialog(*m_document, ModelDocument::kModelId, "sensors", &sensor, m_window);
+  dialog.exec();
+  if (dialog.created() != ModelDocument::kNoItem)
+    emit plotOnNextRun(QString::fromStdString(m_document->itemName(dialog.created())));
   return dialog.created();
 }
 

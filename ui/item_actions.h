@@ -41,8 +41,13 @@ class ItemActions : public QObject {
   /// not closed says why and offers the dialog with the mass properties to enter by hand.
   ItemId addRigidBodyFromMesh(const QString& file);
 
-  /// The last point clicked in the view (global): a joint added at a point starts there.
-  void setLastPickedPoint(const Vec3& point) { m_lastPoint = point; }
+  /// The last pick in the view: a joint added at a point starts at its point, a sensor added at
+  /// the pick observes its FE node or marker.
+  void setLastPick(const render::PickResult& pick) { m_lastPick = pick; }
+  /// Add → Sensor at the picked node or marker…: a node sensor on the FE node last clicked on a
+  /// flexible body, or a marker sensor on the marker last clicked, in a dialog to choose its
+  /// quantities; its channels are plotted on the next run (plotOnNextRun). The sensor, or kNoItem.
+  ItemId addSensorAtPick();
   /// Add → Joint at a point…: the dialog, starting at the last picked point, between the ground
   /// and the selected body; the joint added, or kNoItem.
   ItemId addJointAtPoint();
@@ -57,6 +62,8 @@ class ItemActions : public QObject {
   bool placeAt(const render::PickResult& pick, QString& message);
 
  signals:
+  /// A sensor made by picking: plot its channels when the next run starts.
+  void plotOnNextRun(const QString& sensor);
   /// Placing started or ended: the view shows a cross cursor and the status bar what to click.
   void placingChanged(bool placing, const QString& prompt);
 
@@ -75,7 +82,7 @@ class ItemActions : public QObject {
   QAction* m_delete = nullptr;
   QList<QAction*> m_placeActions;
   std::optional<PlaceOn> m_placing;
-  Vec3 m_lastPoint = Vec3::Zero();
+  render::PickResult m_lastPick;
   bool m_editable = true;
 };
 

@@ -25,6 +25,7 @@
 #include "ui/vtk_viewport.h"
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 
 #include <QAction>
@@ -120,6 +121,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_itemActions, &ItemActions::placingChanged, this, [this](bool placing, const QString& prompt) {
     m_viewport->setCursor(placing ? Qt::CrossCursor : Qt::ArrowCursor);
     m_statusText->setText(prompt);
+  });
+  connect(m_itemActions, &ItemActions::plotOnNextRun, this, [this](const QString& sensor) {
+    m_plotOnNextRun << sensor;
+    m_statusText->setText(tr("Sensor '%1' added: its channels are plotted when the next run starts (F5)").arg(sensor));
   });
   auto* cancelPlacing = new QShortcut(QKeySequence(Qt::Key_Escape), this);
   connect(cancelPlacing, &QShortcut::activated, m_itemActions, &ItemActions::cancelPlacing);
@@ -702,7 +707,7 @@ void MainWindow::onViewportClicked(double x, double y) {
     placeVirtualBody(hit);
     return;
   }
-  if (!hit.item.empty()) m_itemActions->setLastPickedPoint(hit.point);
+  if (!hit.item.empty()) m_itemActions->setLastPick(hit);
   m_lastPick = hit;
   const ItemId id = hit.item.empty() ? ModelDocument::kNoItem : m_document->itemAtPath(hit.item);
   m_document->select(id);
@@ -966,6 +971,16 @@ void MainWindow::onRunStarted(const std::vector<Channel>& channels) {
   m_modes->stop();
   m_results.reset(channels);
   m_plots->setChannels(channels);
+  // sensors made by picking ("plot this point"): their channels in a plot of their own
+  for (const QString& sensor : std::exchange(m_plotOnNextRun, {})) {
+    QStringList names;
+    for (const Channel& c : channels)
+      if (QString::fromStdString(c.name).startsWith(sensor + ".")) names << QString::fromStdString(c.name);
+    if (names.isEmpty()) continue;
+    PlotView* plot = m_plots->addPlot();
+    for (const QString& name : names) plot->addChannel(name.toStdString());
+    if (auto* dock = findChild<QDockWidget*>("plotsDock")) dock->raise();
+  }
   m_playback->clear();
   m_scene->resetColourRange();
   m_tracePath.clear();

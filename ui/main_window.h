@@ -216,6 +216,7 @@ class MainWindow : public QMainWindow {
   QToolBar* m_viewToolBar = nullptr;
   DisplayToolBar* m_display = nullptr;
   render::PickResult m_lastPick;
+  QStringList m_plotOnNextRun;  ///< sensors made by picking, plotted when the next run starts
   render::TracePoint m_trace;
   std::vector<Vec3> m_tracePath;  ///< the traced point in every sample computed so far
 };

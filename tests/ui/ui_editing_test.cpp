@@ -14,6 +14,7 @@
 #include "ui/mode_browser.h"
 #include "ui/model_document.h"
 #include "ui/model_tree.h"
+#include "ui/plot_panel.h"
 #include "ui/property_panel.h"
 #include "ui/recovery.h"
 #include "ui/item_actions.h"
@@ -650,6 +651,42 @@ class EditingTest : public QObject {
     QVERIFY2(std::any_of(warnings.begin(), warnings.end(),
                          [](const QString& l) { return l.startsWith("bodies[2]") && l.contains("ground"); }),
              qPrintable(warnings.join("\n")));
+  }
+
+  /// Plot this point: click an FE node of the rod, Add > Sensor at the picked node (Ctrl+K), OK;
+  /// the new node sensor's channels are in a plot of their own as soon as the next run starts.
+  void sensorAtThePickedNodeIsPlottedOnTheNextRun() {
+    QVERIFY(m_window->openModelFile(kFlexibleCrank));
+    const FlexibleBodySpec& rod = m_window->model().flexible_bodies[0];
+    const Vec3 onRod = rod.position + rod.orientation * Vec3(0.2, 0, 0);
+    clickAtWorld(onRod.data());
+    const int node = m_window->pickReadout().section("node ", 1).section(' ', 0, 0).toInt();
+    QVERIFY2(node > 0, qPrintable(m_window->pickReadout()));
+    const std::size_t sensors = m_window->model().sensors.size();
+    QTimer::singleShot(0, this, [] {
+      auto* dialog = qobject_cast<ItemDialog*>(QApplication::activeModalWidget());
+      QVERIFY(dialog);
+      QTest::mouseClick(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    });
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QTest::keyClick(m_window.get(), Qt::Key_K, Qt::ControlModifier);
+    QCOMPARE(m_window->model().sensors.size(), sensors + 1);
+    const SensorSpec& sensor = m_window->model().sensors.back();
+    QCOMPARE(sensor.type, SensorSpec::Type::Node);
+    QCOMPARE(sensor.body, std::string("rod"));
+    QCOMPARE(sensor.node, node);
+    const QString name = QString::fromStdString(sensor.name);
+    QTest::keyClick(m_window.get(), Qt::Key_F5);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+          for (const QStringList& tab : m_window->plotPanel()->plotLayout())
+            if (tab.contains(name + ".displacement.y")) return true;
+          return false;
+        }(),
+        10000);
+    QTest::keyClick(m_window.get(), Qt::Key_F5, Qt::ShiftModifier);  // no need to finish it
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 20000);
   }
 
   /// The mouse resting over an item outlines it (what a click would pick) and names it in the
