@@ -28,15 +28,6 @@ using namespace flexim::fe::test;
 
 namespace {
 
-const std::string kData = FLEXIM_SOURCE_DIR "/tests/data/fe/";
-
-bool fixturesReady() {
-  std::ifstream f(kData + "README.md");
-  std::string first;
-  std::getline(f, first);
-  return first.rfind("FIXTURES READY", 0) == 0;
-}
-
 FeModel readDeck(const std::string& rel) {
   FeModel m;
   Diagnostics diag;

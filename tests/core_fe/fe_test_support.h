@@ -1,12 +1,25 @@
-// Shared by the core_fe tests: the steel of tests/data/fe and an assembly that reports its
-// diagnostics.
+// Shared by the core_fe tests: the fixtures of tests/data/fe (their folder, whether they are
+// generated), their steel, and an assembly that reports its diagnostics.
 #pragma once
 
 #include "core/fe/assembly.h"
 
 #include <QtTest>
 
+#include <fstream>
+#include <string>
+
 namespace flexim::fe::test {
+
+inline const std::string kData = FLEXIM_SOURCE_DIR "/tests/data/fe/";
+
+/// The fixtures are generated (tests/data/fe/README.md starts "FIXTURES READY").
+inline bool fixturesReady() {
+  std::ifstream f(kData + "README.md");
+  std::string first;
+  std::getline(f, first);
+  return first.rfind("FIXTURES READY", 0) == 0;
+}
 
 constexpr double kE = 2.1e11, kNu = 0.3, kRho = 7850.0;  // [Pa], [-], [kg/m^3]
 

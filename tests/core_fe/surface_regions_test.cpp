@@ -7,6 +7,7 @@
 #include "core/fe/surface_regions.h"
 #include "io/fe/calculix_inp.h"
 #include "io/fe/reduced_body_file.h"
+#include "tests/core_fe/fe_test_support.h"
 
 #include <Eigen/Geometry>
 #include <QtTest>
@@ -19,17 +20,9 @@
 
 using namespace flexim;
 using namespace flexim::fe;
+using namespace flexim::fe::test;
 
 namespace {
-
-const std::string kData = FLEXIM_SOURCE_DIR "/tests/data/fe/";
-
-bool fixturesReady() {
-  std::ifstream f(kData + "README.md");
-  std::string first;
-  std::getline(f, first);
-  return first.rfind("FIXTURES READY", 0) == 0;
-}
 
 /// A deck and its outer surface, kept together because TriangleSurface only views them.
 struct Meshed {
