@@ -144,26 +144,19 @@ std::string missingMaterialData(const fe::FeModel& mesh, const FeArgs& a) {
   if (a.material || mesh.elements.empty()) return {};
   const std::string ext = lowerExtension(a.input);
   const char* example = "--material E,nu,rho (SI units, e.g. --material 2.1e11,0.3,7850)";
-  std::vector<char> used(mesh.materials.size(), 0);
-  bool unassigned = false;
-  for (const fe::Element& e : mesh.elements) {
-    if (e.material >= 0 && e.material < static_cast<int>(used.size())) used[static_cast<std::size_t>(e.material)] = 1;
-    unassigned = unassigned || e.material < 0;
-  }
-  if (mesh.materials.empty() && unassigned)
+  const fe::MissingMaterialData missing = fe::missingMaterialData(mesh);
+  const auto names = [](const std::vector<std::string>& list) {
+    std::string all;
+    for (const std::string& n : list) all += (all.empty() ? "" : ", ") + n;
+    return all;
+  };
+  if (missing.unassigned)
     return ext == ".msh" ? std::string("a Gmsh mesh holds no materials: give one with ") + example
                          : "the file defines no material: give one with " + std::string(example);
-  std::string noElastic, noDensity;
-  for (std::size_t i = 0; i < used.size(); ++i) {
-    const fe::Material& m = mesh.materials[i];
-    if (!used[i]) continue;
-    if (!m.has_elastic) noElastic += (noElastic.empty() ? "" : ", ") + m.name;
-    if (!m.has_density && !a.density) noDensity += (noDensity.empty() ? "" : ", ") + m.name;
-  }
-  if (!noElastic.empty()) return "material " + noElastic + " has no elastic constants: give " + example;
-  if (!noDensity.empty()) {
+  if (!missing.no_elastic.empty()) return "material " + names(missing.no_elastic) + " has no elastic constants: give " + example;
+  if (!missing.no_density.empty() && !a.density) {
     const char* card = ext == ".inp" ? " (no *DENSITY)" : ext == ".bdf" || ext == ".nas" || ext == ".dat" ? " (no RHO)" : "";
-    return "material " + noDensity + " has no density" + card +
+    return "material " + names(missing.no_density) + " has no density" + card +
            ": give it with --density RHO in kg/m^3 (e.g. --density 7850; E and nu stay the deck's), or " + example;
   }
   return {};

@@ -9,6 +9,10 @@ void BodyVisual::attach(vtkSmartPointer<vtkActor> actor, const Pose& inBody) {
   m_parts.push_back({std::move(actor), inBody});
 }
 
+void BodyVisual::detach(const vtkActor* actor) {
+  std::erase_if(m_parts, [actor](const Part& part) { return part.actor.GetPointer() == actor; });
+}
+
 void BodyVisual::setPose(const Pose& bodyToWorld) {
   m_bodyToWorld = bodyToWorld;
   for (Part& part : m_parts) part.actor->SetUserMatrix(toVtkMatrix(bodyToWorld * part.inBody));

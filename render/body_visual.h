@@ -15,6 +15,8 @@ class BodyVisual {
  public:
   /// `inBody`: the actor's geometry frame expressed in the body frame.
   void attach(vtkSmartPointer<vtkActor> actor, const Pose& inBody = Pose::Identity());
+  /// Stops moving an actor with the body (it stays in whatever renderer shows it).
+  void detach(const vtkActor* actor);
   /// X_WB: body frame -> global.
   void setPose(const Pose& bodyToWorld);
   const Pose& pose() const { return m_bodyToWorld; }

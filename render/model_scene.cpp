@@ -205,6 +205,7 @@ void ModelScene::setupRenderer() {
 
 void ModelScene::clear() {
   m_renderer->RemoveAllViewProps();
+  m_nodeMarks.clear();
   m_items.clear();
   m_savedLooks.clear();
   m_bodies.clear();
@@ -756,6 +757,29 @@ void ModelScene::setTracePath(const std::vector<Vec3>& points) {
 
 std::size_t ModelScene::tracePathSize() const {
   return m_trace && m_trace->GetLines()->GetNumberOfCells() > 0 ? std::size_t(m_trace->GetNumberOfPoints()) : 0;
+}
+
+void ModelScene::markNodes(std::size_t flexible, const std::vector<Vec3>& points) {
+  for (const auto& mark : m_nodeMarks) {
+    m_renderer->RemoveActor(mark);
+    if (m_nodeMarksOn < m_bodies.size()) m_bodies[m_nodeMarksOn].detach(mark);
+  }
+  m_nodeMarks.clear();
+  if (flexible >= m_flexible.size()) return;
+  m_nodeMarksOn = m_rigidCount + flexible;
+  static constexpr Rgb kColours[3] = {{0.95, 0.25, 0.22}, {0.25, 0.80, 0.30}, {0.30, 0.50, 1.00}};  // k, m, n
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(sphereMesh(0.06 * m_glyphSize));
+    auto actor = vtkSmartPointer<vtkActor>::New();
+    actor->SetMapper(mapper);
+    const Rgb& c = kColours[i % 3];
+    actor->GetProperty()->SetColor(c[0], c[1], c[2]);
+    actor->PickableOff();
+    m_bodies[m_nodeMarksOn].attach(actor, Pose(Eigen::Translation3d(points[i])));
+    m_renderer->AddActor(actor);
+    m_nodeMarks.push_back(actor);
+  }
 }
 
 void ModelScene::setHighlighted(const std::string& item) {

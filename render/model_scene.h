@@ -187,6 +187,12 @@ class ModelScene {
   bool fitItem(const std::string& item);
   /// Parallel (orthographic) instead of perspective projection; kept when the scene is rebuilt.
   void setParallelProjection(bool on);
+  /// Marks nodes of flexible body `flexible` (its index among the flexible bodies) with small
+  /// spheres that move with the body — the rigid–flexible joint's nodes k, m, n of a selected
+  /// virtual body in red, green and blue (points in the body's FE frame, undeformed). An empty
+  /// list removes the marks; a rebuild removes them too.
+  void markNodes(std::size_t flexible, const std::vector<Vec3>& points);
+  std::size_t markedNodeCount() const { return m_nodeMarks.size(); }
   /// Draws the item's actors highlighted ("" for none); kept when the scene is rebuilt.
   void setHighlighted(const std::string& item);
   /// Outlines the item under the mouse with a thin box ("" for none); returns false when the
@@ -262,6 +268,8 @@ class ModelScene {
   vtkSmartPointer<vtkRenderer> m_axesRenderer;
   unsigned long m_axesObserver = 0;  ///< the main renderer's callback that turns the axes
   std::vector<BodyVisual> m_bodies;  ///< rigid, flexible, virtual (Sample::poses order)
+  std::vector<vtkSmartPointer<vtkActor>> m_nodeMarks;  ///< markNodes
+  std::size_t m_nodeMarksOn = 0;                        ///< the body they move with (m_bodies index)
   std::size_t m_rigidCount = 0;
   std::vector<FlexibleVisual> m_flexible;
   BodyVisual m_ground;

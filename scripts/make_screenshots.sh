@@ -23,3 +23,12 @@ shot "$examples/slider_crank_rigid.json" --select "bodies[1]" --screenshot "$ima
 
 # a mode shape in the mode browser (user guide §8)
 shot "$examples/rod/rod_round_c3d10.frb" --mode 9 --screenshot "$images/mode-browser.png"
+
+# the tutorial (docs/tutorial.md): the end-to-end modelling test saves what each step shows
+build_tests="$build/tests/ui/ui_modelling"
+if [[ -x "$build_tests" ]]; then
+  FLEXIM_TUTORIAL_SHOTS="$PWD/$images/tutorial" xvfb-run -a -s "-screen 0 1280x1024x24" \
+    "$build_tests" buildTheFlexibleSliderCrankFromNothing
+else
+  echo "no $build_tests: the tutorial's pictures are not regenerated" >&2
+fi

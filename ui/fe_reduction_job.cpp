@@ -11,6 +11,14 @@ namespace flexim::ui {
 
 FeReductionJob::FeReductionJob(QString path, QObject* parent) : QObject(parent), m_path(std::move(path)) {}
 
+FeReductionJob::FeReductionJob(QString path, fe::FeModel mesh, fe::ReductionOptions options,
+                               std::optional<fe::Material> material, QObject* parent)
+    : QObject(parent),
+      m_path(std::move(path)),
+      m_mesh(std::move(mesh)),
+      m_options(std::move(options)),
+      m_material(std::move(material)) {}
+
 FeReductionJob::~FeReductionJob() {
   if (!m_thread) return;
   m_cancel = true;
@@ -35,12 +43,16 @@ void FeReductionJob::work() {
     QMetaObject::invokeMethod(this, [this, text] { emit stageChanged(text); }, Qt::QueuedConnection);
   };
   const std::string path = m_path.toStdString();
-  stage(tr("Reading %1…").arg(QFileInfo(m_path).fileName()));
-  fe::FeModel mesh;
-  if (!io::importFe(path, mesh, m_diag) || m_cancel) return;
+  if (!m_mesh) {
+    stage(tr("Reading %1…").arg(QFileInfo(m_path).fileName()));
+    m_mesh.emplace();
+    if (!io::importFe(path, *m_mesh, m_diag) || m_cancel) return;
+  }
+  const fe::FeModel& mesh = *m_mesh;
   stage(tr("Assembling %1 nodes and solving for the modes…").arg(mesh.nodeCount()));
-  fe::ReductionOptions options;  // flexim-cli reduce's defaults: free-free, 8 elastic modes
-  fe::ReductionReport report;
+  fe::ReductionOptions options = m_options;
+  options.material = m_material ? &*m_material : nullptr;
+  fe::ReductionReport& report = m_report;
   auto body = std::make_shared<fe::ReducedBody>();
   if (!fe::reduce(mesh, options, *body, report, m_diag) || m_cancel) return;
   stage(tr("Finding the display surface…"));

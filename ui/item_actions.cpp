@@ -1,5 +1,6 @@
 #include "ui/item_actions.h"
 
+#include "ui/fe_import_wizard.h"
 #include "ui/item_dialog.h"
 #include "ui/joint_dialog.h"
 
@@ -81,6 +82,12 @@ ItemActions::ItemActions(ModelDocument* document, QWidget* window)
   m_addMarker->setObjectName("actionAdd:marker");
   m_addMarker->setShortcut(QKeySequence(tr("Ctrl+M")));
 
+  m_importFe = new QAction(tr("&Import FE body…"), this);
+  m_importFe->setObjectName("actionImportFe");
+  m_importFe->setShortcut(QKeySequence(tr("Ctrl+I")));
+  m_importFe->setStatusTip(tr("Reduce an FE mesh or deck (or open a .frb) and place it in the model as a flexible body"));
+  connect(m_importFe, &QAction::triggered, this, [this] { importFeBody(); });
+
   m_duplicate = new QAction(tr("D&uplicate"), this);
   m_duplicate->setObjectName("actionDuplicate");
   m_duplicate->setShortcut(QKeySequence(tr("Ctrl+D")));
@@ -102,6 +109,7 @@ ItemActions::ItemActions(ModelDocument* document, QWidget* window)
 void ItemActions::setEditable(bool editable) {
   m_editable = editable;
   m_addMenu->setEnabled(editable);
+  m_importFe->setEnabled(editable);
   if (!editable) cancelPlacing();
   updateEnabled();
 }
@@ -228,6 +236,32 @@ ItemId ItemActions::addRigidBodyFromMesh(const QString& file) {
     return ModelDocument::kNoItem;
   }
   ItemDialog dialog(*m_document, ModelDocument::kModelId, "bodies", &body, m_window);
+  dialog.exec();
+  return dialog.created();
+}
+
+ItemId ItemActions::importFeBody() {
+  const QString modelFolder = m_document->path().isEmpty() ? QString() : QFileInfo(m_document->path()).absolutePath();
+  FeImportWizard wizard(modelFolder, m_window);
+  if (wizard.exec() != QDialog::Accepted || !wizard.body()) return ModelDocument::kNoItem;
+  emit diagnostics(wizard.diagnostics(), wizard.frbPath());
+  FlexibleBodySpec body;
+  const QString stem = QFileInfo(wizard.frbPath()).completeBaseName();
+  // named after the file, numbered only when a body has that name
+  body.name = stem.toStdString();
+  for (const char* list : {"bodies", "flexible_bodies", "virtual_bodies"})
+    if (m_document->findItem(list, body.name) != ModelDocument::kNoItem)
+      body.name = m_document->freeName(ModelDocument::kModelId, "flexible_bodies", stem.toStdString());
+  // relative to the model, as a model moved with its folder expects; absolute in an unsaved model
+  body.file = (modelFolder.isEmpty() ? wizard.frbPath() : QDir(modelFolder).relativeFilePath(wizard.frbPath())).toStdString();
+  if (!wizard.hasRigidModes() && !wizard.firstInterface().isEmpty()) {
+    // a Craig–Bampton body has no rigid-body modes for mean axes: its frame rides on an interface
+    body.reference = ReferenceFrame::Interface;
+    body.reference_interface = wizard.firstInterface().toStdString();
+  }
+  body.data = wizard.body();
+  ItemDialog dialog(*m_document, ModelDocument::kModelId, "flexible_bodies", &body, m_window);
+  dialog.setWindowTitle(tr("Place flexible body '%1'").arg(QString::fromStdString(body.name)));
   dialog.exec();
   return dialog.created();
 }

@@ -5,6 +5,7 @@
 // one undoable command, or nothing.
 #pragma once
 
+#include "core/base/diagnostics.h"
 #include "ui/model_document.h"
 #include "ui/virtual_body_placement.h"
 
@@ -41,6 +42,12 @@ class ItemActions : public QObject {
   /// not closed says why and offers the dialog with the mass properties to enter by hand.
   ItemId addRigidBodyFromMesh(const QString& file);
 
+  /// File → Import FE body…: the import wizard (FE file → reduced body file beside the model),
+  /// then the new flexible body's dialog to place it (position, orientation, reference frame).
+  /// The body added, or kNoItem (the wizard or the dialog cancelled).
+  ItemId importFeBody();
+  QAction* importFeAction() const { return m_importFe; }
+
   /// The last pick in the view: a joint added at a point starts at its point, a sensor added at
   /// the pick observes its FE node or marker.
   void setLastPick(const render::PickResult& pick) { m_lastPick = pick; }
@@ -66,6 +73,8 @@ class ItemActions : public QObject {
   void plotOnNextRun(const QString& sensor);
   /// Placing started or ended: the view shows a cross cursor and the status bar what to click.
   void placingChanged(bool placing, const QString& prompt);
+  /// What an import said (the importer's and the reduction's messages), for the Messages panel.
+  void diagnostics(const Diagnostics& diagnostics, const QString& file);
 
  private:
   void deleteSelected();
@@ -78,6 +87,7 @@ class ItemActions : public QObject {
   QWidget* m_window;
   QMenu* m_addMenu = nullptr;
   QAction* m_addMarker = nullptr;
+  QAction* m_importFe = nullptr;
   QAction* m_duplicate = nullptr;
   QAction* m_delete = nullptr;
   QList<QAction*> m_placeActions;

@@ -114,6 +114,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   // the selection, wherever it was made, is drawn highlighted in the view
   connect(m_document, &ModelDocument::selectionChanged, this, [this](ItemId id) {
     m_scene->setHighlighted(m_document->itemPath(id));
+    markVirtualBodyNodes();
     m_viewport->update();
   });
   connect(m_viewport, &VtkViewport::clicked, this, &MainWindow::onViewportClicked);
@@ -121,6 +122,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_itemActions, &ItemActions::placingChanged, this, [this](bool placing, const QString& prompt) {
     m_viewport->setCursor(placing ? Qt::CrossCursor : Qt::ArrowCursor);
     m_statusText->setText(prompt);
+  });
+  connect(m_itemActions, &ItemActions::diagnostics, this, [this](const Diagnostics& diag, const QString& file) {
+    m_messages->add(diag);
+    m_messages->add(Severity::Info, file, tr("reduced body written"));
   });
   connect(m_itemActions, &ItemActions::plotOnNextRun, this, [this](const QString& sensor) {
     m_plotOnNextRun << sensor;
@@ -370,6 +375,7 @@ void MainWindow::createMenus() {
   file->addAction(m_saveAsAction);
   file->addAction(m_revertAction);
   file->addSeparator();
+  file->addAction(m_itemActions->importFeAction());
   file->addAction(m_exportAction);
   file->addAction(m_exportImageAction);
   file->addAction(m_exportAnimationAction);
@@ -787,18 +793,49 @@ QString MainWindow::modelDirectory() const {
   return file.isEmpty() ? QString() : QFileInfo(file).absolutePath();
 }
 
+void MainWindow::markVirtualBodyNodes() {
+  // the nodes k, m, n the selected virtual body rides on, as the solver chose them
+  std::vector<Vec3> points;
+  std::size_t flexible = model().flexible_bodies.size();
+  const ItemId id = m_document->selected();
+  const ItemDescription* d = m_document->description(id);
+  if (d && d->kind == "virtual_body") {
+    const std::string name = m_document->itemName(id);
+    const auto nodes = m_virtualBodyNodes.find(name);
+    for (std::size_t f = 0; f < model().flexible_bodies.size() && nodes != m_virtualBodyNodes.end(); ++f) {
+      const FlexibleBodySpec& body = model().flexible_bodies[f];
+      const auto v = std::find_if(model().virtual_bodies.begin(), model().virtual_bodies.end(),
+                                  [&](const VirtualBodySpec& s) { return s.name == name; });
+      if (v == model().virtual_bodies.end() || v->flexible_body != body.name || !body.data) continue;
+      for (int node : nodes->second) {
+        const auto at = std::find(body.data->node_ids.begin(), body.data->node_ids.end(), node);
+        if (at != body.data->node_ids.end()) points.push_back(body.data->coords[std::size_t(at - body.data->node_ids.begin())]);
+      }
+      flexible = f;
+    }
+  }
+  m_scene->markNodes(flexible, points);
+  m_viewport->update();
+}
+
 QString MainWindow::dofText() const { return m_dofLabel->text(); }
 
 void MainWindow::updateDofCount() {
-  // compiles the model (no run): its count, or a dash when it does not compile yet
+  // compiles the model (no run): its count, or a dash when it does not compile yet; what the
+  // compilation says about an item is shown with its properties
   Diagnostics diag;
   const auto simulation = Simulation::create(model(), diag);
+  m_properties->setNotes(diag);
+  m_virtualBodyNodes.clear();
   if (!simulation) {
     m_dofLabel->setText(tr("— DOF"));
     m_dofLabel->setToolTip(tr("The model does not compile yet; Simulation > Run says why in Messages"));
+    markVirtualBodyNodes();
     return;
   }
   const ModelCheck check = simulation->check();
+  m_virtualBodyNodes = check.virtual_body_nodes;
+  markVirtualBodyNodes();
   m_dofLabel->setText(tr("%1 DOF").arg(check.dof));
   m_dofLabel->setToolTip(tr("%1 coordinates, %2 constraint equations (%3 independent): %4 degrees of freedom")
                              .arg(check.coordinates)

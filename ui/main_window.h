@@ -13,7 +13,10 @@
 #include <QMainWindow>
 #include <QTimer>
 
+#include <array>
 #include <memory>
+#include <string>
+#include <unordered_map>
 
 class QAction;
 class QMenu;
@@ -132,6 +135,8 @@ class MainWindow : public QMainWindow {
   void updateActions();
   void updateTitle();
   void updateDofCount();
+  /// Marks the FE nodes k, m, n of the selected virtual body in the view (none otherwise).
+  void markVirtualBodyNodes();
   /// The folder files named in the model are relative to ("" for a model not from a file).
   QString modelDirectory() const;
   void updateRecentFiles(const QString& opened);
@@ -218,6 +223,8 @@ class MainWindow : public QMainWindow {
   render::PickResult m_lastPick;
   QStringList m_plotOnNextRun;  ///< sensors made by picking, plotted when the next run starts
   render::TracePoint m_trace;
+  /// FE node ids of each virtual body's rigid–flexible joint, from the last compilation.
+  std::unordered_map<std::string, std::array<int, 3>> m_virtualBodyNodes;
   std::vector<Vec3> m_tracePath;  ///< the traced point in every sample computed so far
 };
 

@@ -391,7 +391,7 @@ bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue
   // the same check as the JSON loader's: validate the edited model and refuse an edit that adds
   // an error, with validation's message (the one at this field, if there is one)
   const std::string fieldPath = itemPath(id).empty() ? key : itemPath(id) + "." + key;
-  const std::string problem = newProblem(m_model, trial, fieldPath);
+  const std::string problem = newProblem(m_model, trial, fieldPath, m_draft == kNoItem ? "" : itemPath(m_draft));
   if (!problem.empty()) {
     error = QString::fromStdString(problem);
     return false;
@@ -446,7 +446,7 @@ bool ModelDocument::setFields(ItemId id, const std::vector<std::pair<std::string
     if (key == "file" && description(id)->kind == "flexible_body" && !loadData(trial, id, error)) return false;
   }
   if (changed.empty()) return true;
-  const std::string problem = newProblem(m_model, trial, itemPath(id));
+  const std::string problem = newProblem(m_model, trial, itemPath(id), m_draft == kNoItem ? "" : itemPath(m_draft));
   if (!problem.empty()) {
     error = QString::fromStdString(problem);
     return false;
@@ -529,6 +529,7 @@ ItemId ModelDocument::addItem(ItemId holder, const std::string& listKey, const v
   std::vector<ItemId>& ids = lists[{holder, listKey}];
   ids.insert(ids.begin() + std::ptrdiff_t(at), id);
   m_undo.push(new StructureCommand(*this, text, std::move(trial), std::move(lists), id));
+  if (draft) m_draft = id;
   return id;
 }
 
@@ -638,7 +639,11 @@ void ModelDocument::replaceStructure(const ModelSpec& model, const Lists& lists,
   emit selectionChanged(m_selected);
 }
 
-std::string ModelDocument::newProblem(const ModelSpec& before, const ModelSpec& after, const std::string& fieldPath) {
+std::string ModelDocument::newProblem(const ModelSpec& before, const ModelSpec& after, const std::string& fieldPath,
+                                      const std::string& draftPath) {
+  const auto inside = [](const std::string& e, const std::string& path) {
+    return !path.empty() && e.compare(0, path.size(), path) == 0 && std::string(".[ :").find(e[path.size()]) != std::string::npos;
+  };
   const auto errors = [](const ModelSpec& m) {
     std::vector<std::string> out;
     const Diagnostics d = validate(m);  // kept: its items() is read below
@@ -650,9 +655,8 @@ std::string ModelDocument::newProblem(const ModelSpec& before, const ModelSpec& 
   std::string first;
   for (const std::string& e : errors(after)) {
     if (std::find(old.begin(), old.end(), e) != old.end()) continue;
-    const bool here = e.compare(0, fieldPath.size(), fieldPath) == 0 &&
-                      std::string(".[ :").find(e[fieldPath.size()]) != std::string::npos;
-    if (here) return e;
+    if (inside(e, fieldPath)) return e;
+    if (inside(e, draftPath)) continue;
     if (first.empty()) first = e;
   }
   return first;

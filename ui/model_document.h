@@ -175,7 +175,10 @@ class ModelDocument : public QObject {
   void renameReferences(ModelSpec& trial, ItemId renamed, const std::string& to,
                         std::vector<std::pair<ItemId, std::string>>& changed) const;
   /// The first validation error of after that before does not have, preferring one at fieldPath.
-  static std::string newProblem(const ModelSpec& before, const ModelSpec& after, const std::string& fieldPath);
+  /// draftPath: an item being filled in (a new item's dialog); errors inside it elsewhere than at
+  /// fieldPath are not the edit's fault (its other required fields are still to come).
+  static std::string newProblem(const ModelSpec& before, const ModelSpec& after, const std::string& fieldPath,
+                                const std::string& draftPath = {});
   void replaceModel(const ModelSpec& model, const std::vector<std::pair<ItemId, std::string>>& changed);
   /// The model and its item ids after a structural edit (or its undo); the selection goes to select.
   void replaceStructure(const ModelSpec& model, const Lists& lists, ItemId select);
@@ -196,6 +199,7 @@ class ModelDocument : public QObject {
   std::vector<ItemId> m_order;  ///< document order
   Lists m_lists;
   ItemId m_nextId = kSimulationId + 1;
+  ItemId m_draft = kNoItem;  ///< the item a new item's dialog fills in (addItem with draft)
   ItemId m_selected = kNoItem;
 };
 

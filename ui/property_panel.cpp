@@ -134,8 +134,14 @@ PropertyPanel::PropertyPanel(ModelDocument* document, QWidget* parent) : QWidget
   m_help = new QLabel(this);
   m_help->setWordWrap(true);
   m_help->setStyleSheet("color: palette(mid);");
+  m_notes = new QLabel(this);
+  m_notes->setObjectName("itemNotes");
+  m_notes->setWordWrap(true);
+  m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_notes->hide();
   outer->addWidget(m_title);
   outer->addWidget(m_help);
+  outer->addWidget(m_notes);
   auto* scroll = new QScrollArea(this);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
@@ -181,6 +187,7 @@ void PropertyPanel::rebuild() {
   while (m_layout->rowCount() > 0) m_layout->removeRow(0);
   m_rows.clear();
   const ItemDescription* d = m_document->description(m_item);
+  showNotes();
   if (!d) {
     m_title->setText(tr("No item selected"));
     m_help->setText(tr("Select an item in the model tree to see and edit its properties."));
@@ -191,10 +198,39 @@ void PropertyPanel::rebuild() {
   addRows(*d, "");
 }
 
+void PropertyPanel::setNotes(const Diagnostics& notes) {
+  m_compileNotes = notes;
+  showNotes();
+}
+
+QString PropertyPanel::notesText() const { return m_notes->isHidden() ? QString() : m_notes->text(); }
+
+void PropertyPanel::showNotes() {
+  const std::string path = m_document->itemPath(m_item);
+  QStringList lines;
+  bool nodes = false;
+  if (!path.empty())
+    for (const Diagnostic& d : m_compileNotes.items()) {
+      if (d.where != path && d.where.rfind(path + ".", 0) != 0) continue;
+      const QString text = QString::fromStdString(d.message).toHtmlEscaped();
+      lines << (d.severity == Severity::Info ? text
+                                             : QString("<span style='color:%1'>⚠ %2</span>")
+                                                   .arg(d.severity == Severity::Error ? "#e5534b" : "#d9822b", text));
+      nodes = nodes || d.message.find("on nodes k = ") != std::string::npos;
+    }
+  if (nodes)
+    lines << tr("In the view: node k <span style='color:#f2403a'>●</span>, m <span style='color:#40cc4d'>●</span>, "
+                "n <span style='color:#4d80ff'>●</span>");
+  m_notes->setText(lines.join("<br>"));
+  m_notes->setVisible(!lines.isEmpty());
+}
+
 void PropertyPanel::addRows(const ItemDescription& d, const std::string& prefix) {
   for (const FieldDescription& f : d.fields) {
     const std::string key = prefix + f.key;
     if (f.inputOnly || m_rows.count(key) || !m_document->applies(m_item, key)) continue;
+    // a key described once per kind (a sensor's body: any body, or a flexible one): the one that applies
+    if (prefix.empty() && !m_document->applies(m_item, f)) continue;
     if (f.type == FieldType::Object && f.item && f.object) {
       // a nested object (a body's visual mesh): a heading, then its own fields as "visual.file"
       auto* heading = new QLabel(QString("<b>%1</b>").arg(rowLabel(f)), m_form);
@@ -234,6 +270,10 @@ void PropertyPanel::onFieldChanged(ItemId id, const QString& key) {
   const ItemDescription* d = m_document->description(id);
   // a kind (which fields apply) or a body (which markers are offered) changed: lay out again
   bool relayout = d && d->isDiscriminator(k);
+  // a kind inside a nested object ("function.type"): that object's description decides
+  if (const std::size_t dot = k.find('.'); d && !relayout && dot != std::string::npos)
+    if (const FieldDescription* object = d->field(k.substr(0, dot)); object && object->item)
+      relayout = object->item->isDiscriminator(k.substr(dot + 1));
   if (d)
     for (const FieldDescription& f : d->fields) relayout = relayout || f.bodyKey == k;
   if (relayout) {
@@ -362,6 +402,10 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, const std::string&
         e->addItems(referenceChoices(*m_document, m_item, f));
         e->setEditable(true);  // a name not (yet) in the model is refused with validation's message
         e->setInsertPolicy(QComboBox::NoInsert);
+        // Return commits what is typed, also the name the combo shows already (a draft's first
+        // entry, which the combo itself does not report as activated)
+        connect(e->lineEdit(), &QLineEdit::returnPressed, this,
+                [this, key, e] { commit(key, e->currentText().toStdString()); });
       }
       connect(e, &QComboBox::textActivated, this,
               [this, key](const QString& text) { commit(key, text.toStdString()); });

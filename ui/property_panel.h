@@ -6,6 +6,7 @@
 // message in place.
 #pragma once
 
+#include "core/base/diagnostics.h"
 #include "ui/model_document.h"
 
 #include <QWidget>
@@ -29,6 +30,11 @@ class PropertyPanel : public QWidget {
   ItemId item() const { return m_item; }
   /// The message under a field after a refused edit ("" when its last edit was accepted).
   QString fieldError(const QString& key) const;
+  /// What compiling the model said, shown under the title for the item it is about (a virtual
+  /// body's node triangle k, m, n and its near-singularity warning, …).
+  void setNotes(const Diagnostics& notes);
+  /// The notes shown for the current item ("" for none).
+  QString notesText() const;
 
  private:
   struct Row {
@@ -37,6 +43,7 @@ class PropertyPanel : public QWidget {
   };
   void rebuild();
   void scheduleRebuild();
+  void showNotes();
   void onFieldChanged(ItemId id, const QString& key);
   /// The rows of a description's fields; keys get the prefix ("visual." for a nested object).
   void addRows(const ItemDescription& d, const std::string& prefix);
@@ -50,6 +57,8 @@ class PropertyPanel : public QWidget {
   ModelDocument* m_document;
   ItemId m_item = ModelDocument::kNoItem;
   QLabel* m_title = nullptr;
+  QLabel* m_notes = nullptr;
+  Diagnostics m_compileNotes;
   QLabel* m_help = nullptr;
   QWidget* m_form = nullptr;
   QFormLayout* m_layout = nullptr;

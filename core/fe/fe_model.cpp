@@ -69,4 +69,21 @@ int FeModel::indexOf(int id) const {
   return it == node_index.end() ? -1 : it->second;
 }
 
+MissingMaterialData missingMaterialData(const FeModel& mesh) {
+  MissingMaterialData missing;
+  std::vector<char> used(mesh.materials.size(), 0);
+  bool unassigned = false;
+  for (const Element& e : mesh.elements) {
+    if (e.material >= 0 && std::size_t(e.material) < used.size()) used[std::size_t(e.material)] = 1;
+    unassigned = unassigned || e.material < 0;
+  }
+  missing.unassigned = mesh.materials.empty() && unassigned;
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    if (!used[i]) continue;
+    if (!mesh.materials[i].has_elastic) missing.no_elastic.push_back(mesh.materials[i].name);
+    if (!mesh.materials[i].has_density) missing.no_density.push_back(mesh.materials[i].name);
+  }
+  return missing;
+}
+
 }  // namespace flexim::fe

@@ -134,4 +134,14 @@ struct FeModel {
   int indexOf(int id) const;
 };
 
+/// Material data the elements need and the file does not give (for the importer's caller to ask
+/// for: `--material` / `--density` on the command line, the material fields of the import wizard).
+struct MissingMaterialData {
+  bool unassigned = false;               ///< elements without a material, and no material defined
+  std::vector<std::string> no_elastic;   ///< used materials without E and nu
+  std::vector<std::string> no_density;   ///< used materials without a density
+  bool any() const { return unassigned || !no_elastic.empty() || !no_density.empty(); }
+};
+MissingMaterialData missingMaterialData(const FeModel& mesh);
+
 }  // namespace flexim::fe

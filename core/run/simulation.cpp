@@ -164,6 +164,7 @@ ModelCheck Simulation::check() const {
   for (const Block& B : sys.blocks()) mc.bodies += B.hasFrame();
   mc.coordinates = sys.nv();
   mc.constraint_rows = sys.nc();
+  mc.virtual_body_nodes = sys.virtualBodyNodes();
 
   State s = sys.initialState();
   Consistency cons(sys);

@@ -6,10 +6,12 @@
 #include "core/model/model.h"
 #include "core/run/quality.h"
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace flexim {
@@ -95,6 +97,8 @@ struct ModelCheck {
   double initial_position_residual = 0.0; ///< max |Phi| before assembly
   double assembled_position_residual = 0.0;
   double assembled_velocity_residual = 0.0;
+  /// FE node ids k, m, n of each virtual body's rigid–flexible joint (System::virtualBodyNodes).
+  std::unordered_map<std::string, std::array<int, 3>> virtual_body_nodes;
   std::string str() const;
 };
 

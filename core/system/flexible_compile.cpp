@@ -232,6 +232,7 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
         x[a] = data.coords[nodes[a]];
         Phi[a] = F.nodeModes(nodes[a]);
       }
+      m_virtualNodes[spec.name] = {data.node_ids[nodes[0]], data.node_ids[nodes[1]], data.node_ids[nodes[2]]};
       placed = "on nodes k = " + std::to_string(data.node_ids[nodes[0]]) + ", m = " +
                std::to_string(data.node_ids[nodes[1]]) + ", n = " + std::to_string(data.node_ids[nodes[2]]) +
                "; node k is " + mm((x[0] - P).norm()) + " from the given point";

@@ -14,6 +14,7 @@
 #include "core/system/contract.h"
 #include "core/system/formulations.h"
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <string>
@@ -113,6 +114,9 @@ class System {
   void coordinateRate(const VecX& q, const VecX& v, Eigen::Ref<VecX> qdot) const;
   /// Pose of block b's user frame (for flexible bodies the FE frame) from q.
   void bodyPose(const VecX& q, int b, Vec3& position, Quat& orientation) const;
+  /// The FE node ids k, m, n each virtual body's rigid–flexible joint rides on, by virtual-body
+  /// name (none for one at an interface's reference point), for the front ends to show.
+  const std::unordered_map<std::string, std::array<int, 3>>& virtualBodyNodes() const { return m_virtualNodes; }
 
  private:
   ModelSpec m_model;
@@ -135,6 +139,7 @@ class System {
   std::vector<std::unique_ptr<ForceElement>> m_forces;
   std::unordered_map<int, int> m_jointCoordinates;  ///< model joint -> its coordinate block
   Vec3 m_gravity = Vec3::Zero();
+  std::unordered_map<std::string, std::array<int, 3>> m_virtualNodes;
 };
 
 /// out = G v + Phi_t of constraint element c (rows evaluated by System::constraints).
