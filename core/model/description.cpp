@@ -575,6 +575,25 @@ struct Registry {
         .require();
     f.choice("frame", &S::frame, "axes of vector components").when("type", {"marker", "joint", "node"}).byDefault("\"global\"");
     f.value("quantities", FieldType::StringList, &S::quantities, "", "at least one, no repeats").require();
+    const std::vector<std::string> vectors{"marker", "joint", "node", "deflection"};
+    f.value("components", FieldType::StringList, &S::components, "",
+            "the components of vector quantities to record, of `x`, `y`, `z` (and `w` of `orientation`); `[]`: "
+            "all. Joint coordinates and energies always record theirs")
+        .when("type", vectors)
+        .byDefault("[]")
+        .inUse = Fields<S>::when([](const S& x) { return !x.components.empty(); });
+    f.choice("length_unit", &S::length_unit,
+             "unit of lengths in the columns: positions, displacements, deflections and joint translations in m or "
+             "mm, their velocities in m/s or mm/s, accelerations in m/s^2 or mm/s^2")
+        .when("type", vectors)
+        .byDefault("\"m\"")
+        .inUse = Fields<S>::when([](const S& x) { return x.length_unit != S::LengthUnit::Metre; });
+    f.choice("angle_unit", &S::angle_unit,
+             "unit of angles in the columns: joint rotations in rad or deg, angular velocities in rad/s or deg/s, "
+             "angular accelerations in rad/s^2 or deg/s^2 (quaternions, forces, torques and energies stay as they are)")
+        .when("type", {"marker", "joint"})
+        .byDefault("\"rad\"")
+        .inUse = Fields<S>::when([](const S& x) { return x.angle_unit != S::AngleUnit::Radian; });
     f.check(checkSensor);
   }
 

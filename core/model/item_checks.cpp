@@ -50,6 +50,35 @@ bool validSensorName(const std::string& name) {
   });
 }
 
+/// A sensor's `components`: each one a component of one of its vector quantities, no repeats,
+/// and every vector quantity left with at least one column.
+void checkSensorComponents(const ItemCheck& c, const SensorSpec& s) {
+  if (s.components.empty()) return;
+  const std::vector<std::string> allowed = choosableComponents(s);
+  std::set<std::string> seen;
+  bool known = true;
+  for (std::size_t i = 0; i < s.components.size(); ++i) {
+    const std::string& name = s.components[i];
+    const std::string field = "components[" + std::to_string(i) + "]";
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      known = false;
+      c.error(field, "no quantity of this sensor has component " + inQuotes(name) +
+                         (allowed.empty() ? " (its quantities are scalars: there are no components to choose)"
+                                          : " (expected one of " + joined(allowed) + ")"));
+    } else if (!seen.insert(name).second) {
+      c.error(field, "duplicate component " + inQuotes(name));
+    }
+  }
+  if (!known) return;
+  for (const auto& qname : s.quantities) {
+    const SensorQuantityInfo* q = findSensorQuantity(s.type, qname);
+    if (!q || !hasChoosableComponents(*q)) continue;
+    std::vector<std::string> own(q->components.begin(), q->components.end());
+    if (std::none_of(own.begin(), own.end(), [&](const std::string& x) { return recordsComponent(s, *q, x); }))
+      c.error("components", "leaves quantity " + inQuotes(qname) + " without a column (it has " + joined(own) + ")");
+  }
+}
+
 }  // namespace
 
 void checkFlexibleBody(ItemCheck& c) {
@@ -210,6 +239,7 @@ void checkSensor(ItemCheck& c) {
     else if (!seen.insert(q).second)
       c.error(field, "duplicate quantity " + inQuotes(q));
   }
+  if (s.type != T::Energy && s.type != T::Modal) checkSensorComponents(c, s);
   if (s.type != T::Node && s.type != T::Deflection) return;
   const fe::ReducedBody* data = dataOf(c.flexibleBody(s.body));
   checkNode(c, "node", s.node, s.body, data);

@@ -76,6 +76,14 @@ constexpr std::array<std::pair<SensorSpec::Frame, const char*>, 2> kSensorFrameN
     {SensorSpec::Frame::Global, "global"},
     {SensorSpec::Frame::Body, "body"},
 }};
+constexpr std::array<std::pair<SensorSpec::LengthUnit, const char*>, 2> kLengthUnitNames{{
+    {SensorSpec::LengthUnit::Metre, "m"},
+    {SensorSpec::LengthUnit::Millimetre, "mm"},
+}};
+constexpr std::array<std::pair<SensorSpec::AngleUnit, const char*>, 2> kAngleUnitNames{{
+    {SensorSpec::AngleUnit::Radian, "rad"},
+    {SensorSpec::AngleUnit::Degree, "deg"},
+}};
 }  // namespace
 
 const char* toString(TimeFunctionSpec::Type t) { return nameOf(kFunctionNames, t); }
@@ -87,9 +95,13 @@ const char* toString(ReferenceFrame t) { return nameOf(kReferenceNames, t); }
 const char* toString(DriverSpec::Coordinate c) { return nameOf(kCoordinateNames, c); }
 const char* toString(ForceSpec::Frame f) { return nameOf(kForceFrameNames, f); }
 const char* toString(SensorSpec::Frame f) { return nameOf(kSensorFrameNames, f); }
+const char* toString(SensorSpec::LengthUnit u) { return nameOf(kLengthUnitNames, u); }
+const char* toString(SensorSpec::AngleUnit u) { return nameOf(kAngleUnitNames, u); }
 bool fromString(const std::string& s, DriverSpec::Coordinate& out) { return valueOf(kCoordinateNames, s, out); }
 bool fromString(const std::string& s, ForceSpec::Frame& out) { return valueOf(kForceFrameNames, s, out); }
 bool fromString(const std::string& s, SensorSpec::Frame& out) { return valueOf(kSensorFrameNames, s, out); }
+bool fromString(const std::string& s, SensorSpec::LengthUnit& out) { return valueOf(kLengthUnitNames, s, out); }
+bool fromString(const std::string& s, SensorSpec::AngleUnit& out) { return valueOf(kAngleUnitNames, s, out); }
 bool fromString(const std::string& s, TimeFunctionSpec::Type& out) { return valueOf(kFunctionNames, s, out); }
 bool fromString(const std::string& s, ForceSpec::Type& out) { return valueOf(kForceNames, s, out); }
 bool fromString(const std::string& s, SensorSpec::Type& out) { return valueOf(kSensorNames, s, out); }

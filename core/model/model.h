@@ -222,6 +222,9 @@ struct ForceSpec {
 struct SensorSpec {
   enum class Type { Marker, Joint, Energy, Node, Deflection, Modal };
   enum class Frame { Global, Body };
+  /// Display units of the sensor's columns (values and headers); the model itself stays SI.
+  enum class LengthUnit { Metre, Millimetre };  ///< "m", "mm"
+  enum class AngleUnit { Radian, Degree };      ///< "rad", "deg"
   std::string name;
   Type type = Type::Marker;
   std::string body, marker;  ///< Marker sensors; Node, Deflection, Modal: body = flexible body
@@ -236,6 +239,15 @@ struct SensorSpec {
   std::vector<std::string> quantities;
   int node = 0;              ///< Node, Deflection: FE node id
   std::vector<int> chord;    ///< Deflection: the two FE node ids of the chord
+  /// Components of the vector quantities to record (x, y, z; w of orientation); empty: all.
+  /// Scalar quantities (joint coordinates, energies, modal coordinates) are not affected.
+  std::vector<std::string> components;
+  /// Lengths and their rates (m, m/s, m/s^2) in these units: positions, displacements,
+  /// deflections, velocities, accelerations, joint translations.
+  LengthUnit length_unit = LengthUnit::Metre;
+  /// Angles and their rates (rad, rad/s, rad/s^2): joint rotations, angular velocities and
+  /// accelerations. Quaternions (unitless), forces, torques and energies stay as they are.
+  AngleUnit angle_unit = AngleUnit::Radian;
 };
 
 enum class IntegratorType { Ida, GeneralizedAlpha };
@@ -285,6 +297,8 @@ const char* toString(ReferenceFrame t);
 const char* toString(DriverSpec::Coordinate c);
 const char* toString(ForceSpec::Frame f);
 const char* toString(SensorSpec::Frame f);
+const char* toString(SensorSpec::LengthUnit u);
+const char* toString(SensorSpec::AngleUnit u);
 /// Inverse of toString; returns false when the name is unknown.
 /// Only registered joint kinds are accepted.
 bool fromString(const std::string& s, JointType& out);
@@ -297,6 +311,8 @@ bool fromString(const std::string& s, ReferenceFrame& out);
 bool fromString(const std::string& s, DriverSpec::Coordinate& out);
 bool fromString(const std::string& s, ForceSpec::Frame& out);
 bool fromString(const std::string& s, SensorSpec::Frame& out);
+bool fromString(const std::string& s, SensorSpec::LengthUnit& out);
+bool fromString(const std::string& s, SensorSpec::AngleUnit& out);
 
 /// Number of constraint equations a joint type imposes (0 for a kind not registered).
 int constraintCount(const JointType& t);

@@ -1,5 +1,8 @@
 #include "core/model/sensor_quantities.h"
 
+#include <algorithm>
+#include <numbers>
+
 namespace flexim {
 
 const std::vector<SensorQuantityInfo>& sensorQuantityTable() {
@@ -36,6 +39,40 @@ std::vector<std::string> sensorQuantities(SensorSpec::Type type) {
   for (const auto& q : sensorQuantityTable())
     if (q.type == type) names.push_back(q.name);
   return names;
+}
+
+const SensorQuantityInfo* findSensorQuantity(SensorSpec::Type type, const std::string& name) {
+  for (const auto& q : sensorQuantityTable())
+    if (q.type == type && name == q.name) return &q;
+  return nullptr;
+}
+
+bool hasChoosableComponents(const SensorQuantityInfo& q) { return q.components.size() > 1; }
+
+std::vector<std::string> choosableComponents(const SensorSpec& s) {
+  std::vector<std::string> names;
+  for (const auto& qname : s.quantities) {
+    const SensorQuantityInfo* q = findSensorQuantity(s.type, qname);
+    if (!q || !hasChoosableComponents(*q)) continue;
+    for (const char* c : q->components)
+      if (std::find(names.begin(), names.end(), c) == names.end()) names.emplace_back(c);
+  }
+  return names;
+}
+
+bool recordsComponent(const SensorSpec& s, const SensorQuantityInfo& q, const std::string& c) {
+  return s.components.empty() || !hasChoosableComponents(q) ||
+         std::find(s.components.begin(), s.components.end(), c) != s.components.end();
+}
+
+SensorUnit sensorUnit(const SensorSpec& s, const std::string& siUnit) {
+  const auto slash = siUnit.find('/');
+  const std::string numerator = siUnit.substr(0, slash);
+  const std::string rest = slash == std::string::npos ? std::string() : siUnit.substr(slash);
+  if (numerator == "m" && s.length_unit == SensorSpec::LengthUnit::Millimetre) return {"mm" + rest, 1e3};
+  if (numerator == "rad" && s.angle_unit == SensorSpec::AngleUnit::Degree)
+    return {"deg" + rest, 180.0 / std::numbers::pi};
+  return {siUnit, 1.0};
 }
 
 }  // namespace flexim

@@ -24,6 +24,10 @@ struct SensorSet::Item {
   int node = -1, chordA = -1, chordB = -1;  ///< node indices
   mutable double lastAngle = 0, turns = 0;
   mutable bool hasAngle = false;
+  /// Per value the quantity computes (in SI): whether it is a channel (the sensor's
+  /// `components`) and the factor to the channel's unit. Empty: every value, as computed.
+  std::vector<char> keep;
+  std::vector<double> scale;
 };
 
 SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
@@ -79,9 +83,7 @@ SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
       base.translation = kind && kind->translation;
     }
     for (const auto& qname : spec.quantities) {
-      const SensorQuantityInfo* info = nullptr;
-      for (const auto& q : sensorQuantityTable())
-        if (qname == q.name && q.type == spec.type) info = &q;
+      const SensorQuantityInfo* info = findSensorQuantity(spec.type, qname);
       if (!info) {
         diag.error(where + ".quantities", "unknown quantity '" + qname + "' for a " + toString(spec.type) + " sensor");
         continue;
@@ -89,6 +91,13 @@ SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
       Item item = base;
       item.quantity = info->q;
       const std::string prefix = spec.name + "." + qname + ".";
+      // a value the quantity computes (in SI): a channel in the sensor's units, or left out
+      auto value = [&](const std::string& component, const std::string& siUnit, bool recorded) {
+        const SensorUnit shown = sensorUnit(spec, siUnit);
+        item.keep.push_back(recorded);
+        item.scale.push_back(shown.scale);
+        if (recorded) m_channels.push_back({prefix + component, shown.unit});
+      };
       if (info->q == Quantity::Coordinate || info->q == Quantity::CoordinateRate) {
         if (!base.rotation && !base.translation) {
           diag.error(where + ".quantities", std::string("a ") + toString(model.joints[base.joint].type) +
@@ -96,16 +105,16 @@ SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
           continue;
         }
         const bool rate = info->q == Quantity::CoordinateRate;
-        if (base.rotation) m_channels.push_back({prefix + "rotation", rate ? "rad/s" : "rad"});
-        if (base.translation) m_channels.push_back({prefix + "translation", rate ? "m/s" : "m"});
+        if (base.rotation) value("rotation", rate ? "rad/s" : "rad", true);
+        if (base.translation) value("translation", rate ? "m/s" : "m", true);
       } else if (info->q == Quantity::ModalCoordinate || info->q == Quantity::ModalVelocity) {
-        // mass-normalised modes: modal coordinates carry sqrt(kg) m
+        // mass-normalised modes: modal coordinates carry sqrt(kg) m (kept in SI: no keep/scale)
         const int m = static_cast<int>(base.flex->data->modes.cols());
         for (int j = 0; j < m; ++j)
           m_channels.push_back({prefix + std::to_string(j + 1),
                                 info->q == Quantity::ModalCoordinate ? "kg^0.5 m" : "kg^0.5 m/s"});
       } else {
-        for (const char* c : info->components) m_channels.push_back({prefix + c, info->unit});
+        for (const char* c : info->components) value(c, info->unit, recordsComponent(spec, *info, c));
       }
       m_items.push_back(item);
     }
@@ -118,6 +127,7 @@ void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, s
   m_sys.kinematics(s, m_kin);
   auto put = [&](const Vec3& v) { out.insert(out.end(), {v.x(), v.y(), v.z()}); };
   for (const Item& it : m_items) {
+    const std::size_t first = out.size();
     switch (it.type) {
       case SensorSpec::Type::Marker: {
         const MarkerKinematics k = m_sys.markerKinematics(m_kin, *it.marker);
@@ -194,6 +204,12 @@ void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, s
       case SensorSpec::Type::Deflection:
       case SensorSpec::Type::Modal: evaluateFlexible(it, vdot, out); break;
     }
+    // the chosen components, in the sensor's units
+    if (it.keep.empty()) continue;
+    std::size_t kept = first;
+    for (std::size_t k = 0; k < it.keep.size() && first + k < out.size(); ++k)
+      if (it.keep[k]) out[kept++] = out[first + k] * it.scale[k];
+    out.resize(kept);
   }
 }
 

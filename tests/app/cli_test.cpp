@@ -229,6 +229,70 @@ class CliTest : public QObject {
              qPrintable(r.out));
   }
 
+  /// A sensor in mm and deg with chosen components (issue #10 item 5): the CSV has exactly those
+  /// columns, their units in the headers, the values of the SI sensor beside it scaled by 1000
+  /// and 180/pi; a component that none of the quantities has is refused at its JSON path.
+  void sensorUnitsAndComponentsInTheCsv() {
+    const QString model = m_dir.filePath("units.json");
+    const auto write = [&](const QByteArray& components) {
+      QFile f(model);
+      if (!f.open(QIODevice::WriteOnly)) return false;
+      f.write(R"({
+  "schema_version": 1,
+  "gravity": [0, -9.81, 0],
+  "ground": {"markers": [{"name": "pivot"}]},
+  "bodies": [{"name": "rod", "mass": 1, "inertia": [1e-6, 0.05, 0.05], "position": [0.4, 0, 0],
+              "markers": [{"name": "top", "position": [-0.4, 0, 0]}, {"name": "tip", "position": [0.4, 0, 0]}]}],
+  "joints": [{"name": "hinge", "type": "revolute", "body1": "ground", "marker1": "pivot", "body2": "rod", "marker2": "top"}],
+  "sensors": [
+    {"name": "si", "type": "marker", "body": "rod", "marker": "tip", "quantities": ["position", "angular_velocity"]},
+    {"name": "tip", "type": "marker", "body": "rod", "marker": "tip", "quantities": ["position", "angular_velocity"],
+     "components": )" + components + R"(, "length_unit": "mm", "angle_unit": "deg"},
+    {"name": "si_hinge", "type": "joint", "joint": "hinge", "quantities": ["coordinate"]},
+    {"name": "hinge", "type": "joint", "joint": "hinge", "quantities": ["coordinate"], "angle_unit": "deg"}
+  ],
+  "simulation": {"t_end": 0.3, "output_interval": 0.01}
+})");
+      return true;
+    };
+    QVERIFY(write(R"(["y", "z"])"));
+    const QString out = m_dir.filePath("units.csv");
+    Result r = cli({"run", model, "--out", out});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    flexim::io::CsvTable t;
+    QVERIFY(flexim::io::readCsv(out.toStdString(), t));
+    QStringList headers;
+    for (const auto& h : t.header) headers << QString::fromStdString(h);
+    QCOMPARE(headers, QStringList({"time [s]", "si.position.x [m]", "si.position.y [m]", "si.position.z [m]",
+                                   "si.angular_velocity.x [rad/s]", "si.angular_velocity.y [rad/s]",
+                                   "si.angular_velocity.z [rad/s]", "tip.position.y [mm]", "tip.position.z [mm]",
+                                   "tip.angular_velocity.y [deg/s]", "tip.angular_velocity.z [deg/s]",
+                                   "si_hinge.coordinate.rotation [rad]", "hinge.coordinate.rotation [deg]"}));
+    const double deg = 180 / std::numbers::pi;
+    double moved = 0;
+    for (size_t i = 0; i < t.rows(); ++i) {
+      const auto col = [&](const char* name) { return t.columns[t.find(name)][i]; };
+      // the CSV holds shortest round-trip text, so the scaled value is exact to its last digit
+      QVERIFY(std::abs(col("tip.position.y") - 1000 * col("si.position.y")) <= 1e-12 * std::abs(1000 * col("si.position.y")));
+      QVERIFY(std::abs(col("tip.angular_velocity.z") - deg * col("si.angular_velocity.z")) <=
+              1e-12 * std::abs(deg * col("si.angular_velocity.z")));
+      QVERIFY(std::abs(col("hinge.coordinate.rotation") - deg * col("si_hinge.coordinate.rotation")) <=
+              1e-12 * std::abs(deg * col("si_hinge.coordinate.rotation")));
+      moved = std::max(moved, std::abs(col("si.position.y")));
+    }
+    QVERIFY(moved > 0.1);  // it swung down
+
+    QVERIFY(write(R"(["y", "w"])"));
+    r = cli({"validate", model});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("sensors[1].components[1]: error: no quantity of this sensor has component 'w' (expected "
+                            "one of x, y, z)"),
+             qPrintable(r.err));
+    r = cli({"run", model, "--out", out});
+    QVERIFY(r.code != 0);
+    QVERIFY2(r.err.contains("sensors[1].components[1]"), qPrintable(r.err));
+  }
+
   /// The screw lift (screw joint turned through a gear): the table rises by pitch x ratio x motor
   /// angle / 2 pi, its screw angle counts turns, and the potential energy is m g z.
   void screwLiftFollowsTheGearAndThread() {

@@ -1,6 +1,7 @@
 // Rigid multibody physics against independent references: closed-form slider-crank kinematics,
 // the small-amplitude pendulum period, energy conservation of a double pendulum, and the
-// angular momentum of a torque-free asymmetric body.
+// angular momentum of a torque-free asymmetric body; a sensor's display units and components
+// against the same sensor in SI.
 #include "recording_sink.h"
 
 #include <QtTest>
@@ -230,6 +231,101 @@ class PhysicsTest : public QObject {
       QVERIFY2(drift[i] < 0.5 * drift[i - 1], qPrintable(QString("drift %1 -> %2").arg(drift[i - 1]).arg(drift[i])));
       QVERIFY2(steps[i] > steps[i - 1], "steps must grow as rtol falls");
     }
+  }
+
+  /// A sensor's length_unit, angle_unit and components (issue #10 item 5): a swinging pendulum
+  /// observed by an SI sensor and by one in mm and deg that records only the x and z components.
+  /// The chosen columns are exactly those, in quantity order, with the units in their headers;
+  /// their values are 1000x (lengths) and 180/pi x (angles) the SI ones, and at t = 0 they are
+  /// the closed-form start position and angle in mm and deg. Quaternions, forces, torques and
+  /// energies stay as they are.
+  void sensorUnitsAndComponents() {
+    const double L = 0.8, angle0 = -std::numbers::pi / 2 + 0.3;  // released 0.3 rad from hanging
+    ModelSpec m;
+    m.gravity = Vec3(0, -9.81, 0);
+    m.ground_markers = {marker("pivot", Vec3::Zero())};
+    m.bodies = {pendulumLink("rod", L, 1.3, Vec3::Zero(), angle0)};
+    m.joints = {{"pin", JointType::Revolute, "ground", "pivot", "rod", "top"}};
+    SensorSpec si;
+    si.name = "si";
+    si.body = "rod";
+    si.marker = "bottom";
+    si.quantities = {"position", "orientation", "velocity", "angular_velocity", "acceleration", "angular_acceleration"};
+    SensorSpec shown = si;
+    shown.name = "shown";
+    shown.components = {"z", "x"};  // the columns keep the quantities' own order: x, then z
+    shown.length_unit = SensorSpec::LengthUnit::Millimetre;
+    shown.angle_unit = SensorSpec::AngleUnit::Degree;
+    SensorSpec siJoint;
+    siJoint.name = "si_pin";
+    siJoint.type = SensorSpec::Type::Joint;
+    siJoint.joint = "pin";
+    siJoint.quantities = {"coordinate", "velocity", "reaction_force", "reaction_torque"};
+    SensorSpec shownJoint = siJoint;
+    shownJoint.name = "pin";
+    shownJoint.components = {"y"};  // the scalar coordinates are not affected
+    shownJoint.length_unit = SensorSpec::LengthUnit::Millimetre;
+    shownJoint.angle_unit = SensorSpec::AngleUnit::Degree;
+    SensorSpec energy;
+    energy.name = "energy";
+    energy.type = SensorSpec::Type::Energy;
+    energy.quantities = {"total"};
+    m.sensors = {si, shown, siJoint, shownJoint, energy};
+    m.solver.t_end = 0.5;
+    m.solver.output_interval = 1e-2;
+    RecordingSink sink;
+    const RunSummary sum = test::runModel(m, sink);
+    QVERIFY2(sum.ok, sum.message.c_str());
+
+    // the columns of the shown sensors: names as in SI, only the chosen components, their units
+    QStringList headers;
+    for (const Channel& c : sink.channels)
+      if (c.name.rfind("shown.", 0) == 0 || c.name.rfind("pin.", 0) == 0) headers << QString::fromStdString(c.header());
+    const QStringList expected{
+        "shown.position.x [mm]", "shown.position.z [mm]", "shown.orientation.x [-]", "shown.orientation.z [-]",
+        "shown.velocity.x [mm/s]", "shown.velocity.z [mm/s]", "shown.angular_velocity.x [deg/s]",
+        "shown.angular_velocity.z [deg/s]", "shown.acceleration.x [mm/s^2]", "shown.acceleration.z [mm/s^2]",
+        "shown.angular_acceleration.x [deg/s^2]", "shown.angular_acceleration.z [deg/s^2]",
+        "pin.coordinate.rotation [deg]", "pin.velocity.rotation [deg/s]", "pin.reaction_force.y [N]",
+        "pin.reaction_torque.y [N m]"};
+    QCOMPARE(headers, expected);
+    // the SI sensors keep every component in SI; the energy stays in J
+    QCOMPARE(sink.channels.size(), size_t(3 + 4 + 3 * 4) + size_t(2 + 3 + 3) + size_t(expected.size()) + 1);
+    QCOMPARE(QString::fromStdString(sink.channels[sink.column("si.position.y")].header()), QString("si.position.y [m]"));
+    QCOMPARE(QString::fromStdString(sink.channels[sink.column("si_pin.coordinate.rotation")].header()),
+             QString("si_pin.coordinate.rotation [rad]"));
+    QCOMPARE(QString::fromStdString(sink.channels.back().header()), QString("energy.total.value [J]"));
+
+    // at t = 0: the bottom marker at L (cos a, sin a), the joint angle a, in mm and deg
+    const double deg = 180 / std::numbers::pi;
+    QVERIFY(std::abs(sink.value(0, "shown.position.x") - 1000 * L * std::cos(angle0)) < 1e-9);
+    QVERIFY(std::abs(sink.value(0, "shown.position.z")) < 1e-9);
+    QVERIFY(std::abs(sink.value(0, "pin.coordinate.rotation") - angle0 * deg) < 1e-9);
+    QVERIFY(std::abs(sink.value(0, "pin.coordinate.rotation") - (-90 + 17.188733853924695)) < 1e-9);
+
+    // every sample: exactly the SI values scaled (they are the same states)
+    const auto same = [](double shownValue, double siValue, double factor) {
+      return std::abs(shownValue - siValue * factor) <= 1e-14 * std::abs(siValue * factor);
+    };
+    double swing = 0;
+    for (size_t i = 0; i < sink.samples.size(); ++i) {
+      for (const char* c : {"x", "z"}) {
+        const std::string x = std::string(".") + c;
+        for (const char* q : {"position", "velocity", "acceleration"})
+          QVERIFY2(same(sink.value(i, "shown." + std::string(q) + x), sink.value(i, "si." + std::string(q) + x), 1000),
+                   (std::string(q) + x).c_str());
+        for (const char* q : {"angular_velocity", "angular_acceleration"})
+          QVERIFY2(same(sink.value(i, "shown." + std::string(q) + x), sink.value(i, "si." + std::string(q) + x), deg),
+                   (std::string(q) + x).c_str());
+        QCOMPARE(sink.value(i, "shown.orientation" + x), sink.value(i, "si.orientation" + x));
+      }
+      QVERIFY(same(sink.value(i, "pin.coordinate.rotation"), sink.value(i, "si_pin.coordinate.rotation"), deg));
+      QVERIFY(same(sink.value(i, "pin.velocity.rotation"), sink.value(i, "si_pin.velocity.rotation"), deg));
+      QCOMPARE(sink.value(i, "pin.reaction_force.y"), sink.value(i, "si_pin.reaction_force.y"));
+      QCOMPARE(sink.value(i, "pin.reaction_torque.y"), sink.value(i, "si_pin.reaction_torque.y"));
+      swing = std::max(swing, std::abs(sink.value(i, "si.angular_velocity.z")));
+    }
+    QVERIFY(swing > 1);  // it really swung: the angular values are not all zero
   }
 
   void freeBodyAngularMomentum_data() {

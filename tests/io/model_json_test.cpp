@@ -221,12 +221,17 @@ ModelSpec everyField() {
   ms.marker = "M2";
   ms.frame = SensorSpec::Frame::Body;
   ms.quantities = {"position", "orientation", "velocity", "angular_velocity", "acceleration", "angular_acceleration"};
+  ms.components = {"z", "w", "x"};
+  ms.length_unit = SensorSpec::LengthUnit::Millimetre;
+  ms.angle_unit = SensorSpec::AngleUnit::Degree;
   SensorSpec js;
   js.name = "joint_sensor";
   js.type = SensorSpec::Type::Joint;
   js.joint = "j3";
   js.frame = SensorSpec::Frame::Body;
   js.quantities = {"reaction_torque", "coordinate", "velocity", "reaction_force"};
+  js.components = {"y"};
+  js.length_unit = SensorSpec::LengthUnit::Millimetre;
   SensorSpec es;
   es.name = "energy";
   es.type = SensorSpec::Type::Energy;
@@ -605,6 +610,22 @@ class ModelJsonTest : public QObject {
     row("sensor name", "/sensors/0/name", "\"a.b\"",
         "sensors[0].name: must not contain , \" . [ ] or control characters (it starts CSV column names)");
     row("sensor joint", "/sensors/0/joint", "\"nope\"", "sensors[0].joint: no joint named 'nope'");
+    row("unknown component", "/sensors/0", R"({"name": "angle", "type": "joint", "joint": "pivot",
+        "quantities": ["coordinate", "reaction_force"], "components": ["x", "w"]})",
+        "sensors[0].components[1]: no quantity of this sensor has component 'w' (expected one of x, y, z)");
+    row("component of a scalar", "/sensors/0/components", "[\"x\"]",
+        "sensors[0].components[0]: no quantity of this sensor has component 'x' (its quantities are scalars: there "
+        "are no components to choose)");
+    row("duplicate component", "/sensors/0", R"({"name": "angle", "type": "joint", "joint": "pivot",
+        "quantities": ["reaction_force"], "components": ["x", "x"]})",
+        "sensors[0].components[1]: duplicate component 'x'");
+    row("quantity without a column", "/sensors/0", R"({"name": "m", "type": "marker", "body": "link", "marker": "A",
+        "quantities": ["position", "orientation"], "components": ["w"]})",
+        "sensors[0].components: leaves quantity 'position' without a column (it has x, y, z)");
+    row("components not strings", "/sensors/0/components", "[1]", "sensors[0].components[0]: expected a string");
+    row("length unit", "/sensors/0/length_unit", "\"cm\"", "sensors[0].length_unit: expected one of m, mm, got 'cm'");
+    row("angle unit", "/sensors/0/angle_unit", "\"degrees\"",
+        "sensors[0].angle_unit: expected one of rad, deg, got 'degrees'");
     row("t_end zero", "/simulation/t_end", "0", "simulation.t_end: must be positive");
     row("step negative", "/simulation/step", "-1e-3", "simulation.step: must not be negative");
     row("rho_inf", "/simulation/rho_inf", "1.5", "simulation.rho_inf: must be in [0, 1]");
@@ -634,6 +655,42 @@ class ModelJsonTest : public QObject {
     const Loaded r = load(doc);
     QVERIFY(!r.ok);
     QVERIFY2(hasError(r, expected.toStdString()), r.diag.str().c_str());
+  }
+
+  /// A sensor's components and display units are written only when chosen, so models without
+  /// them save as before; chosen, they read back as written.
+  void sensorUnitsAndComponentsOnlyWhenChosen() {
+    const Loaded plain = load(baseDoc());
+    QVERIFY2(plain.ok, plain.diag.str().c_str());
+    const std::string saved = io::saveModelString(plain.model);
+    for (const char* key : {"components", "length_unit", "angle_unit"}) QVERIFY2(saved.find(key) == std::string::npos, key);
+    QVERIFY(plain.model.sensors[0].components.empty());
+    QCOMPARE(plain.model.sensors[0].length_unit, SensorSpec::LengthUnit::Metre);
+    QCOMPARE(plain.model.sensors[0].angle_unit, SensorSpec::AngleUnit::Radian);
+
+    json doc = baseDoc();
+    doc["sensors"][0]["quantities"] = {"coordinate", "reaction_torque"};
+    doc["sensors"][0]["components"] = {"z"};
+    doc["sensors"][0]["length_unit"] = "mm";
+    doc["sensors"][0]["angle_unit"] = "deg";
+    const Loaded chosen = load(doc);
+    QVERIFY2(chosen.ok && chosen.diag.items().empty(), chosen.diag.str().c_str());
+    const SensorSpec& s = chosen.model.sensors[0];
+    QCOMPARE(s.components, std::vector<std::string>{"z"});
+    QCOMPARE(s.length_unit, SensorSpec::LengthUnit::Millimetre);
+    QCOMPARE(s.angle_unit, SensorSpec::AngleUnit::Degree);
+    const json back = json::parse(io::saveModelString(chosen.model));
+    QCOMPARE(back["sensors"][0]["components"], json({"z"}));
+    QCOMPARE(back["sensors"][0]["length_unit"], json("mm"));
+    QCOMPARE(back["sensors"][0]["angle_unit"], json("deg"));
+
+    // an energy sensor has neither: the keys are not its own (a warning, and not read)
+    doc = baseDoc();
+    doc["sensors"][0] = json::parse(R"({"name": "e", "type": "energy", "quantities": ["total"], "length_unit": "mm"})");
+    const Loaded energy = load(doc);
+    QVERIFY2(energy.ok, energy.diag.str().c_str());
+    QCOMPARE(lines(energy.diag, Severity::Warning).size(), size_t(1));
+    QCOMPARE(energy.model.sensors[0].length_unit, SensorSpec::LengthUnit::Metre);
   }
 
   void steplessIdaIsAllowedButNotGenAlpha() {

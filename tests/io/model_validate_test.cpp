@@ -123,6 +123,12 @@ class ModelValidateTest : public QObject {
                               << "couplings[0].joint2: a spherical joint has no single coordinate to couple (couple a "
                                  "revolute, prismatic or screw joint)"
                               << "couplings[0] 'gear'" << "joint2";
+    // a component none of the sensor's quantities has: refused at the component (the GUI's field)
+    QTest::newRow("sensor component") << Break([](ModelSpec& m) {
+      m.sensors[0].quantities = {"coordinate", "reaction_force"};
+      m.sensors[0].components = {"x", "w"};
+    }) << "sensors[0].components[1]: no quantity of this sensor has component 'w' (expected one of x, y, z)"
+       << "sensors[0] 'angle'" << "components[1]";
     QTest::newRow("solver") << Break([](ModelSpec& m) { m.solver.rho_inf = 2; }) << "simulation.rho_inf: must be in [0, 1]"
                             << "simulation" << "rho_inf";
     // the times: each by its limit, then together (t_end, output_interval, step)
