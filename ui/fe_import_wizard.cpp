@@ -68,10 +68,12 @@ QString reportHtml(const fe::ValidationReport& report, const Diagnostics* diag =
       if (d.severity != Severity::Info)
         out += QString("<p style='color:%1'>%2</p>")
                    .arg(d.severity == Severity::Error ? "#e5534b" : "#d9822b", html(d.str()));
-  out += "<pre>";
+  out += "<pre style='white-space: pre-wrap'>";
   for (const std::string& line : report.lines) out += html(line) + "\n";
   return out + "</pre>";
 }
+
+QString nodeCount(std::size_t n) { return n == 1 ? QObject::tr("1 node") : QObject::tr("%1 nodes").arg(n); }
 
 bool parsePositive(const QLineEdit* edit, double& value) {
   bool ok = false;
@@ -82,6 +84,7 @@ bool parsePositive(const QLineEdit* edit, double& value) {
 VtkViewport* previewView(render::FePreview& preview, QWidget* parent) {
   auto* view = new VtkViewport(parent);
   view->setMinimumSize(420, 320);
+  view->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
   view->setRenderer(preview.renderer());
   view->setCameraReset([&preview] { preview.resetCamera(); });
   return view;
@@ -316,12 +319,12 @@ void FeImportWizard::showMesh() {
   m_report->setHtml(reportHtml(report, &m_importDiag));
   m_sets->clear();
   for (const auto& [name, nodes] : m_mesh.node_sets) {
-    auto* item = new QListWidgetItem(tr("%1 (%2 nodes)").arg(QString::fromStdString(name)).arg(nodes.size()), m_sets);
+    auto* item = new QListWidgetItem(QString("%1 (%2)").arg(QString::fromStdString(name), nodeCount(nodes.size())), m_sets);
     item->setData(Qt::UserRole, QString::fromStdString(name));
   }
   for (const fe::Coupling& c : m_mesh.couplings) {
     auto* item = new QListWidgetItem(
-        tr("%1 (%2, %3 nodes)").arg(QString::fromStdString(c.name), c.rigid ? tr("rigid") : tr("averaging")).arg(c.nodes.size()),
+        QString("%1 (%2, %3)").arg(QString::fromStdString(c.name), c.rigid ? tr("rigid") : tr("averaging"), nodeCount(c.nodes.size())),
         m_sets);
     item->setData(Qt::UserRole, QString::fromStdString(c.name));
   }
@@ -458,25 +461,25 @@ QWizardPage* FeImportWizard::makeReductionPage() {
 
 void FeImportWizard::fillInterfaces() {
   m_interfaces->setRowCount(0);
-  const auto addRow = [this](const std::string& name, std::size_t nodes, bool rigid) {
-    const int row = m_interfaces->rowCount();
-    m_interfaces->insertRow(row);
-    auto* item = new QTableWidgetItem(QString::fromStdString(name));
-    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
-    item->setCheckState(Qt::Unchecked);
-    m_interfaces->setItem(row, 0, item);
-    auto* count = new QTableWidgetItem(QString::number(nodes));
-    count->setFlags(Qt::ItemIsEnabled);
-    m_interfaces->setItem(row, 1, count);
-    auto* kind = new QComboBox(m_interfaces);
-    kind->addItems({tr("rigid"), tr("averaging")});
-    kind->setCurrentIndex(rigid ? 0 : 1);
-    m_interfaces->setCellWidget(row, 2, kind);
-    return row;
-  };
+  for (const auto& [name, nodes] : m_mesh.node_sets) addInterfaceRow(name, nodes.size(), true, false);
+  for (const fe::Coupling& c : m_mesh.couplings) addInterfaceRow(c.name, c.nodes.size(), c.rigid, false);
+}
+
+void FeImportWizard::addInterfaceRow(const std::string& name, std::size_t nodes, bool rigid, bool use) {
   QSignalBlocker block(m_interfaces);
-  for (const auto& [name, nodes] : m_mesh.node_sets) addRow(name, nodes.size(), true);
-  for (const fe::Coupling& c : m_mesh.couplings) addRow(c.name, c.nodes.size(), c.rigid);
+  const int row = m_interfaces->rowCount();
+  m_interfaces->insertRow(row);
+  auto* item = new QTableWidgetItem(QString::fromStdString(name));
+  item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+  item->setCheckState(use ? Qt::Checked : Qt::Unchecked);
+  m_interfaces->setItem(row, 0, item);
+  auto* count = new QTableWidgetItem(QString::number(nodes));
+  count->setFlags(Qt::ItemIsEnabled);
+  m_interfaces->setItem(row, 1, count);
+  auto* kind = new QComboBox(m_interfaces);
+  kind->addItems({tr("rigid"), tr("averaging")});
+  kind->setCurrentIndex(rigid ? 0 : 1);
+  m_interfaces->setCellWidget(row, 2, kind);
 }
 
 bool FeImportWizard::reductionOptions(fe::ReductionOptions& options, QString& why) const {
@@ -521,21 +524,7 @@ void FeImportWizard::onPreviewClicked(double x, double y) {
   do name = (bore ? "BORE_" : "FACE_") + std::to_string(++m_picked);
   while (m_mesh.node_sets.count(name));
   m_mesh.node_sets[name] = feature.region.nodes;
-  {
-    QSignalBlocker block(m_interfaces);
-    const int row = m_interfaces->rowCount();
-    m_interfaces->insertRow(row);
-    auto* item = new QTableWidgetItem(QString::fromStdString(name));
-    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
-    item->setCheckState(Qt::Checked);
-    m_interfaces->setItem(row, 0, item);
-    auto* count = new QTableWidgetItem(QString::number(feature.region.nodes.size()));
-    count->setFlags(Qt::ItemIsEnabled);
-    m_interfaces->setItem(row, 1, count);
-    auto* kind = new QComboBox(m_interfaces);
-    kind->addItems({tr("rigid"), tr("averaging")});
-    m_interfaces->setCellWidget(row, 2, kind);
-  }
+  addInterfaceRow(name, feature.region.nodes.size(), true, true);
   m_pickMessage->setText(tr("%1: %2").arg(QString::fromStdString(name), QString::fromStdString(feature.message)));
   m_pickBore->setChecked(false);
   m_pickFace->setChecked(false);
@@ -570,6 +559,7 @@ QWizardPage* FeImportWizard::makeReducePage() {
   m_modes->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   m_modes->verticalHeader()->hide();
   m_modes->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_modes->verticalHeader()->setDefaultSectionSize(m_modes->fontMetrics().height() + 6);
   m_reduceReport = new QTextBrowser(page);
   m_reduceReport->setObjectName("reduceReport");
   m_frb = new QLineEdit(page);

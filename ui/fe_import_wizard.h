@@ -84,6 +84,8 @@ class FeImportWizard : public QWizard {
   bool importFile();
   void showMesh();
   void fillInterfaces();
+  /// A row of the interface table: ticked when use, its kind rigid or averaging.
+  void addInterfaceRow(const std::string& name, std::size_t nodes, bool rigid, bool use);
   /// The options of the reduction page; false with the reason when they are not usable.
   bool reductionOptions(fe::ReductionOptions& options, QString& why) const;
   std::optional<fe::Material> material(QString& why) const;

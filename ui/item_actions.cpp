@@ -8,6 +8,9 @@
 #include "io/mesh/mesh_file.h"
 
 #include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QMimeData>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -92,6 +95,16 @@ ItemActions::ItemActions(ModelDocument* document, QWidget* window)
   m_duplicate->setObjectName("actionDuplicate");
   m_duplicate->setShortcut(QKeySequence(tr("Ctrl+D")));
   connect(m_duplicate, &QAction::triggered, this, &ItemActions::duplicateSelected);
+  m_copy = new QAction(tr("&Copy"), this);
+  m_copy->setObjectName("actionCopy");
+  m_copy->setShortcut(QKeySequence::Copy);
+  m_copy->setStatusTip(tr("The selected item, with its markers, to paste into this model or another"));
+  connect(m_copy, &QAction::triggered, this, &ItemActions::copySelected);
+  m_paste = new QAction(tr("&Paste"), this);
+  m_paste->setObjectName("actionPaste");
+  m_paste->setShortcut(QKeySequence::Paste);
+  m_paste->setStatusTip(tr("Adds the copied items; clashing names get a number, markers go on the selected body"));
+  connect(m_paste, &QAction::triggered, this, &ItemActions::paste);
   m_delete = new QAction(tr("&Delete"), this);
   m_delete->setObjectName("actionDelete");
   m_delete->setShortcut(QKeySequence::Delete);
@@ -128,6 +141,8 @@ void ItemActions::updateEnabled() {
   const bool listItem = id != ModelDocument::kNoItem && m_document->parentOf(id) != ModelDocument::kNoItem &&
                         m_document->description(id)->nameScope != "";
   m_duplicate->setEnabled(m_editable && listItem);
+  m_copy->setEnabled(listItem);
+  m_paste->setEnabled(m_editable);
   m_delete->setEnabled(m_editable && listItem);
   const ItemId holder = markerHolder();
   m_addMarker->setEnabled(m_editable && holder != ModelDocument::kNoItem);
@@ -238,6 +253,32 @@ ItemId ItemActions::addRigidBodyFromMesh(const QString& file) {
   ItemDialog dialog(*m_document, ModelDocument::kModelId, "bodies", &body, m_window);
   dialog.exec();
   return dialog.created();
+}
+
+void ItemActions::copySelected() {
+  QString error;
+  const QString text = m_document->copyText({m_document->selected()}, error);
+  if (text.isEmpty()) {
+    QMessageBox::warning(m_window, tr("Copy"), error);
+    return;
+  }
+  auto* data = new QMimeData;
+  data->setData(kClipboardMime, text.toUtf8());
+  data->setText(text);  // readable, and pasted from a text editor too
+  QGuiApplication::clipboard()->setMimeData(data);
+}
+
+void ItemActions::paste() {
+  const QMimeData* data = QGuiApplication::clipboard()->mimeData();
+  const QString text = !data ? QString()
+                       : data->hasFormat(kClipboardMime) ? QString::fromUtf8(data->data(kClipboardMime))
+                                                         : data->text();
+  if (text.trimmed().isEmpty()) return;
+  // markers go on the selected body (or the body of a selected marker, or the ground)
+  const ItemId holder = markerHolder();
+  QString error;
+  if (m_document->pasteText(text, holder, error).empty())
+    QMessageBox::warning(m_window, tr("Paste"), tr("Nothing was pasted: %1").arg(error));
 }
 
 ItemId ItemActions::importFeBody() {

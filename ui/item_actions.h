@@ -30,6 +30,11 @@ class ItemActions : public QObject {
   QAction* addMarkerAction() const { return m_addMarker; }
   QAction* duplicateAction() const { return m_duplicate; }
   QAction* deleteAction() const { return m_delete; }
+  /// Edit → Copy / Paste: the selected item (with its markers) as text on the clipboard, to be
+  /// pasted into this model or another one (also in another Flexim window).
+  QAction* copyAction() const { return m_copy; }
+  QAction* pasteAction() const { return m_paste; }
+  static constexpr const char* kClipboardMime = "application/x-flexim-items+json";
   /// Off while a run uses the model.
   void setEditable(bool editable);
 
@@ -78,6 +83,8 @@ class ItemActions : public QObject {
 
  private:
   void deleteSelected();
+  void copySelected();
+  void paste();
   void duplicateSelected();
   /// The item that takes a new marker: the selected body (or ground), or the holder of a selected marker.
   ItemId markerHolder() const;
@@ -88,6 +95,8 @@ class ItemActions : public QObject {
   QMenu* m_addMenu = nullptr;
   QAction* m_addMarker = nullptr;
   QAction* m_importFe = nullptr;
+  QAction* m_copy = nullptr;
+  QAction* m_paste = nullptr;
   QAction* m_duplicate = nullptr;
   QAction* m_delete = nullptr;
   QList<QAction*> m_placeActions;

@@ -385,12 +385,16 @@ void MainWindow::createMenus() {
   edit->addAction(m_undoAction);
   edit->addAction(m_redoAction);
   edit->addSeparator();
+  edit->addAction(m_itemActions->copyAction());
+  edit->addAction(m_itemActions->pasteAction());
   edit->addAction(m_itemActions->duplicateAction());
   edit->addAction(m_itemActions->deleteAction());
   menuBar()->addMenu(m_itemActions->addMenu());
   // the tree's context menu: what can be done to the item under the mouse (selected by the click)
   m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
   m_tree->addAction(m_itemActions->addMarkerAction());
+  m_tree->addAction(m_itemActions->copyAction());
+  m_tree->addAction(m_itemActions->pasteAction());
   m_tree->addAction(m_itemActions->duplicateAction());
   m_tree->addAction(m_itemActions->deleteAction());
   QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));

@@ -1,5 +1,7 @@
 #include "ui/model_document.h"
 
+#include "io/item_clipboard.h"
+
 #include "core/model/validate.h"
 #include "io/fe/reduced_body_file.h"
 #include "io/model_json.h"
@@ -548,6 +550,36 @@ ItemId ModelDocument::duplicateItem(ItemId id, QString& error) {
   }
   return addItem(n->parent, n->field->key, copy, tr("Duplicate %1").arg(itemLabel(id)), error,
                  int(indexOf(id, *n)) + 1);
+}
+
+QString ModelDocument::copyText(const std::vector<ItemId>& ids, QString& error) const {
+  std::vector<std::string> paths;
+  for (ItemId id : ids) paths.push_back(itemPath(id));
+  std::string why;
+  const std::string dir = m_path.isEmpty() ? std::string() : QFileInfo(m_path).absolutePath().toStdString();
+  const std::string text = io::copyItems(m_model, paths, dir, &why);
+  if (text.empty()) error = QString::fromStdString(why.empty() ? "nothing to copy" : why);
+  return QString::fromStdString(text);
+}
+
+std::vector<ItemId> ModelDocument::pasteText(const QString& text, ItemId holder, QString& error) {
+  ModelSpec merged;
+  std::vector<std::string> added;
+  std::string why;
+  const std::string dir = m_path.isEmpty() ? std::string() : QFileInfo(m_path).absolutePath().toStdString();
+  const std::string holderPath = holder == kNoItem ? std::string() : itemPath(holder);
+  if (!io::pasteItems(m_model, text.toStdString(), dir, holderPath, merged, added, why)) {
+    error = QString::fromStdString(why);
+    return {};
+  }
+  // the pasted items come after the others in their lists: every item there keeps its id
+  m_undo.push(new StructureCommand(*this, added.size() == 1 ? tr("Paste 1 item") : tr("Paste %1 items").arg(added.size()),
+                                   std::move(merged), m_lists, kNoItem));
+  std::vector<ItemId> ids;
+  for (const std::string& path : added)
+    if (const ItemId id = itemAtPath(path); id != kNoItem) ids.push_back(id);
+  if (!ids.empty()) select(ids.front());
+  return ids;
 }
 
 std::vector<ItemId> ModelDocument::dependents(ItemId id) const {

@@ -114,6 +114,13 @@ class ModelDocument : public QObject {
                  int index = -1, bool draft = false);
   /// A copy of the item (and what it holds) right after it, named like it with a number ("crank2").
   ItemId duplicateItem(ItemId id, QString& error);
+  /// The items as clipboard text (a partial model file, io::copyItems): each with what it holds,
+  /// file paths absolute. Empty with the reason when an item cannot be copied.
+  QString copyText(const std::vector<ItemId>& ids, QString& error) const;
+  /// Pastes clipboard text (io::pasteItems) as one undoable command: clashing names get free ones,
+  /// references among the pasted items follow, markers go to holder (kNoItem: none given). The
+  /// items added (their holders', not their markers'), or none with the reason.
+  std::vector<ItemId> pasteText(const QString& text, ItemId holder, QString& error);
   /// What must go if the item goes: the items that name it (a joint on a body, a driver of that
   /// joint, ...), transitively, and the items it holds (its markers) and theirs; document order.
   std::vector<ItemId> dependents(ItemId id) const;

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include <cmath>
+
 namespace flexim::ui {
 
 bool virtualBodyAt(const ModelSpec& model, const render::PickResult& pick, PlaceOn on, VirtualBodyPlacement& out,
@@ -42,7 +44,8 @@ bool virtualBodyAt(const ModelSpec& model, const render::PickResult& pick, Place
     error = std::string(on == PlaceOn::Bore ? "no bore" : "no flat face") + " at the clicked point: " + feature.message;
     return false;
   }
-  out.body.point = feature.centre;
+  // round-off of the fit (1e-20 m beside 0.3 m) is not a coordinate anyone means: a picometre is zero
+  out.body.point = feature.centre.unaryExpr([](double v) { return std::abs(v) < 1e-12 ? 0.0 : v; });
   out.body.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), feature.axis).normalized();
   out.fit = feature.message;
   return true;
