@@ -1,5 +1,8 @@
 #include "render/geometry.h"
 
+#include <vtkActor.h>
+#include <vtkMapper.h>
+
 #include <map>
 #include <string>
 
@@ -144,6 +147,18 @@ vtkSmartPointer<vtkPolyData> linkTubes(const std::vector<Vec3>& ends, double rad
   tube->CappingOn();
   tube->Update();
   return tube->GetOutput();
+}
+
+void drawOnTop(vtkActor* actor) {
+  // pulled towards the viewer by most of the depth range: a polygon offset, which VTK applies
+  // once its (global) resolution of coincident topology is on; its global offsets stay as they
+  // are (none for polygons, a few depth units for lines and points)
+  vtkMapper::SetResolveCoincidentTopologyToPolygonOffset();
+  if (vtkMapper* mapper = actor->GetMapper()) {
+    mapper->SetRelativeCoincidentTopologyPolygonOffsetParameters(0, -66000);
+    mapper->SetRelativeCoincidentTopologyLineOffsetParameters(0, -66000);
+    mapper->SetRelativeCoincidentTopologyPointOffsetParameter(-66000);
+  }
 }
 
 vtkSmartPointer<vtkPolyData> axisTriads(const std::vector<Pose>& frames, double length) {

@@ -8,6 +8,7 @@
 
 #include <vector>
 
+class vtkActor;
 class vtkPolyData;
 class vtkMatrix4x4;
 
@@ -44,6 +45,9 @@ vtkSmartPointer<vtkPolyData> groundCone(const Vec3& axis, double height, double 
 /// A load glyph along +z, `length` long: a force arrow whose tip is at the origin, or a
 /// torque's double-headed arrow starting there.
 vtkSmartPointer<vtkPolyData> loadArrow(double length, bool torque);
+/// Draws an actor in front of the model's surfaces (a large depth offset): marks and handles
+/// that sit inside a body stay visible.
+void drawOnTop(vtkActor* actor);
 /// Unit vector perpendicular to v (any one).
 Vec3 anyPerpendicular(const Vec3& v);
 /// 1, 2 or 5 times a power of ten, close to x (grid spacing).

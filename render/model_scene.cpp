@@ -769,13 +769,26 @@ void ModelScene::markNodes(std::size_t flexible, const std::vector<Vec3>& points
   m_nodeMarksOn = m_rigidCount + flexible;
   static constexpr Rgb kColours[3] = {{0.95, 0.25, 0.22}, {0.25, 0.80, 0.30}, {0.30, 0.50, 1.00}};  // k, m, n
   for (std::size_t i = 0; i < points.size(); ++i) {
+    // a dot of a fixed size on the screen, drawn over the virtual body's sphere (the nodes lie
+    // around its point, inside it): seen at any zoom
+    auto dot = vtkSmartPointer<vtkPolyData>::New();
+    auto point = vtkSmartPointer<vtkPoints>::New();
+    point->InsertNextPoint(0.0, 0.0, 0.0);
+    auto vertex = vtkSmartPointer<vtkCellArray>::New();
+    const vtkIdType id = 0;
+    vertex->InsertNextCell(1, &id);
+    dot->SetPoints(point);
+    dot->SetVerts(vertex);
     auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-    mapper->SetInputData(sphereMesh(0.06 * m_glyphSize));
+    mapper->SetInputData(dot);
     auto actor = vtkSmartPointer<vtkActor>::New();
     actor->SetMapper(mapper);
     const Rgb& c = kColours[i % 3];
     actor->GetProperty()->SetColor(c[0], c[1], c[2]);
+    actor->GetProperty()->SetPointSize(11.0f);
+    actor->GetProperty()->RenderPointsAsSpheresOn();
     actor->PickableOff();
+    drawOnTop(actor);
     m_bodies[m_nodeMarksOn].attach(actor, Pose(Eigen::Translation3d(points[i])));
     m_renderer->AddActor(actor);
     m_nodeMarks.push_back(actor);
@@ -1087,6 +1100,22 @@ std::string ModelScene::resolvePath(const std::string& file) const {
 void ModelScene::viewFrom(ViewPreset preset) {
   m_renderer->GetActiveCamera()->SetParallelProjection(m_parallel);
   frameCameraAlong(*m_renderer, m_bounds, m_up, presetViewDirection(preset, m_bounds, m_up, m_planeNormal), framingFill());
+}
+
+int ModelScene::bodyIndexOf(const std::string& item) const {
+  // the lists' items in Sample::poses order: rigid, flexible, virtual
+  const std::pair<const char*, std::size_t> lists[] = {
+      {"bodies[", 0}, {"flexible_bodies[", m_rigidCount}, {"virtual_bodies[", m_rigidCount + m_flexible.size()}};
+  for (const auto& [prefix, first] : lists) {
+    const std::string p = prefix;
+    if (item.rfind(p, 0) != 0 || item.back() != ']') continue;
+    const std::string digits = item.substr(p.size(), item.size() - p.size() - 1);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+    const std::size_t index = first + std::stoul(digits);
+    const std::size_t end = p == "bodies[" ? m_rigidCount : p == "flexible_bodies[" ? m_rigidCount + m_flexible.size() : m_bodies.size();
+    return index < end ? static_cast<int>(index) : -1;
+  }
+  return -1;
 }
 
 SceneBounds ModelScene::boundsOf(const std::string& item) const {

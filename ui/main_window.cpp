@@ -14,6 +14,7 @@
 #include "ui/mode_browser.h"
 #include "ui/model_document.h"
 #include "ui/model_tree.h"
+#include "ui/orientation_handle.h"
 #include "ui/playback_bar.h"
 #include "ui/plot_panel.h"
 #include "ui/property_panel.h"
@@ -84,6 +85,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   statusBar()->addWidget(m_statusText, 1);
   statusBar()->addPermanentWidget(m_dofLabel);
   statusBar()->addPermanentWidget(m_progress);
+  m_orientationHandle = new OrientationHandle(*m_document, *m_scene, *m_viewport, this);
+  connect(m_orientationHandle, &OrientationHandle::status, m_statusText, &QLabel::setText);
 
   connect(m_controller, &SimulationController::runStarted, this, &MainWindow::onRunStarted);
   connect(m_controller, &SimulationController::samplesArrived, this, &MainWindow::onSamplesArrived);
@@ -115,11 +118,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_document, &ModelDocument::selectionChanged, this, [this](ItemId id) {
     m_scene->setHighlighted(m_document->itemPath(id));
     markVirtualBodyNodes();
+    m_orientationHandle->refresh();
     m_viewport->update();
   });
   connect(m_viewport, &VtkViewport::clicked, this, &MainWindow::onViewportClicked);
   // placing a virtual body: a cross cursor and the prompt until the click or Esc
   connect(m_itemActions, &ItemActions::placingChanged, this, [this](bool placing, const QString& prompt) {
+    m_orientationHandle->setEnabled(!placing && !isRunning());  // the click is for the mesh, not a ring
     m_viewport->setCursor(placing ? Qt::CrossCursor : Qt::ArrowCursor);
     m_statusText->setText(prompt);
   });
@@ -132,7 +137,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_statusText->setText(tr("Sensor '%1' added: its channels are plotted when the next run starts (F5)").arg(sensor));
   });
   auto* cancelPlacing = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-  connect(cancelPlacing, &QShortcut::activated, m_itemActions, &ItemActions::cancelPlacing);
+  connect(cancelPlacing, &QShortcut::activated, this, [this] {
+    if (m_viewport->isDragging()) m_viewport->cancelDrag();  // a turn with the handle
+    else m_itemActions->cancelPlacing();
+  });
   connect(m_plots, &PlotPanel::layoutChanged, this, &MainWindow::rememberPlots);
   m_liveViewTimer.setSingleShot(true);
   m_liveViewTimer.setInterval(80);
@@ -156,6 +164,8 @@ MainWindow::~MainWindow() {
   // stop the worker before the scene and stores it feeds go away
   delete m_controller;
   m_controller = nullptr;
+  delete m_orientationHandle;  // takes its rings out of the scene's renderer while both live
+  m_orientationHandle = nullptr;
 }
 
 void MainWindow::createCentralArea() {
@@ -675,6 +685,7 @@ void MainWindow::onDocumentReset() {
   m_scene->setBaseDirectory(modelDirectory().toStdString());
   m_viewport->stopCamera();
   m_scene->build(m, &diag);
+  m_orientationHandle->refresh();
   m_trace = {};
   m_tracePath.clear();
   m_messages->add(diag);
@@ -703,6 +714,7 @@ void MainWindow::onFieldChanged() {
   Diagnostics diag;
   m_scene->setBaseDirectory(modelDirectory().toStdString());
   m_scene->build(model(), &diag, true);
+  m_orientationHandle->refresh();
   m_trace = {};  // the bodies may have changed
   m_tracePath.clear();
   m_messages->add(diag);  // e.g. a visual mesh that cannot be read
@@ -1007,6 +1019,7 @@ void MainWindow::cancelRun() {
 }
 
 void MainWindow::onRunStarted(const std::vector<Channel>& channels) {
+  m_orientationHandle->setEnabled(false);
   m_runClock.start();
   m_pausedSeconds = 0;
   m_modes->stop();
@@ -1045,6 +1058,7 @@ void MainWindow::onSamplesArrived(const std::vector<Sample>& samples) {
 }
 
 void MainWindow::onRunFinished(const RunSummary& summary) {
+  m_orientationHandle->setEnabled(true);
   m_lastSummary = summary;
   m_progress->setFormat(tr("t = %1 s").arg(summary.t_reached, 0, 'g', 4));
   m_plots->refreshAll();
@@ -1087,6 +1101,7 @@ void MainWindow::showFrame(int index) {
   const Sample sample = m_results.sample(std::size_t(index));
   m_scene->setSample(sample);
   m_scene->setTime(sample.t);
+  m_orientationHandle->refresh();  // on the body where this frame has it
   updateTrace(index);
   m_plots->setCursorTime(sample.t);
   if (!isRunning()) {

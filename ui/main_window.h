@@ -36,6 +36,7 @@ class MessagesPanel;
 class ModeBrowser;
 class ModelDocument;
 class ModelTree;
+class OrientationHandle;
 class PlotPanel;
 class PropertyPanel;
 class PlaybackBar;
@@ -85,6 +86,7 @@ class MainWindow : public QMainWindow {
   PropertyPanel* propertyPanel() const { return m_properties; }
   PlotPanel* plotPanel() const { return m_plots; }
   ModeBrowser* modeBrowser() const { return m_modes; }
+  OrientationHandle* orientationHandle() const { return m_orientationHandle; }
   /// Restores the window's geometry and panel layout from the last session (QSettings); the
   /// application calls it at start-up, tests do not, so they always see the default layout.
   void restoreLayout();
@@ -210,6 +212,7 @@ class MainWindow : public QMainWindow {
   QAction* m_solverSettingsAction = nullptr;
   QAction* m_checkAction = nullptr;
   ItemActions* m_itemActions = nullptr;
+  OrientationHandle* m_orientationHandle = nullptr;  ///< turns the selected body with the mouse
   Recovery* m_recovery = nullptr;
   QAction* m_pauseAction = nullptr;
   QAction* m_resetCameraAction = nullptr;

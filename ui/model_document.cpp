@@ -169,8 +169,11 @@ void ModelDocument::rewriteFilePaths(const QString& newPath) {
       };
   for (ItemId id : m_order) visit(id, *description(id), "");
   if (changed.empty()) return;
-  m_undo.push(new ModelChangeCommand(*this, tr("Rewrite %1 file paths for %2").arg(changed.size()).arg(newDir.path()),
-                                     m_model, std::move(trial), std::move(changed)));
+  // the text first: the command takes `changed` over
+  const QString folder = QDir::toNativeSeparators(newDir.path());
+  const QString text = changed.size() == 1 ? tr("Rewrite 1 file path for %1").arg(folder)
+                                           : tr("Rewrite %1 file paths for %2").arg(changed.size()).arg(folder);
+  m_undo.push(new ModelChangeCommand(*this, text, m_model, std::move(trial), std::move(changed)));
 }
 
 bool ModelDocument::save(const QString& path, QString& error) {

@@ -234,11 +234,28 @@ void VtkViewport::setEventInformation(const QPointF& position, Qt::KeyboardModif
                                          (modifiers & Qt::ShiftModifier) ? 1 : 0);
 }
 
+void VtkViewport::cancelDrag() {
+  if (!m_dragging) return;
+  m_dragging = false;
+  if (m_dragTarget) m_dragTarget->endDrag(true);
+  update();
+}
+
+QPointF VtkViewport::displayPosition(const QPointF& position) const {
+  const qreal ratio = devicePixelRatioF();
+  return {position.x() * ratio, (height() - position.y() - 1) * ratio};
+}
+
 void VtkViewport::mousePressEvent(QMouseEvent* event) {
   setEventInformation(event->position(), event->modifiers());
   switch (event->button()) {
     case Qt::LeftButton:
       m_pressPosition = event->position();
+      if (m_dragTarget) {
+        const QPointF at = displayPosition(event->position());
+        m_dragging = m_dragTarget->beginDrag(at.x(), at.y());
+        if (m_dragging) break;
+      }
       m_interactor->InvokeEvent(vtkCommand::LeftButtonPressEvent);
       break;
     case Qt::MiddleButton: m_interactor->InvokeEvent(vtkCommand::MiddleButtonPressEvent); break;
@@ -252,10 +269,15 @@ void VtkViewport::mouseReleaseEvent(QMouseEvent* event) {
   setEventInformation(event->position(), event->modifiers());
   switch (event->button()) {
     case Qt::LeftButton:
+      if (m_dragging) {  // a handle was dragged: no camera move, no click
+        m_dragging = false;
+        if (m_dragTarget) m_dragTarget->endDrag(false);
+        break;
+      }
       m_interactor->InvokeEvent(vtkCommand::LeftButtonReleaseEvent);
       if ((event->position() - m_pressPosition).manhattanLength() <= 3) {
-        const qreal ratio = devicePixelRatioF();
-        emit clicked(event->position().x() * ratio, (height() - event->position().y() - 1) * ratio);
+        const QPointF at = displayPosition(event->position());
+        emit clicked(at.x(), at.y());
       }
       break;
     case Qt::MiddleButton: m_interactor->InvokeEvent(vtkCommand::MiddleButtonReleaseEvent); break;
@@ -267,6 +289,12 @@ void VtkViewport::mouseReleaseEvent(QMouseEvent* event) {
 
 void VtkViewport::mouseMoveEvent(QMouseEvent* event) {
   setEventInformation(event->position(), event->modifiers());
+  if (m_dragging) {
+    const QPointF at = displayPosition(event->position());
+    if (m_dragTarget) m_dragTarget->drag(at.x(), at.y(), event->modifiers());
+    update();
+    return;
+  }
   m_interactor->InvokeEvent(vtkCommand::MouseMoveEvent);
   if (event->buttons() != Qt::NoButton) {
     update();
@@ -295,6 +323,10 @@ void VtkViewport::keyPressEvent(QKeyEvent* event) {
   // only "reset view" here: VTK's default keys (wireframe, stereo, quit) would surprise users
   if (event->key() == Qt::Key_R) {
     resetView();
+    return;
+  }
+  if (event->key() == Qt::Key_Escape && m_dragging) {
+    cancelDrag();
     return;
   }
   QOpenGLWidget::keyPressEvent(event);

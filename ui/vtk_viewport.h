@@ -20,6 +20,18 @@ class vtkRenderer;
 
 namespace flexim::ui {
 
+/// Something drawn in the view that a left drag moves instead of the camera (a handle). Display
+/// positions are VTK's: pixels, origin at the bottom left.
+class ViewportDragTarget {
+ public:
+  virtual ~ViewportDragTarget() = default;
+  /// A left button went down here: true takes the drag (the camera stays where it is).
+  virtual bool beginDrag(double x, double y) = 0;
+  virtual void drag(double x, double y, Qt::KeyboardModifiers modifiers) = 0;
+  /// The button came up (cancelled: Esc was pressed during the drag, which undoes it).
+  virtual void endDrag(bool cancelled) = 0;
+};
+
 class VtkViewport : public QOpenGLWidget {
   Q_OBJECT
 
@@ -43,6 +55,11 @@ class VtkViewport : public QOpenGLWidget {
   bool isCameraMoving() const { return m_cameraTimer.isActive(); }
   /// Ends a camera move where it is (a new scene takes the camera over).
   void stopCamera() { m_cameraTimer.stop(); }
+  /// What a left drag may move before the camera (null: the camera only). Not owned.
+  void setDragTarget(ViewportDragTarget* target) { m_dragTarget = target; }
+  bool isDragging() const { return m_dragging; }
+  /// Ends a drag as if it had not happened (Esc); the button's release then does nothing.
+  void cancelDrag();
 
  public slots:
   void resetView();
@@ -85,6 +102,10 @@ class VtkViewport : public QOpenGLWidget {
   bool m_graphicsLive = false;    ///< VTK holds resources in context() (initializeGL .. releaseGraphics)
   bool m_interactorReady = false;
   QPointF m_pressPosition;
+  ViewportDragTarget* m_dragTarget = nullptr;
+  bool m_dragging = false;  ///< the left button went down on the drag target
+  /// A Qt widget position in VTK display pixels (y up).
+  QPointF displayPosition(const QPointF& position) const;
   QPointF m_hoverPosition;
   QTimer* m_hoverTimer = nullptr;  ///< coalesces mouse moves into one hover pick
   struct CameraState {

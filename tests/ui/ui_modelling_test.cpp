@@ -16,6 +16,7 @@
 #include "ui/messages_panel.h"
 #include "ui/model_document.h"
 #include "ui/model_tree.h"
+#include "ui/orientation_handle.h"
 #include "ui/property_panel.h"
 #include "ui/surface_format.h"
 #include "ui/vtk_viewport.h"
@@ -40,6 +41,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPointer>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -468,6 +470,254 @@ class ModellingTest : public QObject {
     QVERIFY2(largestDifference(cliBuilt, built, same) < 1e-12, "the saved model runs differently in flexim-cli");
     QCOMPARE(same.size(), compared.size());
     Q_UNUSED(doc);
+  }
+
+  /// The rotation handle on a selected virtual body: a drag along its z ring, seen from the top
+  /// (z towards the viewer), turns it by the angle swept, counter-clockwise positive, in one
+  /// undoable edit; with Ctrl in 15° steps; Esc during a drag leaves it as it was. Its nodes
+  /// k, m, n are drawn over its sphere (the view changes where they are).
+  void turnAVirtualBodyWithTheHandle() {
+    QVERIFY(m_window->openModelFile(kFlexibleCrank));
+    activate();
+    QTest::keyClick(m_window.get(), Qt::Key_7, Qt::ControlModifier);  // top view: looking down z
+    QTRY_VERIFY(!m_window->viewport()->isCameraMoving());
+    clickRow("rod_B");
+    const render::RotationHandle& handle = m_window->orientationHandle()->handle();
+    QVERIFY(handle.isVisible());
+    ModelDocument* doc = m_window->document();
+    const ItemId vb = doc->findItem("virtual_bodies", "rod_B");
+    const Quat start = std::get<Quat>(doc->value(vb, "orientation"));
+    const int commands = doc->undoStack()->count();
+
+    // the marks of nodes k, m, n are seen: the view differs where they are drawn
+    VtkViewport* view = m_window->viewport();
+    QCOMPARE(m_window->scene().markedNodeCount(), std::size_t(3));
+    const QImage marked = view->screenshot();
+    m_window->scene().markNodes(0, {});
+    const QImage unmarked = view->screenshot();
+    int changed = 0;
+    for (int y = 0; y < marked.height(); ++y)
+      for (int x = 0; x < marked.width(); ++x) changed += marked.pixel(x, y) != unmarked.pixel(x, y);
+    QVERIFY2(changed > 20, qPrintable(QString("%1 pixels show the node marks").arg(changed)));
+    clickRow("rod_A");
+    clickRow("rod_B");  // marks back
+
+    // a point of the z ring at an angle (degrees, in the ring's plane), in widget pixels
+    const auto ringPoint = [&](double degrees) {
+      const double a = degrees * M_PI / 180;
+      const Vec3 p = handle.frame() * Vec3(handle.radius() * std::cos(a), handle.radius() * std::sin(a), 0);
+      return pointOf(view, p.data());
+    };
+    const auto dragRing = [&](double from, double to, Qt::KeyboardModifiers modifiers, bool escape) {
+      std::vector<QPoint> path;  // in the ring's place before the drag (it turns as the mouse goes)
+      for (int i = 0; i <= 8; ++i) path.push_back(ringPoint(from + (to - from) * i / 8));
+      QTest::mousePress(view, Qt::LeftButton, {}, path[0]);
+      QVERIFY(view->isDragging());
+      for (int i = 1; i <= 8; ++i) {
+        const QPoint at = path[std::size_t(i)];
+        QMouseEvent move(QEvent::MouseMove, at, view->mapToGlobal(at), Qt::NoButton, Qt::LeftButton, modifiers);
+        QApplication::sendEvent(view, &move);
+      }
+      if (escape) QTest::keyClick(m_window.get(), Qt::Key_Escape);
+      QTest::mouseRelease(view, Qt::LeftButton, {}, path.back());
+      QApplication::processEvents();
+    };
+    // the turn from `from` to `to` about z in degrees: a pure z rotation, checked (the mouse goes
+    // through whole pixels: the angle swept is within a degree or two of the drawn one)
+    const auto turnAboutZ = [&](const Quat& from, const Quat& to) {
+      const Quat turn = from.conjugate() * to;
+      if (std::abs(turn.x()) > 1e-12 || std::abs(turn.y()) > 1e-12) return 1e9;
+      return 2 * std::atan2(turn.z(), turn.w()) * 180 / M_PI;
+    };
+    const auto orientation = [&] { return std::get<Quat>(doc->value(vb, "orientation")); };
+    dragRing(-30, 10, {}, false);
+    QCOMPARE(doc->undoStack()->count(), commands + 1);
+    const Quat turned = orientation();
+    const double degrees = turnAboutZ(start, turned);
+    QVERIFY2(std::abs(degrees - 40) <= 2 && std::abs(degrees - std::round(degrees)) < 1e-9, qPrintable(QString::number(degrees)));
+    QVERIFY2(doc->undoStack()->undoText().contains("rod_B") &&
+                 doc->undoStack()->undoText().contains(QString("%1°").arg(std::lround(degrees))),
+             qPrintable(doc->undoStack()->undoText()));
+    QVERIFY(handle.isVisible());  // on the turned body again after the redraw
+    const double radians = degrees * M_PI / 180;
+    QVERIFY((handle.frame().linear() * Vec3::UnitX()).isApprox(Vec3(std::cos(radians), std::sin(radians), 0), 1e-9));
+
+    // undo and redo
+    QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(orientation().coeffs().isApprox(start.coeffs(), 1e-15));
+    QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(orientation().coeffs().isApprox(turned.coeffs(), 1e-15));
+
+    // with Ctrl: 15° steps (about -20° -> -15°, clockwise), a second undo step
+    dragRing(60, 40, Qt::ControlModifier, false);
+    QCOMPARE(doc->undoStack()->count(), commands + 2);
+    QCOMPARE(std::lround(turnAboutZ(turned, orientation()) * 1e9), -15'000'000'000L);
+
+    // Esc during a drag: nothing changes
+    const Quat before = orientation();
+    dragRing(0, 90, {}, true);
+    QCOMPARE(doc->undoStack()->count(), commands + 2);
+    QVERIFY(orientation().coeffs() == before.coeffs());
+    QVERIFY(!view->isDragging());
+
+    // a press beside the rings turns the camera, not the body
+    const Vec3 away = handle.frame().translation() + 3 * handle.radius() * Vec3::UnitY();
+    const QPoint aside = pointOf(view, away.data());
+    QTest::mousePress(view, Qt::LeftButton, {}, aside);
+    QVERIFY(!view->isDragging());
+    QTest::mouseRelease(view, Qt::LeftButton, {}, aside);
+  }
+
+  /// Every kind of edit the application makes, each through its own widgets, undone one by one
+  /// with Ctrl+Z back to the model as opened and redone with Ctrl+Shift+Z to the end: after each
+  /// step the model is the one recorded at that point (its saved text), and the tree and the view
+  /// show as many items and bodies as it has. Kinds: a typed field (SetField), a rename that
+  /// carries references along, a settings dialog's fields together, a reduced-body file read
+  /// again, a turn with the handle, an item added by its dialog, a joint at a point with its
+  /// markers, a virtual body placed on the mesh, a duplicate, a paste, a delete with dependents,
+  /// and the file paths rewritten by Save As to another folder.
+  void undoAndRedoEveryKindOfEdit() {
+    QVERIFY(m_window->openModelFile(kFlexibleCrank));
+    activate();
+    ModelDocument* doc = m_window->document();
+    QUndoStack* stack = doc->undoStack();
+    std::vector<std::string> states{io::saveModelString(doc->model())};
+    QStringList done;
+    const auto recorded = [&](const QString& what) {
+      QVERIFY2(stack->count() == int(states.size()), qPrintable(QString("%1: %2 commands after %3 steps")
+                                                                  .arg(what).arg(stack->count()).arg(states.size())));
+      const std::string now = io::saveModelString(doc->model());
+      QVERIFY2(now != states.back(), qPrintable(what + " changed nothing"));
+      states.push_back(now);
+      done << stack->text(stack->count() - 1);
+    };
+    const auto consistent = [&](const QString& when) {
+      const ModelSpec& m = doc->model();
+      const int rows = int(m_window->modelTree()->findItems("*", Qt::MatchWildcard | Qt::MatchRecursive).size());
+      QVERIFY2(m_window->scene().bodyCount() == m.bodies.size() + m.flexible_bodies.size() + m.virtual_bodies.size(),
+               qPrintable(when + ": the view's bodies differ from the model's"));
+      QVERIFY2(rows >= int(doc->items().size()), qPrintable(when + QString(": %1 tree rows for %2 items").arg(rows).arg(doc->items().size())));
+    };
+
+    // a typed field, and a rename (the joints and sensors naming the crank follow)
+    clickRow("crank");
+    typeField("mass", "0.2");
+    recorded("a typed mass");
+    typeField("name", "lever");
+    recorded("a rename");
+    QVERIFY(doc->model().joints[0].body2 == "lever" || doc->model().joints[0].body1 == "lever");
+    // the solver settings dialog: several fields, one command
+    whenModal<ItemDialog>([&](ItemDialog* d) {
+      type(edit(d, "t_end"), "0.05");
+      type(edit(d, "output_interval"), "5e-4");
+      pressOk(d);
+    });
+    QTest::keyClick(m_window.get(), Qt::Key_F5, Qt::ControlModifier);
+    recorded("the solver settings");
+    // the rod's reduced body named by another path to the same file: read again
+    clickRow("rod");
+    typeField("file", "../examples/rod/rod_round_c3d10.frb");
+    recorded("the reduced-body file");
+    // a turn with the handle, seen from the top: the slider about z
+    QTest::keyClick(m_window.get(), Qt::Key_7, Qt::ControlModifier);
+    QTRY_VERIFY(!m_window->viewport()->isCameraMoving());
+    clickRow("slider");
+    {
+      const render::RotationHandle& handle = m_window->orientationHandle()->handle();
+      QVERIFY(handle.isVisible());
+      std::vector<QPoint> path;
+      for (int i = 0; i <= 6; ++i) {
+        const double a = (-20 + 10 * i) * M_PI / 180;
+        const Vec3 p = handle.frame() * Vec3(handle.radius() * std::cos(a), handle.radius() * std::sin(a), 0);
+        path.push_back(pointOf(m_window->viewport(), p.data()));
+      }
+      QTest::mousePress(m_window->viewport(), Qt::LeftButton, {}, path.front());
+      for (const QPoint& at : path) QTest::mouseMove(m_window->viewport(), at);
+      QTest::mouseRelease(m_window->viewport(), Qt::LeftButton, {}, path.back());
+    }
+    recorded("a turn with the handle");
+    // a body from the Add menu's dialog; a joint at a point (markers on both bodies with it)
+    whenModal<ItemDialog>([&](ItemDialog* d) {
+      type(edit(d, "name"), "extra");
+      type(edit(d, "mass"), "1");
+      for (int i = 0; i < 3; ++i) type(edit(d, QString("inertia:%1%1").arg(i)), "0.01");
+      type(edit(d, "position:1"), "0.2");
+      pressOk(d);
+    });
+    m_window->findChild<QMenu*>("menuAdd")->findChild<QAction*>("actionAdd:bodies")->trigger();
+    recorded("an added body");
+    activate();
+    whenModal<JointDialog>([&](JointDialog* d) {
+      choose(d->findChild<QComboBox*>("kind"), "revolute");
+      choose(d->findChild<QComboBox*>("body1"), "ground");
+      choose(d->findChild<QComboBox*>("body2"), "extra");
+      typeInto(d->findChild<QLineEdit*>("origin"), "0, 0.2, 0");
+      typeInto(d->findChild<QLineEdit*>("axis"), "0, 0, 1");
+      pressOk(d);
+    });
+    QTest::keyClick(m_window.get(), Qt::Key_J, Qt::ControlModifier);
+    recorded("a joint at a point");
+    // a virtual body at a point clicked on the rod (mid-span, on top)
+    activate();
+    m_window->findChild<QMenu*>("menuPlaceVirtualBody")->findChild<QAction*>("actionPlaceAtPoint")->trigger();
+    {
+      const FlexibleBodySpec& rod = doc->model().flexible_bodies[0];
+      const Vec3 mid = rod.position + rod.orientation * Vec3(0.15, 0, 0.004);
+      clickAtWorld(mid.data());
+    }
+    recorded("a virtual body placed on the mesh");
+    // duplicate, copy and paste, delete with what depends on it
+    clickRow("extra");
+    m_window->findChild<QAction*>("actionDuplicate")->trigger();
+    recorded("a duplicate");
+    clickRow("lever");
+    m_window->modelTree()->setFocus();
+    QTest::keyClick(m_window->modelTree(), Qt::Key_C, Qt::ControlModifier);
+    QCOMPARE(pasteInto(*m_window), QString());
+    recorded("a paste");
+    clickRow("extra");
+    QTimer::singleShot(200, this, [] {
+      if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+        for (QAbstractButton* b : box->buttons())
+          if (b->text().startsWith("Delete all")) b->click();
+    });
+    m_window->modelTree()->setFocus();
+    m_window->findChild<QAction*>("actionDelete")->trigger();
+    recorded("a delete with dependents");
+    // saved in another folder: the relative .frb path rewritten, an undoable step
+    QDir(m_dir.path()).mkpath("elsewhere");
+    QVERIFY(m_window->saveModelFile(m_dir.filePath("elsewhere/moved.json")));
+    recorded("Save As to another folder");
+    consistent("at the end");
+
+    // all undone, one by one, back to the model as opened; then all redone
+    activate();
+    m_window->modelTree()->setFocus();
+    for (std::size_t i = states.size() - 1; i > 0; --i) {
+      QTest::keyClick(m_window->modelTree(), Qt::Key_Z, Qt::ControlModifier);
+      const std::string now = io::saveModelString(doc->model());
+      if (now != states[i - 1]) {
+        QFile a(m_dir.filePath("expected.json")), b(m_dir.filePath("actual.json"));
+        QVERIFY(a.open(QIODevice::WriteOnly) && b.open(QIODevice::WriteOnly));
+        a.write(states[i - 1].c_str());
+        b.write(now.c_str());
+        a.close();
+        b.close();
+        QProcess diff;
+        diff.start("diff", {a.fileName(), b.fileName()});
+        diff.waitForFinished();
+        qWarning("%s", diff.readAllStandardOutput().constData());
+      }
+      QVERIFY2(now == states[i - 1], qPrintable("undo of " + done[int(i - 1)]));
+      consistent("undo of " + done[int(i - 1)]);
+    }
+    QCOMPARE(stack->index(), 0);
+    for (std::size_t i = 1; i < states.size(); ++i) {
+      QTest::keyClick(m_window->modelTree(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+      QVERIFY2(io::saveModelString(doc->model()) == states[i], qPrintable("redo of " + done[int(i - 1)]));
+      consistent("redo of " + done[int(i - 1)]);
+    }
+    QCOMPARE(done.size(), 12);
   }
 
   /// Edit → Copy in one window, Edit → Paste in another (a new model in another folder): the
