@@ -171,13 +171,9 @@ class ModelScene {
   vtkScalarBarActor* colourBar() const;
   /// Model size [m] used for glyph sizes (diagonal of the initial layout).
   double characteristicLength() const { return m_length; }
-  /// Size [m] of the joint and marker glyphs (a virtual body's sphere is 0.28 of it).
-  double glyphSize() const { return m_glyphSize; }
   /// The Sample::poses index of a body item ("bodies[1]", "flexible_bodies[0]",
   /// "virtual_bodies[2]"); -1 for anything else or an index out of range.
   int bodyIndexOf(const std::string& item) const;
-  /// The world box of an item's actors as drawn now (empty when it has none).
-  SceneBounds boundsOf(const std::string& item) const;
   const SceneBounds& bounds() const { return m_bounds; }
   const SceneOptions& options() const { return m_options; }
 
@@ -226,6 +222,8 @@ class ModelScene {
   void setupOrientationAxes();
   /// How much of the view a framed model fills (less with a colour bar, which it must not hide).
   double framingFill() const;
+  /// The world box of an item's actors as drawn now (empty when it has none).
+  SceneBounds boundsOf(const std::string& item) const;
   void measure(const ModelSpec& model);
   void addBodies(const ModelSpec& model, Diagnostics* diag);
   /// A file named in the model, relative to the model file's folder.

@@ -1,6 +1,7 @@
 #include "render/rotation_handle.h"
 
 #include <vtkActor.h>
+#include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkMatrix4x4.h>
 #include <vtkPolyDataMapper.h>
@@ -79,11 +80,17 @@ RotationHandle::RotationHandle() {
 
 RotationHandle::~RotationHandle() { hide(); }
 
-void RotationHandle::show(vtkRenderer* renderer, const Pose& frame, double radius) {
+void RotationHandle::show(vtkRenderer* renderer, const Pose& frame, double pixels) {
   if (m_renderer && m_renderer != renderer) hide();
+  if (!m_renderer) {
+    auto resize = vtkSmartPointer<vtkCallbackCommand>::New();
+    resize->SetClientData(this);
+    resize->SetCallback([](vtkObject*, unsigned long, void* self, void*) { static_cast<RotationHandle*>(self)->place(); });
+    m_observer = renderer->AddObserver(vtkCommand::StartEvent, resize);
+  }
   m_renderer = renderer;
   m_frame = frame;
-  m_radius = radius;
+  m_pixels = pixels;
   for (auto& ring : m_rings)
     if (!renderer->HasViewProp(ring)) renderer->AddActor(ring);
   if (!renderer->HasViewProp(m_triad)) renderer->AddActor(m_triad);
@@ -94,6 +101,7 @@ void RotationHandle::hide() {
   if (!m_renderer) return;
   for (auto& ring : m_rings) m_renderer->RemoveActor(ring);
   m_renderer->RemoveActor(m_triad);
+  m_renderer->RemoveObserver(m_observer);
   m_renderer = nullptr;
   m_active = -1;
 }
@@ -103,7 +111,25 @@ void RotationHandle::setFrame(const Pose& frame) {
   place();
 }
 
+double RotationHandle::worldRadius() const {
+  // metres per pixel at the frame's origin: the view's height over the viewport's pixels
+  vtkCamera* camera = m_renderer->GetActiveCamera();
+  const int* size = m_renderer->GetSize();
+  const double pixels = std::max(1, size[1]);
+  double height;
+  if (camera->GetParallelProjection()) {
+    height = 2 * camera->GetParallelScale();
+  } else {
+    const double* eye = camera->GetPosition();
+    const double* direction = camera->GetDirectionOfProjection();
+    const double depth = (m_frame.translation() - Vec3(eye[0], eye[1], eye[2])).dot(Vec3(direction[0], direction[1], direction[2]));
+    height = 2 * std::max(depth, 1e-9) * std::tan(0.5 * camera->GetViewAngle() * std::numbers::pi / 180);
+  }
+  return m_pixels * height / pixels;
+}
+
 void RotationHandle::place() {
+  if (m_renderer) m_radius = worldRadius();
   // the unit rings and triad, scaled to the radius
   const auto matrix = [](const Eigen::Affine3d& transform) {
     auto m = vtkSmartPointer<vtkMatrix4x4>::New();
@@ -138,6 +164,9 @@ int RotationHandle::ringAt(double x, double y, double tolerance) const {
   int nearest = -1;
   double best = tolerance;
   for (int axis = 0; axis < 3; ++axis) {
+    // a ring seen edge on is a line across the view: it would take clicks meant for the body,
+    // and the angle swept about it is ill-defined
+    if (std::abs(m_frame.linear().col(axis).dot(towardsViewer().normalized())) < 0.2) continue;
     Eigen::Vector2d previous = toDisplay(ringPoint(axis, 0, m_radius));
     for (int i = 1; i <= kRingPoints; ++i) {
       const Eigen::Vector2d next = toDisplay(ringPoint(axis, i, m_radius));
@@ -157,17 +186,17 @@ double RotationHandle::screenAngle(int axis, double x, double y) const {
   const Eigen::Vector2d centre = toDisplay(Vec3::Zero());
   const double angle = std::atan2(y - centre.y(), x - centre.x());
   // counter-clockwise on the screen is a positive turn about an axis that points at the viewer
+  return m_frame.linear().col(axis).dot(towardsViewer()) >= 0 ? angle : -angle;
+}
+
+Vec3 RotationHandle::towardsViewer() const {
   vtkCamera* camera = m_renderer->GetActiveCamera();
-  Vec3 towardsViewer;
   if (camera->GetParallelProjection()) {
     const double* d = camera->GetDirectionOfProjection();
-    towardsViewer = -Vec3(d[0], d[1], d[2]);
-  } else {
-    const double* eye = camera->GetPosition();
-    towardsViewer = Vec3(eye[0], eye[1], eye[2]) - m_frame.translation();
+    return -Vec3(d[0], d[1], d[2]);
   }
-  const Vec3 axisDirection = m_frame.linear().col(axis);
-  return axisDirection.dot(towardsViewer) >= 0 ? angle : -angle;
+  const double* eye = camera->GetPosition();
+  return Vec3(eye[0], eye[1], eye[2]) - m_frame.translation();
 }
 
 }  // namespace flexim::render

@@ -1,6 +1,8 @@
 #include "ui/fe_import_wizard.h"
 
 #include "ui/fe_reduction_job.h"
+#include "ui/mode_browser.h"
+#include "ui/model_document.h"
 #include "ui/vtk_viewport.h"
 
 #include "core/fe/surface_regions.h"
@@ -8,6 +10,7 @@
 #include "io/fe/import.h"
 #include "io/fe/reduced_body_file.h"
 #include "render/fe_preview.h"
+#include "render/model_scene.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -29,6 +32,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -109,6 +113,7 @@ FeImportWizard::FeImportWizard(QString modelFolder, QWidget* parent)
 
 FeImportWizard::~FeImportWizard() {
   if (m_job) m_job->cancel();
+  if (m_modeBrowser) m_modeBrowser->stop();  // while the scene it draws in lives
 }
 
 QString FeImportWizard::firstInterface() const {
@@ -553,13 +558,21 @@ QWizardPage* FeImportWizard::makeReducePage() {
       startReduction();
     }
   });
-  m_modes = new QTableWidget(0, 3, page);
-  m_modes->setObjectName("modeTable");
-  m_modes->setHorizontalHeaderLabels({tr("Mode"), tr("Kind"), tr("Frequency [Hz]")});
-  m_modes->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-  m_modes->verticalHeader()->hide();
-  m_modes->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  m_modes->verticalHeader()->setDefaultSectionSize(m_modes->fontMetrics().height() + 6);
+  // the modes animated on the reduced body, as the Modes panel shows them once it is placed
+  m_modeDocument = new ModelDocument(this);
+  render::SceneOptions options;
+  options.showFloor = false;
+  m_modeScene = std::make_unique<render::ModelScene>(options);
+  m_modeView = new VtkViewport(page);
+  m_modeView->setObjectName("modeView");
+  m_modeView->setMinimumSize(360, 280);
+  m_modeView->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+  m_modeView->setRenderer(m_modeScene->renderer());
+  m_modeView->setOverlay(m_modeScene->axesRenderer());
+  m_modeView->setCameraReset([this] { m_modeScene->resetCamera(); });
+  m_modeBrowser = new ModeBrowser(m_modeDocument, m_modeScene.get(), page);
+  m_modeBrowser->setObjectName("wizardModes");
+  connect(m_modeBrowser, &ModeBrowser::viewChanged, m_modeView, qOverload<>(&QWidget::update));
   m_reduceReport = new QTextBrowser(page);
   m_reduceReport->setObjectName("reduceReport");
   m_frb = new QLineEdit(page);
@@ -576,9 +589,14 @@ QWizardPage* FeImportWizard::makeReducePage() {
   frbRow->addWidget(new QLabel(tr("Write to"), page));
   frbRow->addWidget(m_frb, 1);
   frbRow->addWidget(browse);
+  // the view beside the modes; the messages of the import and the reduction in a tab behind it
+  auto* shown = new QTabWidget(page);
+  shown->setObjectName("reduceTabs");
+  shown->addTab(m_modeView, tr("Mode shape"));
+  shown->addTab(m_reduceReport, tr("Report and messages"));
   auto* tables = new QHBoxLayout;
-  tables->addWidget(m_modes, 2);
-  tables->addWidget(m_reduceReport, 3);
+  tables->addWidget(m_modeBrowser, 2);
+  tables->addWidget(shown, 3);
   auto* layout = new QVBoxLayout(page);
   layout->addWidget(m_stage);
   layout->addLayout(stageRow);
@@ -617,7 +635,9 @@ void FeImportWizard::startReduction() {
   if (chosen && chosen->has_elastic) override = chosen;
   else if (chosen) options.density = chosen->rho;
   m_body.reset();
-  m_modes->setRowCount(0);
+  m_modeBrowser->stop();
+  m_modeDocument->reset({}, {});
+  m_modeScene->clear();
   m_reduceReport->clear();
   if (m_job) m_job->deleteLater();
   m_job = new FeReductionJob(m_path, m_mesh, options, override, this);
@@ -645,14 +665,12 @@ void FeImportWizard::onReduced() {
     m_reduceReport->setHtml(reportHtml(none, &m_diag));
   } else {
     m_stage->setText(m_job->summary());
-    const Eigen::VectorXd& lambda = m_body->eigenvalues;
-    m_modes->setRowCount(int(lambda.size()));
-    for (int i = 0; i < lambda.size(); ++i) {
-      const double hz = std::sqrt(std::max(0.0, lambda[i])) / (2 * M_PI);
-      m_modes->setItem(i, 0, new QTableWidgetItem(QString::number(i + 1)));
-      m_modes->setItem(i, 1, new QTableWidgetItem(QString::fromLatin1(fe::toString(m_body->kinds[std::size_t(i)]))));
-      m_modes->setItem(i, 2, new QTableWidgetItem(QString::number(hz, 'f', 2)));
-    }
+    // the body alone in the wizard's view, its first elastic mode moving (that of a free body)
+    const ModelSpec alone = modelOfReducedBody(m_body, QFileInfo(m_path).completeBaseName().toStdString(), {});
+    m_modeScene->build(alone);
+    m_modeDocument->reset(alone, {});
+    m_modeBrowser->showMode(6 < m_modeBrowser->table()->rowCount() ? 6 : 0);
+    m_modeView->resetView();
     fe::ValidationReport report;
     fe::reportReducedBody(*m_body, report);
     m_reduceReport->setHtml(reportHtml(report, &m_diag));

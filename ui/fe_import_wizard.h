@@ -35,11 +35,14 @@ class QTextBrowser;
 
 namespace flexim::render {
 class FePreview;
+class ModelScene;
 }
 
 namespace flexim::ui {
 
 class FeReductionJob;
+class ModeBrowser;
+class ModelDocument;
 class VtkViewport;
 
 class FeImportWizard : public QWizard {
@@ -134,7 +137,11 @@ class FeImportWizard : public QWizard {
   QLabel* m_stage = nullptr;
   QProgressBar* m_progress = nullptr;
   QPushButton* m_cancel = nullptr;
-  QTableWidget* m_modes = nullptr;
+  // the reduced body's modes, animated in a view of its own (a model of the body alone)
+  ModelDocument* m_modeDocument = nullptr;
+  std::unique_ptr<render::ModelScene> m_modeScene;
+  VtkViewport* m_modeView = nullptr;
+  ModeBrowser* m_modeBrowser = nullptr;
   QTextBrowser* m_reduceReport = nullptr;
   QLineEdit* m_frb = nullptr;
 };

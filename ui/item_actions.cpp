@@ -315,8 +315,7 @@ ItemId ItemActions::addJointAtPoint() {
   if (const ItemDescription* d = m_document->description(id); d && (d->kind == "body" || d->kind == "virtual_body"))
     body = m_document->itemName(id);
   if (body.empty() && !m_document->model().bodies.empty()) body = m_document->model().bodies.front().name;
-  JointDialog dialog(*m_document, m_lastPick.item.empty() ? Vec3::Zero() : m_lastPick.point, Vec3::UnitZ(),
-                     kGroundName, body, m_window);
+  JointDialog dialog(*m_document, m_lastPick, kGroundName, body, m_window);
   dialog.exec();
   return dialog.created();
 }

@@ -1,6 +1,7 @@
 #include "ui/joint_dialog.h"
 
 #include "core/model/description.h"
+#include "ui/virtual_body_placement.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -10,6 +11,8 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QRegularExpression>
+
+#include <algorithm>
 
 namespace flexim::ui {
 
@@ -47,7 +50,49 @@ QString text(const Vec3& v) {
 
 }  // namespace
 
-JointDialog::JointDialog(ModelDocument& document, const Vec3& origin, const Vec3& axis, const std::string& body1,
+std::vector<JointPlace> jointPlaces(const ModelSpec& model, const render::PickResult& pick, QStringList* notes) {
+  std::vector<JointPlace> places;
+  if (!pick.item.empty()) {
+    places.push_back({QObject::tr("the point clicked"), {}, pick.point, Vec3::UnitZ()});
+    // on a flexible body: its node there and the fitted face or bore, at the start (undeformed)
+    VirtualBodyPlacement at;
+    std::string error;
+    if (virtualBodyAt(model, pick, PlaceOn::Point, at, error)) {
+      const FlexibleBodySpec* flexible = nullptr;
+      for (const FlexibleBodySpec& f : model.flexible_bodies)
+        if (f.name == at.body.flexible_body) flexible = &f;
+      const Mat3 fe = flexible->orientation.normalized().toRotationMatrix();
+      const auto& ids = flexible->data->node_ids;
+      const auto node = std::find(ids.begin(), ids.end(), pick.node_id);
+      if (node != ids.end())
+        places.push_back({QObject::tr("FE node %1").arg(pick.node_id), QObject::tr("undeformed"),
+                          flexible->position + fe * flexible->data->coords[std::size_t(node - ids.begin())], Vec3::UnitZ()});
+      for (const auto& [on, what] : {std::pair{PlaceOn::Face, QObject::tr("face centre and normal")},
+                                     std::pair{PlaceOn::Bore, QObject::tr("bore axis")}}) {
+        if (!virtualBodyAt(model, pick, on, at, error)) {
+          if (notes) *notes << QString::fromStdString(error);
+          continue;
+        }
+        places.push_back({QObject::tr("%1 (fitted)").arg(what), QString::fromStdString(at.fit), flexible->position + fe * at.body.point, fe * (at.body.orientation * Vec3::UnitZ())});
+      }
+    }
+  }
+  // the markers, where they are at the start
+  const auto addMarkers = [&](const std::string& body, const std::vector<MarkerSpec>& markers) {
+    Vec3 position;
+    Mat3 axes;
+    if (!initialBodyPose(model, body, position, axes)) return;
+    for (const MarkerSpec& m : markers)
+      places.push_back({QObject::tr("marker '%1' on %2").arg(QString::fromStdString(m.name), QString::fromStdString(body)), {},
+                        position + axes * m.position, axes * (m.orientation.normalized() * Vec3::UnitZ())});
+  };
+  addMarkers(kGroundName, model.ground_markers);
+  for (const RigidBodySpec& b : model.bodies) addMarkers(b.name, b.markers);
+  for (const VirtualBodySpec& v : model.virtual_bodies) addMarkers(v.name, v.markers);
+  return places;
+}
+
+JointDialog::JointDialog(ModelDocument& document, const render::PickResult& lastPick, const std::string& body1,
                          const std::string& body2, QWidget* parent)
     : QDialog(parent), m_document(document) {
   setWindowTitle(tr("Add joint at a point"));
@@ -77,14 +122,48 @@ JointDialog::JointDialog(ModelDocument& document, const Vec3& origin, const Vec3
   m_body2->addItems(bodies);
   m_body2->setCurrentText(QString::fromStdString(body2));
   form->addRow(tr("body 2"), m_body2);
+  // where it goes: typed, or from the last pick or a marker (the fields stay editable)
+  QStringList notes;
+  const std::vector<JointPlace> places = jointPlaces(document.model(), lastPick, &notes);
+  m_from = new QComboBox(this);
+  m_from->setObjectName("from");
+  m_from->addItem(tr("typed below"));
+  for (const JointPlace& p : places) {
+    m_from->addItem(p.label);
+    m_from->setItemData(m_from->count() - 1, p.detail, Qt::ToolTipRole);
+  }
+  m_from->setToolTip(notes.isEmpty() ? tr("where the origin and the z axis come from")
+                                     : tr("where the origin and the z axis come from\n(not offered here: %1)").arg(notes.join("; ")));
+  form->addRow(tr("at"), m_from);
+  auto* detail = new QLabel(this);  // what the fit found, for the user to judge it
+  detail->setObjectName("fromDetail");
+  detail->setWordWrap(true);
+  detail->setStyleSheet("color: palette(mid);");
+  form->addRow(QString(), detail);
+  detail->hide();
+  const Vec3 origin = places.empty() || lastPick.item.empty() ? Vec3::Zero() : places.front().origin;
   m_origin = new QLineEdit(text(origin), this);
   m_origin->setObjectName("origin");
-  m_origin->setToolTip(tr("global x, y, z of the joint's origin (prefilled from the last point picked in the view)"));
+  m_origin->setToolTip(tr("global x, y, z of the joint's origin"));
   form->addRow(tr("origin [m]"), m_origin);
-  m_axis = new QLineEdit(text(axis), this);
+  m_axis = new QLineEdit(text(Vec3::UnitZ()), this);
   m_axis->setObjectName("axis");
   m_axis->setToolTip(tr("global direction of the markers' z axis: the hinge or slide axis of the kind"));
   form->addRow(tr("z axis"), m_axis);
+  if (!lastPick.item.empty()) m_from->setCurrentIndex(1);  // the point clicked
+  connect(m_from, &QComboBox::currentIndexChanged, this, [this, places, detail](int index) {
+    detail->setText(m_from->itemData(index, Qt::ToolTipRole).toString());
+    detail->setVisible(!detail->text().isEmpty());
+    if (index < 1 || std::size_t(index) > places.size()) return;
+    const JointPlace& p = places[std::size_t(index - 1)];
+    m_origin->setText(text(p.origin));
+    m_axis->setText(text(p.axis));
+  });
+  // typing is a place of its own
+  for (QLineEdit* edit : {m_origin, m_axis})
+    connect(edit, &QLineEdit::textEdited, this, [this] {
+      m_from->setCurrentIndex(0);  // nothing to fill in: the fields keep what is typed
+    });
   m_error = new QLabel(this);
   m_error->setObjectName("error");
   m_error->setWordWrap(true);

@@ -1,9 +1,11 @@
 // Add → Joint at a point… (issue #10 item 3): a joint of any registered kind between two bodies
-// (ground, rigid or virtual), its origin and axis given in global coordinates (prefilled from
-// the last point picked in the view). OK adds a marker on each body at that frame and the joint
-// on the two markers, as one undoable step.
+// (ground, rigid or virtual), its origin and axis given in global coordinates: typed, or taken
+// from the last pick in the view (the point clicked, the FE node there, the centre and normal of
+// the flat face there or the axis of the bore there, fitted on the mesh) or from a marker. OK adds
+// a marker on each body at that frame and the joint on the two markers, as one undoable step.
 #pragma once
 
+#include "render/model_scene.h"
 #include "ui/model_document.h"
 
 #include <QDialog>
@@ -18,8 +20,9 @@ class JointDialog : public QDialog {
   Q_OBJECT
 
  public:
-  /// body1/body2: the bodies offered first (e.g. the selected one and the ground).
-  JointDialog(ModelDocument& document, const Vec3& origin, const Vec3& axis, const std::string& body1,
+  /// lastPick: the last click in the view (none: item empty); body1/body2: the bodies offered
+  /// first (e.g. the ground and the selected one).
+  JointDialog(ModelDocument& document, const render::PickResult& lastPick, const std::string& body1,
               const std::string& body2, QWidget* parent = nullptr);
 
   ItemId created() const { return m_created; }
@@ -37,11 +40,25 @@ class JointDialog : public QDialog {
   QLineEdit* m_name = nullptr;
   QComboBox* m_body1 = nullptr;
   QComboBox* m_body2 = nullptr;
+  QComboBox* m_from = nullptr;
   QLineEdit* m_origin = nullptr;
   QLineEdit* m_axis = nullptr;
   QLabel* m_error = nullptr;
   ItemId m_created = ModelDocument::kNoItem;
 };
+
+/// Where a joint can go: a label ("face centre and normal (fitted)"), what was found (the fit's
+/// account), a global origin and z axis.
+struct JointPlace {
+  QString label;
+  QString detail;
+  Vec3 origin = Vec3::Zero();
+  Vec3 axis = Vec3::UnitZ();
+};
+/// The places offered for a pick, in this order: the point clicked (z axis), the FE node there
+/// (undeformed), the flat face and the bore there (fitted; left out when the fit fails, the
+/// reason in `notes`), then every marker of the model at the start.
+std::vector<JointPlace> jointPlaces(const ModelSpec& model, const render::PickResult& pick, QStringList* notes = nullptr);
 
 /// The pose of a body at the start (global): a rigid body's position and orientation, a virtual
 /// body's point and axes on its undeformed flexible body, the ground's identity; false if unknown.

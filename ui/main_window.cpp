@@ -124,7 +124,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(m_viewport, &VtkViewport::clicked, this, &MainWindow::onViewportClicked);
   // placing a virtual body: a cross cursor and the prompt until the click or Esc
   connect(m_itemActions, &ItemActions::placingChanged, this, [this](bool placing, const QString& prompt) {
-    m_orientationHandle->setEnabled(!placing && !isRunning());  // the click is for the mesh, not a ring
+    updateOrientationHandle();  // the click is for the mesh, not a ring
     m_viewport->setCursor(placing ? Qt::CrossCursor : Qt::ArrowCursor);
     m_statusText->setText(prompt);
   });
@@ -638,20 +638,8 @@ void MainWindow::onFeReduced(const FeReductionJob& job) {
 }
 
 void MainWindow::showReducedBody(std::shared_ptr<fe::ReducedBody> body, const QString& path) {
-  // a model of the body alone, floating, without gravity: what the mode browser needs
-  ModelSpec model;
-  model.name = QFileInfo(path).completeBaseName().toStdString();
-  FlexibleBodySpec flexible;
-  flexible.name = body->name.empty() ? model.name : body->name;
-  flexible.file = QFileInfo(path).absoluteFilePath().toStdString();
-  // a Craig-Bampton body has no rigid-body modes for mean axes: its frame rides on an interface
-  const bool rigidModes = std::count(body->kinds.begin(), body->kinds.end(), fe::ModeKind::Rigid) >= 6;
-  if (!rigidModes && !body->interfaces.empty()) {
-    flexible.reference = ReferenceFrame::Interface;
-    flexible.reference_interface = body->interfaces.front().name;
-  }
-  flexible.data = std::move(body);
-  model.flexible_bodies.push_back(std::move(flexible));
+  const ModelSpec model = modelOfReducedBody(std::move(body), QFileInfo(path).completeBaseName().toStdString(),
+                                             QFileInfo(path).absoluteFilePath().toStdString());
   showModel(model, QString());
   m_modelSource = path;
   updateTitle();
@@ -685,7 +673,8 @@ void MainWindow::onDocumentReset() {
   m_scene->setBaseDirectory(modelDirectory().toStdString());
   m_viewport->stopCamera();
   m_scene->build(m, &diag);
-  m_orientationHandle->refresh();
+  m_showingLaterFrame = false;
+  updateOrientationHandle();
   m_trace = {};
   m_tracePath.clear();
   m_messages->add(diag);
@@ -714,7 +703,8 @@ void MainWindow::onFieldChanged() {
   Diagnostics diag;
   m_scene->setBaseDirectory(modelDirectory().toStdString());
   m_scene->build(model(), &diag, true);
-  m_orientationHandle->refresh();
+  m_showingLaterFrame = false;
+  updateOrientationHandle();
   m_trace = {};  // the bodies may have changed
   m_tracePath.clear();
   m_messages->add(diag);  // e.g. a visual mesh that cannot be read
@@ -832,6 +822,12 @@ void MainWindow::markVirtualBodyNodes() {
   }
   m_scene->markNodes(flexible, points);
   m_viewport->update();
+}
+
+void MainWindow::updateOrientationHandle() {
+  // it edits the start: on the model as it starts, not while a run computes (its frames move the
+  // bodies), a virtual body is being placed (the click is for the mesh) or a later frame is shown
+  m_orientationHandle->setEnabled(!isRunning() && !m_itemActions->placing() && !m_showingLaterFrame);
 }
 
 QString MainWindow::dofText() const { return m_dofLabel->text(); }
@@ -1058,7 +1054,6 @@ void MainWindow::onSamplesArrived(const std::vector<Sample>& samples) {
 }
 
 void MainWindow::onRunFinished(const RunSummary& summary) {
-  m_orientationHandle->setEnabled(true);
   m_lastSummary = summary;
   m_progress->setFormat(tr("t = %1 s").arg(summary.t_reached, 0, 'g', 4));
   m_plots->refreshAll();
@@ -1101,7 +1096,8 @@ void MainWindow::showFrame(int index) {
   const Sample sample = m_results.sample(std::size_t(index));
   m_scene->setSample(sample);
   m_scene->setTime(sample.t);
-  m_orientationHandle->refresh();  // on the body where this frame has it
+  m_showingLaterFrame = index > 0;
+  updateOrientationHandle();
   updateTrace(index);
   m_plots->setCursorTime(sample.t);
   if (!isRunning()) {

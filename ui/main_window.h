@@ -139,6 +139,8 @@ class MainWindow : public QMainWindow {
   void updateDofCount();
   /// Marks the FE nodes k, m, n of the selected virtual body in the view (none otherwise).
   void markVirtualBodyNodes();
+  /// Shows or hides the rotation handle for what the view shows now.
+  void updateOrientationHandle();
   /// The folder files named in the model are relative to ("" for a model not from a file).
   QString modelDirectory() const;
   void updateRecentFiles(const QString& opened);
@@ -213,6 +215,7 @@ class MainWindow : public QMainWindow {
   QAction* m_checkAction = nullptr;
   ItemActions* m_itemActions = nullptr;
   OrientationHandle* m_orientationHandle = nullptr;  ///< turns the selected body with the mouse
+  bool m_showingLaterFrame = false;  ///< a frame of the results after the start is shown
   Recovery* m_recovery = nullptr;
   QAction* m_pauseAction = nullptr;
   QAction* m_resetCameraAction = nullptr;

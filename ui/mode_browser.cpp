@@ -19,6 +19,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -46,6 +47,22 @@ int flexibleBodyOf(const ModelDocument& doc, ItemId id) {
 }
 
 }  // namespace
+
+ModelSpec modelOfReducedBody(std::shared_ptr<fe::ReducedBody> body, const std::string& name, const std::string& file) {
+  ModelSpec model;
+  model.name = name;
+  FlexibleBodySpec flexible;
+  flexible.name = body->name.empty() ? name : body->name;
+  flexible.file = file;
+  const bool rigidModes = std::count(body->kinds.begin(), body->kinds.end(), fe::ModeKind::Rigid) >= 6;
+  if (!rigidModes && !body->interfaces.empty()) {
+    flexible.reference = ReferenceFrame::Interface;
+    flexible.reference_interface = body->interfaces.front().name;
+  }
+  flexible.data = std::move(body);
+  model.flexible_bodies.push_back(std::move(flexible));
+  return model;
+}
 
 ModeBrowser::ModeBrowser(ModelDocument* document, render::ModelScene* scene, QWidget* parent)
     : QWidget(parent), m_document(document), m_scene(scene) {

@@ -20,6 +20,11 @@ class QTimer;
 
 namespace flexim::ui {
 
+/// A model of a reduced body alone, floating, without gravity (what the mode browser shows for a
+/// .frb opened or just reduced): named name, its file `file`; a Craig–Bampton body (no six
+/// rigid-body modes for mean axes) rides on its first interface.
+ModelSpec modelOfReducedBody(std::shared_ptr<fe::ReducedBody> body, const std::string& name, const std::string& file);
+
 class ModeBrowser : public QWidget {
   Q_OBJECT
 

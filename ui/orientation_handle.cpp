@@ -43,12 +43,7 @@ void OrientationHandle::refresh() {
     m_handle.hide();
     return;
   }
-  // about the size of what it turns: a virtual body's sphere, a body's drawing
-  const double glyph = m_scene.glyphSize();
-  double radius = 2.5 * glyph;
-  if (d->listKey != "virtual_bodies")
-    radius = std::clamp(0.5 * m_scene.boundsOf(item).diagonal(), radius, 0.5 * m_scene.characteristicLength());
-  m_handle.show(m_scene.renderer(), m_scene.bodyPose(std::size_t(body)), radius);
+  m_handle.show(m_scene.renderer(), m_scene.bodyPose(std::size_t(body)));
 }
 
 bool OrientationHandle::beginDrag(double x, double y) {

@@ -21,6 +21,7 @@ namespace {
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 std::string mm(double metres) {
+  if (std::abs(metres) < 1e-12) metres = 0.0;  // round-off of a fitted point, not a distance
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.3g mm", metres * 1e3);
   return buf;

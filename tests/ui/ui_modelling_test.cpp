@@ -13,6 +13,7 @@
 #include "ui/item_dialog.h"
 #include "ui/joint_dialog.h"
 #include "ui/main_window.h"
+#include "ui/mode_browser.h"
 #include "ui/messages_panel.h"
 #include "ui/model_document.h"
 #include "ui/model_tree.h"
@@ -52,6 +53,7 @@
 #include <QTimer>
 #include <QUndoStack>
 #include <QtTest>
+#include <vtkCamera.h>
 #include <vtkRenderer.h>
 
 #include <cmath>
@@ -256,7 +258,15 @@ class ModellingTest : public QObject {
       QTest::mouseClick(wizard->button(QWizard::NextButton), Qt::LeftButton);
       QTRY_VERIFY_WITH_TIMEOUT(wizard->button(QWizard::FinishButton)->isEnabled(), 60000);
       QCOMPARE(wizard->findChild<QTableWidget*>("modeTable")->rowCount(), 14);
-      tutorialShot(wizard, "04-modes");
+      // the first elastic mode moves on the body in the wizard's own view
+      auto* modes = wizard->findChild<ModeBrowser*>("wizardModes");
+      QVERIFY(modes);
+      QCOMPARE(modes->mode(), 6);
+      auto* modeView = wizard->findChild<VtkViewport*>("modeView");
+      const QImage before = modeView->screenshot();
+      QTest::qWait(200);
+      QVERIFY2(modeView->screenshot() != before, "the mode is not animated");
+      tutorialShot(wizard, "04-modes", modeView);
       QTest::mouseClick(wizard->button(QWizard::FinishButton), Qt::LeftButton);
     });
     whenModal<ItemDialog>([&](ItemDialog* d) {
@@ -438,6 +448,9 @@ class ModellingTest : public QObject {
     QTest::keyClick(m_window.get(), Qt::Key_F5);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 240000);
     QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(m_window->messages()->lines().join("\n")));
+    // the last frame is shown: no rotation handle on a body selected there (it edits the start)
+    clickRow("rod");
+    QVERIFY(!m_window->orientationHandle()->handle().isVisible());
     if (!qEnvironmentVariableIsEmpty("FLEXIM_TUTORIAL_SHOTS")) {
       // the deformed rod filling the view, in its colours
       clickRow("rod");
@@ -718,6 +731,83 @@ class ModellingTest : public QObject {
       consistent("redo of " + done[int(i - 1)]);
     }
     QCOMPARE(done.size(), 12);
+  }
+
+  /// Add → Joint at a point takes its origin and axis from the last pick: the face clicked on the
+  /// rod's end (its centre and normal fitted on the mesh), the rod's mantle (fitted as a cylinder:
+  /// the rod's axis), or a marker; the joint made there has its markers on that frame.
+  void jointAtAFittedFaceBoreOrMarker() {
+    // the rod's reduced body alone (nothing in front of its faces)
+    QVERIFY(m_window->openModelFile(QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/rod/rod_round_c3d10.frb")));
+    activate();
+    QTest::qWait(50);  // the view frames the body once the Modes panel has its place
+    m_window->modeBrowser()->stop();  // its first mode is animated: the rod at rest again
+    const FlexibleBodySpec& rod = m_window->model().flexible_bodies[0];
+    // what the joint dialog offers after a click at `world`, its origin and axis for entry `prefix`
+    const auto placeFrom = [&](const Vec3& world, const QString& prefix, Vec3& origin, Vec3& axis, QString& offered) {
+      activate();
+      clickAtWorld(world.data());
+      whenModal<JointDialog>([&](JointDialog* d) {
+        auto* from = d->findChild<QComboBox*>("from");
+        for (int i = 0; i < from->count(); ++i) offered += from->itemText(i) + "\n";
+        if (from->findText(prefix, Qt::MatchStartsWith) >= 0) choose(from, from->itemText(from->findText(prefix, Qt::MatchStartsWith)));
+        const auto read = [](QLineEdit* e) {
+          const QStringList p = e->text().split(',');
+          return Vec3(p.value(0).toDouble(), p.value(1).toDouble(), p.value(2).toDouble());
+        };
+        origin = read(d->findChild<QLineEdit*>("origin"));
+        axis = read(d->findChild<QLineEdit*>("axis"));
+        d->reject();
+      });
+      QTest::keyClick(m_window.get(), Qt::Key_J, Qt::ControlModifier);
+    };
+    Vec3 origin, axis;
+    QString offered;
+    // the end face at FE x = 0.3, seen face on (from +x), clicked off its centre
+    {
+      vtkCamera* camera = m_window->viewport()->renderer()->GetActiveCamera();
+      const Vec3 end = rod.position + Vec3(0.3, 0, 0);
+      camera->SetFocalPoint(end.x(), end.y(), end.z());
+      camera->SetPosition(end.x() + 0.2, end.y(), end.z());
+      camera->SetViewUp(0, 0, 1);
+      m_window->viewport()->update();
+    }
+    placeFrom(rod.position + Vec3(0.3, 0.0012, 0.0009), "face centre", origin, axis, offered);
+    QVERIFY2(offered.contains("face centre") && offered.contains("FE node"), qPrintable(offered));
+    QVERIFY2((origin - (rod.position + Vec3(0.3, 0, 0))).norm() < 1e-9, qPrintable(offered));
+    QVERIFY2(std::abs(std::abs(axis.x()) - 1) < 1e-9, qPrintable(QString("%1 %2 %3").arg(axis.x()).arg(axis.y()).arg(axis.z())));
+    // the mantle at mid-span, seen from the top: a cylinder about the rod's axis
+    activate();
+    QTest::keyClick(m_window.get(), Qt::Key_7, Qt::ControlModifier);
+    QTRY_VERIFY(!m_window->viewport()->isCameraMoving());
+    offered.clear();
+    placeFrom(rod.position + Vec3(0.12, 0.0, 0.0049), "bore axis", origin, axis, offered);
+    QVERIFY2(offered.contains("bore axis"), qPrintable(offered));
+    QVERIFY2(std::abs(std::abs(axis.x()) - 1) < 1e-6, qPrintable(QString("%1 %2 %3").arg(axis.x()).arg(axis.y()).arg(axis.z())));
+    QVERIFY2(std::hypot(origin.y(), origin.z()) < 1e-6, qPrintable(QString("%1 %2 %3").arg(origin.x()).arg(origin.y()).arg(origin.z())));
+
+    // from a marker: the crank's pin A, made into a new joint between the slider and the crank
+    QVERIFY(m_window->openModelFile(kFlexibleCrank));
+    activate();
+    const ModelSpec& m = m_window->model();
+    Vec3 pinA = Vec3::Zero();
+    for (const MarkerSpec& marker : m.bodies[0].markers)
+      if (marker.name == "A") pinA = m.bodies[0].position + m.bodies[0].orientation * marker.position;
+    const std::size_t joints = m.joints.size();
+    whenModal<JointDialog>([&](JointDialog* d) {
+      choose(d->findChild<QComboBox*>("from"), "marker 'A' on crank");
+      choose(d->findChild<QComboBox*>("kind"), "spherical");
+      choose(d->findChild<QComboBox*>("body1"), "crank");
+      choose(d->findChild<QComboBox*>("body2"), "slider");
+      pressOk(d);
+    });
+    QTest::keyClick(m_window.get(), Qt::Key_J, Qt::ControlModifier);
+    QCOMPARE(m.joints.size(), joints + 1);
+    const JointSpec& made = m.joints.back();
+    for (const RigidBodySpec& b : m.bodies)
+      for (const MarkerSpec& marker : b.markers)
+        if ((b.name == made.body1 && marker.name == made.marker1) || (b.name == made.body2 && marker.name == made.marker2))
+          QVERIFY2((b.position + b.orientation * marker.position - pinA).norm() < 1e-12, marker.name.c_str());
   }
 
   /// Edit → Copy in one window, Edit → Paste in another (a new model in another folder): the
