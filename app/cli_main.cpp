@@ -56,6 +56,7 @@ int usage(FILE* out, int code) {
                "      (--material: one material for every element, SI units; --density: the density of every\n"
                "       material in kg/m^3, E and nu kept)\n"
                "  flexim-cli mass-properties MESH --density RHO [--scale S] [--json]\n"
+               "  flexim-cli mass-properties --box A,B,C | --cylinder R,L | --sphere R --density RHO [--json]\n"
                "      (mass, centre of mass, inertia about it and principal axes of the solid a closed triangle\n"
                "       mesh bounds: STL, OBJ, PLY, glTF, ...; --scale: mesh units -> m, 0.001 for mm; SI output)\n"
                "  flexim-cli --version\n"

@@ -117,7 +117,12 @@ OrderedJson objectSchema(const ItemDescription& d) {
     for (const auto& [key, value] : order) {
       OrderedJson then = OrderedJson::object();
       byValue[key][value].into(then);
-      rules.push_back({{"if", {{"properties", {{key, {{"const", value}}}}}, {"required", {key}}}}, {"then", then}});
+      // the discriminator's default value applies when it is left out (a visual's shape "mesh")
+      const FieldDescription* discriminator = d.field(key);
+      const bool isDefault = discriminator && discriminator->defaultText == "\"" + value + "\"";
+      OrderedJson condition{{"properties", {{key, {{"const", value}}}}}};
+      if (!isDefault) condition["required"] = {key};
+      rules.push_back({{"if", condition}, {"then", then}});
     }
     // keys of other types fail as well as misspelt ones
     s["unevaluatedProperties"] = false;

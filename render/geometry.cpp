@@ -149,6 +149,29 @@ vtkSmartPointer<vtkPolyData> linkTubes(const std::vector<Vec3>& ends, double rad
   return tube->GetOutput();
 }
 
+vtkSmartPointer<vtkPolyData> primitiveMesh(const VisualSpec& visual) {
+  switch (visual.shape) {
+    case VisualSpec::Shape::Box: return boxMesh(visual.size);
+    case VisualSpec::Shape::Sphere: return sphereMesh(visual.radius);
+    case VisualSpec::Shape::Cylinder: {
+      auto cylinder = vtkSmartPointer<vtkCylinderSource>::New();  // along y: turned to z
+      cylinder->SetRadius(visual.radius);
+      cylinder->SetHeight(visual.length);
+      cylinder->SetResolution(48);
+      cylinder->CappingOn();
+      auto turn = vtkSmartPointer<vtkTransform>::New();
+      turn->RotateX(90.0);
+      auto turned = vtkSmartPointer<vtkTransformPolyDataFilter>::New();
+      turned->SetInputConnection(cylinder->GetOutputPort());
+      turned->SetTransform(turn);
+      turned->Update();
+      return turned->GetOutput();
+    }
+    case VisualSpec::Shape::Mesh: break;
+  }
+  return nullptr;
+}
+
 void drawOnTop(vtkActor* actor) {
   // pulled towards the viewer by most of the depth range: a polygon offset, which VTK applies
   // once its (global) resolution of coincident topology is on; its global offsets stay as they

@@ -25,6 +25,8 @@ vtkSmartPointer<vtkMatrix4x4> toVtkMatrix(const Pose& pose);
 vtkSmartPointer<vtkPolyData> boxMesh(const Vec3& size);
 /// Sphere centred at the origin.
 vtkSmartPointer<vtkPolyData> sphereMesh(double radius);
+/// A visual's box, cylinder (axis z) or sphere, centred at the origin of its axes (null for a mesh).
+vtkSmartPointer<vtkPolyData> primitiveMesh(const VisualSpec& visual);
 /// Joint glyph in the joint marker frame; the joint axis is z. `size` is the glyph diameter.
 vtkSmartPointer<vtkPolyData> jointGlyph(JointType type, double size);
 /// Tubes from the origin to each point (the links of a body from its centre of mass).

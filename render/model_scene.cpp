@@ -307,7 +307,9 @@ void ModelScene::addBodies(const ModelSpec& model, Diagnostics* diag) {
     const std::string item = "bodies[" + std::to_string(b) + "]";
     // the shape: the body's own mesh when it names one that can be read
     vtkSmartPointer<vtkPolyData> mesh;
-    if (!body.visual.file.empty()) {
+    if (body.visual.shape != VisualSpec::Shape::Mesh) {
+      mesh = primitiveMesh(body.visual);
+    } else if (!body.visual.file.empty()) {
       std::string error;
       mesh = loadVisualMesh(resolvePath(body.visual.file), body.visual.scale, error);
       if (!mesh && diag) diag->warning(item + ".visual.file", error + "; the body is drawn as its inertia box");

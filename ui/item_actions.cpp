@@ -22,6 +22,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QPushButton>
 #include <QWidget>
 
@@ -77,6 +78,9 @@ ItemActions::ItemActions(ModelDocument* document, QWidget* window)
   });
   fromMesh->setObjectName("actionAddRigidBodyFromMesh");
   fromMesh->setStatusTip(tr("Mass, centre of mass and inertia from a closed surface mesh and a density"));
+  QAction* shape = m_addMenu->addAction(tr("Rigid body: &box, cylinder or sphere…"), this, [this] { addRigidBodyShape(); });
+  shape->setObjectName("actionAddRigidBodyShape");
+  shape->setStatusTip(tr("A body drawn as a primitive, its mass and inertia those of the solid of a density"));
   m_addMenu->addSeparator();
   m_addMarker = m_addMenu->addAction(tr("&Marker on the selected body…"), this, [this] {
     const ItemId holder = markerHolder();
@@ -250,6 +254,90 @@ ItemId ItemActions::addRigidBodyFromMesh(const QString& file) {
                                        .arg(QString::fromStdString(report.error))) != QMessageBox::Yes) {
     return ModelDocument::kNoItem;
   }
+  ItemDialog dialog(*m_document, ModelDocument::kModelId, "bodies", &body, m_window);
+  dialog.exec();
+  return dialog.created();
+}
+
+ItemId ItemActions::addRigidBodyShape() {
+  QDialog ask(m_window);
+  ask.setObjectName("shapeDialog");
+  ask.setWindowTitle(tr("Rigid body: box, cylinder or sphere"));
+  auto* form = new QFormLayout(&ask);
+  auto* kind = new QComboBox(&ask);
+  kind->setObjectName("shape");
+  kind->addItems({"box", "cylinder", "sphere"});
+  form->addRow(tr("shape"), kind);
+  const auto field = [&](const QString& name, const QString& label, const QString& value, const QString& tip) {
+    auto* edit = new QLineEdit(value, &ask);
+    edit->setObjectName(name);
+    edit->setToolTip(tip);
+    form->addRow(label, edit);
+    return edit;
+  };
+  QLineEdit* size = field("size", tr("edges [m]"), "0.2, 0.1, 0.05", tr("edge lengths along the body's x, y, z"));
+  QLineEdit* radius = field("radius", tr("radius [m]"), "0.05", {});
+  QLineEdit* length = field("length", tr("length [m]"), "0.2", tr("along the body's z axis"));
+  QLineEdit* density = field("density", tr("density [kg/m³]"), "7850", tr("Steel 7850, aluminium 2700, titanium 4430 kg/m³"));
+  auto* error = new QLabel(&ask);
+  error->setObjectName("error");
+  error->setStyleSheet("color: #b00020;");
+  form->addRow(error);
+  error->hide();
+  const auto showFields = [=] {
+    const QString s = kind->currentText();
+    form->setRowVisible(size, s == "box");
+    form->setRowVisible(radius, s != "box");
+    form->setRowVisible(length, s == "cylinder");
+  };
+  connect(kind, &QComboBox::currentTextChanged, &ask, showFields);
+  showFields();
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &ask);
+  form->addRow(buttons);
+  connect(buttons, &QDialogButtonBox::rejected, &ask, &QDialog::reject);
+  RigidBodySpec body;
+  std::vector<double> values;  ///< density, then the dimensions, as read
+  connect(buttons, &QDialogButtonBox::accepted, &ask, [&] {
+    // every number positive; the solid's mass properties about its centre, the body's frame there
+    values.clear();
+    const auto read = [&](QLineEdit* edit, const QString& what, int count) {
+      const QStringList parts = edit->text().split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts);
+      bool ok = parts.size() == count;
+      for (int i = 0; ok && i < count; ++i) {
+        values.push_back(QLocale::c().toDouble(parts[i], &ok));
+        ok = ok && values.back() > 0 && std::isfinite(values.back());
+      }
+      if (!ok) error->setText(tr("%1: expected %2 positive number(s)").arg(what).arg(count));
+      error->setVisible(!ok);
+      return ok;
+    };
+    const QString s = kind->currentText();
+    if (!read(density, tr("density"), 1)) return;
+    VisualSpec& v = body.visual;
+    geometry::MassProperties solid;
+    if (s == "box") {
+      if (!read(size, tr("edges"), 3)) return;
+      v.shape = VisualSpec::Shape::Box;
+      v.size = Vec3(values[1], values[2], values[3]);
+      solid = geometry::boxMassProperties(v.size, values[0]);
+    } else if (s == "cylinder") {
+      if (!read(radius, tr("radius"), 1) || !read(length, tr("length"), 1)) return;
+      v.shape = VisualSpec::Shape::Cylinder;
+      v.radius = values[1];
+      v.length = values[2];
+      solid = geometry::cylinderMassProperties(v.radius, v.length, values[0]);
+    } else {
+      if (!read(radius, tr("radius"), 1)) return;
+      v.shape = VisualSpec::Shape::Sphere;
+      v.radius = values[1];
+      solid = geometry::sphereMassProperties(v.radius, values[0]);
+    }
+    body.mass = solid.mass;
+    body.inertia = solid.inertia;
+    ask.accept();
+  });
+  if (ask.exec() != QDialog::Accepted) return ModelDocument::kNoItem;
+  body.name = m_document->freeName(ModelDocument::kModelId, "bodies", kind->currentText().toStdString());
   ItemDialog dialog(*m_document, ModelDocument::kModelId, "bodies", &body, m_window);
   dialog.exec();
   return dialog.created();

@@ -46,6 +46,9 @@ class ItemActions : public QObject {
   /// surface, and opens the new body's dialog with them and the mesh as its visual. A mesh that is
   /// not closed says why and offers the dialog with the mass properties to enter by hand.
   ItemId addRigidBodyFromMesh(const QString& file);
+  /// A rigid body drawn as a box, cylinder or sphere, its mass properties those of the solid of
+  /// a density (a dialog asks for the shape, its dimensions and the density; then the body's).
+  ItemId addRigidBodyShape();
 
   /// File → Import FE body…: the import wizard (FE file → reduced body file beside the model),
   /// then the new flexible body's dialog to place it (position, orientation, reference frame).

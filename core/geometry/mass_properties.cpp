@@ -251,6 +251,31 @@ SurfaceCheck checkSurface(const TriangleMesh& mesh) {
   return check;
 }
 
+namespace {
+
+/// A solid centred at the origin with second moments diag(sxx, syy, szz) per unit volume.
+MassProperties centredSolid(double volume, const Vector3d& perVolume, double density) {
+  Moments m;
+  m.volume = volume;
+  m.second = (volume * perVolume).asDiagonal();
+  return fromMoments(m, density, Vector3d::Zero());
+}
+
+}  // namespace
+
+MassProperties boxMassProperties(const Vector3d& size, double density) {
+  return centredSolid(size.prod(), size.cwiseAbs2() / 12, density);
+}
+
+MassProperties cylinderMassProperties(double radius, double length, double density) {
+  const double r2 = radius * radius / 4;  // int x^2 dA / A of a disc
+  return centredSolid(std::numbers::pi * radius * radius * length, Vector3d(r2, r2, length * length / 12), density);
+}
+
+MassProperties sphereMassProperties(double radius, double density) {
+  return centredSolid(4 * std::numbers::pi * radius * radius * radius / 3, Vector3d::Constant(radius * radius / 5), density);
+}
+
 MassProperties integrateSurface(const TriangleMesh& mesh, double density, const Vector3d& origin) {
   Moments m;
   for (const auto& t : mesh.triangles)

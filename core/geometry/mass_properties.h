@@ -113,4 +113,11 @@ MassPropertiesReport computeMassProperties(const TriangleMesh& mesh, const MassP
 /// with the distance), for density `density`. Used by computeMassProperties(); exposed for tests.
 MassProperties integrateSurface(const TriangleMesh& mesh, double density, const Eigen::Vector3d& origin);
 
+/// Homogeneous primitives of density `density` [kg/m^3], centred at the origin of their axes:
+/// a box of edge lengths size; a cylinder of a radius and a length along z; a sphere. Closed
+/// forms (the cylinder is a true one, not a faceted prism).
+MassProperties boxMassProperties(const Eigen::Vector3d& size, double density);
+MassProperties cylinderMassProperties(double radius, double length, double density);
+MassProperties sphereMassProperties(double radius, double density);
+
 }  // namespace flexim::geometry

@@ -1,6 +1,7 @@
 #include "core/model/description.h"
 
 #include "core/model/item_checks.h"
+#include "core/model/validate.h"
 
 #include <cmath>
 #include <sstream>
@@ -313,15 +314,25 @@ struct Registry {
   }
 
   void describeBody() {
-    describe(visual, "visual", "", "Visual mesh", "",
-             "A mesh file that draws the body (STL, OBJ, PLY, glTF and the other formats Assimp reads); "
-             "the body's mass properties stay those given.");
+    describe(visual, "visual", "", "Visual", "",
+             "What draws the body: a mesh file (STL, OBJ, PLY, glTF and the other formats Assimp reads) or a box, "
+             "cylinder or sphere; the body's mass properties stay those given.");
     {
       Fields<VisualSpec> f(visual);
-      f.string("file", &VisualSpec::file, "mesh file, relative to the model file").require().notEmpty();
-      f.number("scale", &VisualSpec::scale, "", "mesh units → m (0.001 for a mesh in mm)").above(0).byDefault("1");
-      f.vec3("position", &VisualSpec::position, "m", "the mesh's origin in body axes");
-      f.orientation("orientation", &VisualSpec::orientation, false, "mesh axes → body axes");
+      f.choice("shape", &VisualSpec::shape, "a mesh file or a primitive shape").byDefault("\"mesh\"")
+          .inUse = Fields<VisualSpec>::when([](const VisualSpec& v) { return v.shape != VisualSpec::Shape::Mesh; });
+      f.string("file", &VisualSpec::file, "mesh file, relative to the model file").when("shape", {"mesh"}).require().notEmpty();
+      f.number("scale", &VisualSpec::scale, "", "mesh units → m (0.001 for a mesh in mm)")
+          .when("shape", {"mesh"}).above(0).byDefault("1");
+      f.vec3("size", &VisualSpec::size, "m", "edge lengths along the shape's x, y, z").when("shape", {"box"}).require();
+      f.number("radius", &VisualSpec::radius, "m", "radius").when("shape", {"cylinder", "sphere"}).above(0).require();
+      f.number("length", &VisualSpec::length, "m", "length along the shape's z").when("shape", {"cylinder"}).above(0).require();
+      f.vec3("position", &VisualSpec::position, "m", "the shape's origin (a primitive's centre) in body axes");
+      f.orientation("orientation", &VisualSpec::orientation, false, "shape axes → body axes");
+      f.check([](ItemCheck& c) {
+        const auto& v = c.item<VisualSpec>();
+        if (v.shape == VisualSpec::Shape::Box && !(v.size.minCoeff() > 0)) c.error("size", "edge lengths must be positive");
+      });
     }
     describe(body, "body", "bodies", "Rigid body", "body", "A rigid body; its frame is at the centre of mass.");
     Fields<RigidBodySpec> f(body);
@@ -335,8 +346,9 @@ struct Registry {
     f.vec3("velocity", &RigidBodySpec::velocity, "m/s", "initial centre-of-mass velocity, global");
     f.vec3("angular_velocity", &RigidBodySpec::angular_velocity, "rad/s", "initial angular velocity, global axes");
     f.list("markers", &RigidBodySpec::markers, marker, "the body's markers");
-    f.object("visual", &RigidBodySpec::visual, visual, "a mesh that draws the body (default: a box of its inertia)")
-        .inUse = Fields<RigidBodySpec>::when([](const RigidBodySpec& b) { return !b.visual.file.empty(); });
+    f.object("visual", &RigidBodySpec::visual, visual, "what draws the body: a mesh or a primitive (default: a box of its inertia)")
+        .inUse = Fields<RigidBodySpec>::when(
+            [](const RigidBodySpec& b) { return !b.visual.file.empty() || b.visual.shape != VisualSpec::Shape::Mesh; });
   }
 
   void describeFlexible() {

@@ -84,6 +84,12 @@ constexpr std::array<std::pair<SensorSpec::AngleUnit, const char*>, 2> kAngleUni
     {SensorSpec::AngleUnit::Radian, "rad"},
     {SensorSpec::AngleUnit::Degree, "deg"},
 }};
+constexpr std::array<std::pair<VisualSpec::Shape, const char*>, 4> kShapeNames{{
+    {VisualSpec::Shape::Mesh, "mesh"},
+    {VisualSpec::Shape::Box, "box"},
+    {VisualSpec::Shape::Cylinder, "cylinder"},
+    {VisualSpec::Shape::Sphere, "sphere"},
+}};
 }  // namespace
 
 const char* toString(TimeFunctionSpec::Type t) { return nameOf(kFunctionNames, t); }
@@ -97,11 +103,13 @@ const char* toString(ForceSpec::Frame f) { return nameOf(kForceFrameNames, f); }
 const char* toString(SensorSpec::Frame f) { return nameOf(kSensorFrameNames, f); }
 const char* toString(SensorSpec::LengthUnit u) { return nameOf(kLengthUnitNames, u); }
 const char* toString(SensorSpec::AngleUnit u) { return nameOf(kAngleUnitNames, u); }
+const char* toString(VisualSpec::Shape s) { return nameOf(kShapeNames, s); }
 bool fromString(const std::string& s, DriverSpec::Coordinate& out) { return valueOf(kCoordinateNames, s, out); }
 bool fromString(const std::string& s, ForceSpec::Frame& out) { return valueOf(kForceFrameNames, s, out); }
 bool fromString(const std::string& s, SensorSpec::Frame& out) { return valueOf(kSensorFrameNames, s, out); }
 bool fromString(const std::string& s, SensorSpec::LengthUnit& out) { return valueOf(kLengthUnitNames, s, out); }
 bool fromString(const std::string& s, SensorSpec::AngleUnit& out) { return valueOf(kAngleUnitNames, s, out); }
+bool fromString(const std::string& s, VisualSpec::Shape& out) { return valueOf(kShapeNames, s, out); }
 bool fromString(const std::string& s, TimeFunctionSpec::Type& out) { return valueOf(kFunctionNames, s, out); }
 bool fromString(const std::string& s, ForceSpec::Type& out) { return valueOf(kForceNames, s, out); }
 bool fromString(const std::string& s, SensorSpec::Type& out) { return valueOf(kSensorNames, s, out); }

@@ -31,11 +31,16 @@ struct MarkerSpec {
   Quat orientation = Quat::Identity();   ///< marker axes -> body axes
 };
 
-/// A mesh that draws a rigid body (Assimp reads it: STL, OBJ, PLY, glTF, ...). It does not
-/// change the body's mass properties.
+/// What draws a rigid body: a mesh (Assimp reads it: STL, OBJ, PLY, glTF, ...) or a box,
+/// cylinder or sphere. It does not change the body's mass properties.
 struct VisualSpec {
-  std::string file;                     ///< relative to the model file ("" = the inertia box)
-  double scale = 1.0;                   ///< mesh units -> m (0.001 for a mesh in mm)
+  enum class Shape { Mesh, Box, Cylinder, Sphere };  ///< "mesh", "box", "cylinder", "sphere"
+  Shape shape = Shape::Mesh;
+  std::string file;                     ///< Mesh: relative to the model file ("" = the inertia box)
+  double scale = 1.0;                   ///< Mesh: mesh units -> m (0.001 for a mesh in mm)
+  Vec3 size = Vec3::Constant(0.1);      ///< Box: [m] edge lengths along the shape's x, y, z
+  double radius = 0.05;                 ///< Cylinder, Sphere [m]
+  double length = 0.1;                  ///< Cylinder: [m] along the shape's z
   Vec3 position = Vec3::Zero();         ///< [m] the mesh's origin in body axes
   Quat orientation = Quat::Identity();  ///< mesh axes -> body axes
 };
@@ -299,6 +304,7 @@ const char* toString(ForceSpec::Frame f);
 const char* toString(SensorSpec::Frame f);
 const char* toString(SensorSpec::LengthUnit u);
 const char* toString(SensorSpec::AngleUnit u);
+const char* toString(VisualSpec::Shape s);
 /// Inverse of toString; returns false when the name is unknown.
 /// Only registered joint kinds are accepted.
 bool fromString(const std::string& s, JointType& out);
@@ -313,6 +319,7 @@ bool fromString(const std::string& s, ForceSpec::Frame& out);
 bool fromString(const std::string& s, SensorSpec::Frame& out);
 bool fromString(const std::string& s, SensorSpec::LengthUnit& out);
 bool fromString(const std::string& s, SensorSpec::AngleUnit& out);
+bool fromString(const std::string& s, VisualSpec::Shape& out);
 
 /// Number of constraint equations a joint type imposes (0 for a kind not registered).
 int constraintCount(const JointType& t);

@@ -104,6 +104,35 @@ class CliMassPropertiesTest : public QObject {
     QVERIFY2(std::abs(c.y()) < 1e-4 && std::abs(c.z()) < 1e-4 && c.x() > 0.03 && c.x() < 0.09, qPrintable(r.out));
   }
 
+  /// --cylinder, --box, --sphere: the closed forms of the test's own references, and a body
+  /// whose visual is the shape; a wrong count of dimensions, or a mesh and a shape, refused.
+  void primitives() {
+    Result r = cli({"mass-properties", "--cylinder", "0.02,0.1", "--density", "2700", "--json"});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    const flexim::test::SolidReference cylinder = flexim::test::cylinderReference(0.02, 0.1, Eigen::Vector3d::Zero(), 2700);
+    QVERIFY(std::abs(o["mass"].toDouble() / cylinder.mass - 1) < 1e-14);
+    const QJsonArray rows = o["inertia"].toArray();
+    for (int i = 0; i < 3; ++i)
+      QVERIFY((vec(rows[i]) - Eigen::Vector3d(cylinder.inertia.row(i).transpose())).norm() < 1e-14 * cylinder.inertia.norm());
+    const QJsonObject visual = o["body"].toObject()["visual"].toObject();
+    QCOMPARE(visual["shape"].toString(), QString("cylinder"));
+    QCOMPARE(visual["length"].toDouble(), 0.1);
+    r = cli({"mass-properties", "--box", "3,1.5,0.75", "--density", "7850"});
+    QVERIFY2(r.code == 0 && r.out.contains("mass: 26493.75 kg\n") && r.out.contains("\"visual\": {\"shape\":\"box\""), qPrintable(r.out));
+    r = cli({"mass-properties", "--sphere", "0.1", "--density", "1000", "--json"});
+    o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    const double m = 1000 * 4 * std::numbers::pi * 1e-3 / 3;
+    QVERIFY(std::abs(o["mass"].toDouble() / m - 1) < 1e-14);
+    QVERIFY(std::abs(o["principal_moments"].toArray()[0].toDouble() / (0.4 * m * 0.01) - 1) < 1e-14);
+    r = cli({"mass-properties", "--cylinder", "0.02", "--density", "2700"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("--cylinder needs the radius and the length R,L"), qPrintable(r.err));
+    r = cli({"mass-properties", mesh("box_ascii.stl"), "--sphere", "0.1", "--density", "2700"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("a mesh file (STL, OBJ, PLY, glTF, ...) or one of --box"), qPrintable(r.err));
+  }
+
   void badInputGivesOneClearLine() {
     Result r = cli({"mass-properties", mesh("box_open.stl"), "--density", "7850"});
     QCOMPARE(r.code, 1);

@@ -249,6 +249,47 @@ class MassPropertiesTest : public QObject {
     QVERIFY(std::abs(r.properties.volume - (8 + 0.125)) < 1e-12);
   }
 
+  /// The primitives of a body's visual (box, cylinder, sphere) in closed form: the box against
+  /// the integration of its closed surface, the cylinder against the reference's formula and its
+  /// faceted prisms, which approach it from below as the facets get finer; the sphere against
+  /// the volume and moment of a solid of revolution summed in thin discs.
+  void primitives() {
+    const Vector3d edges(0.3, 0.2, 0.05);
+    const auto box = geometry::boxMassProperties(edges, 7850);
+    const auto meshBox = geometry::computeMassProperties(perFacet(boxMesh(edges, Eigen::Matrix3d::Identity(), Vector3d::Zero())), withDensity(7850));
+    QVERIFY(meshBox.ok);
+    QVERIFY(std::abs(box.mass - meshBox.properties.mass) < 1e-12 * box.mass);
+    QVERIFY((box.inertia - meshBox.properties.inertia).norm() < 1e-12 * box.inertia.norm());
+    QVERIFY(box.centre.isZero(0));
+
+    const double r = 0.02, h = 0.1, rho = 2700;
+    const auto cylinder = geometry::cylinderMassProperties(r, h, rho);
+    const SolidReference ref = cylinderReference(r, h, Vector3d::Zero(), rho);
+    QVERIFY(std::abs(cylinder.mass / ref.mass - 1) < 1e-14);
+    QVERIFY((cylinder.inertia - ref.inertia).norm() < 1e-14 * ref.inertia.norm());
+    double previous = 0;
+    for (int n : {12, 48, 192, 768}) {  // inscribed prisms: lighter, converging as 1/n^2
+      const SolidReference prism = prismReference(n, r, h, Vector3d::Zero(), rho);
+      QVERIFY(prism.mass < cylinder.mass && prism.mass > previous);
+      previous = prism.mass;
+    }
+    QVERIFY(1 - previous / cylinder.mass < 2e-5);
+
+    // the sphere as 20000 discs of radius sqrt(R^2 - z^2): volume and the moment about z
+    const double R = 0.05;
+    const auto sphere = geometry::sphereMassProperties(R, rho);
+    double volume = 0, axial = 0;
+    const int discs = 20000;
+    for (int i = 0; i < discs; ++i) {
+      const double z = -R + (i + 0.5) * 2 * R / discs, a2 = R * R - z * z, dz = 2 * R / discs;
+      volume += std::numbers::pi * a2 * dz;
+      axial += rho * std::numbers::pi * a2 * dz * a2 / 2;
+    }
+    QVERIFY(std::abs(sphere.volume / volume - 1) < 1e-8);
+    QVERIFY(std::abs(sphere.inertia(2, 2) / axial - 1) < 1e-8);
+    QVERIFY(sphere.inertia.isDiagonal(0) && sphere.inertia(0, 0) == sphere.inertia(2, 2));
+  }
+
   void nothingToMeasure() {
     geometry::TriangleMesh flat;  // two triangles back to back: closed, no volume
     flat.vertices = {Vector3d(0, 0, 0), Vector3d(1, 0, 0), Vector3d(0, 1, 0)};

@@ -810,6 +810,53 @@ class ModellingTest : public QObject {
           QVERIFY2((b.position + b.orientation * marker.position - pinA).norm() < 1e-12, marker.name.c_str());
   }
 
+  /// Add → Rigid body: box, cylinder or sphere: an aluminium cylinder typed in the dialog
+  /// gets the closed-form mass and inertia of the solid, is drawn as that cylinder (its extent in
+  /// the view), and is saved and read back as a visual of shape "cylinder".
+  void rigidBodyFromAPrimitive() {
+    m_window->findChild<QAction*>("actionNew")->trigger();
+    const QString file = m_dir.filePath("pin.json");
+    QVERIFY(m_window->saveModelFile(file));
+    activate();
+    whenModal<QDialog>([&](QDialog* d) {
+      QCOMPARE(d->objectName(), QString("shapeDialog"));
+      choose(d->findChild<QComboBox*>("shape"), "cylinder");
+      typeInto(d->findChild<QLineEdit*>("radius"), "0.02");
+      typeInto(d->findChild<QLineEdit*>("length"), "0.1");
+      typeInto(d->findChild<QLineEdit*>("density"), "2700");
+      whenModal<ItemDialog>([&](ItemDialog* body) {
+        type(edit(body, "name"), "pin");
+        pressOk(body);
+      });
+      QTest::mouseClick(d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    });
+    m_window->findChild<QMenu*>("menuAdd")->findChild<QAction*>("actionAddRigidBodyShape")->trigger();
+    QTRY_COMPARE(m_window->model().bodies.size(), std::size_t(1));
+    const RigidBodySpec& pin = m_window->model().bodies[0];
+    QCOMPARE(pin.name, std::string("pin"));
+    const double r = 0.02, h = 0.1, m = 2700 * M_PI * r * r * h;
+    QVERIFY(std::abs(pin.mass / m - 1) < 1e-12);
+    const Vec3 moments(m * (3 * r * r + h * h) / 12, m * (3 * r * r + h * h) / 12, m * r * r / 2);
+    QVERIFY2((pin.inertia - Mat3(moments.asDiagonal())).norm() < 1e-12 * moments.norm(), "inertia");
+    QVERIFY(pin.visual.shape == VisualSpec::Shape::Cylinder && pin.visual.radius == r && pin.visual.length == h);
+    // drawn as the cylinder: 40 mm across, 100 mm along z
+    const auto actors = m_window->scene().actorsOf("bodies[0]");
+    QVERIFY(!actors.empty());
+    double b[6];
+    actors.front()->GetBounds(b);
+    QVERIFY2(std::abs(b[1] - b[0] - 2 * r) < 1e-6 && std::abs(b[5] - b[4] - h) < 1e-6,  // float points
+             qPrintable(QString("%1 x %2 x %3").arg(b[1] - b[0]).arg(b[3] - b[2]).arg(b[5] - b[4])));
+    // saved and read back
+    QVERIFY(m_window->saveModelFile(file));
+    ModelSpec back;
+    Diagnostics diag;
+    QVERIFY(io::loadModelFile(file.toStdString(), back, diag));
+    QVERIFY(back.bodies[0].visual.shape == VisualSpec::Shape::Cylinder && back.bodies[0].visual.length == h);
+    QFile saved(file);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QVERIFY(saved.readAll().contains("\"shape\": \"cylinder\""));
+  }
+
   /// Edit → Copy in one window, Edit → Paste in another (a new model in another folder): the
   /// flexible rod with its virtual bodies arrives with its .frb path relative to the new folder;
   /// pasted again, names get numbers; a joint whose bodies are not there is refused with the
