@@ -41,6 +41,18 @@ bool parseDimensions(const std::string& text, std::size_t count, std::vector<dou
   return out.size() == count;
 }
 
+/// Adds the solid's volume, mass, centre, inertia and principal moments and axes to out.
+void addSolid(nlohmann::ordered_json& out, const geometry::MassProperties& p) {
+  nlohmann::ordered_json axes = nlohmann::ordered_json::array();
+  for (int k = 0; k < 3; ++k) axes.push_back(jsonVec(p.principal_axes.col(k)));
+  out["volume"] = p.volume;
+  out["mass"] = p.mass;
+  out["centre_of_mass"] = jsonVec(p.centre);
+  out["inertia"] = jsonRows(p.inertia);
+  out["principal_moments"] = jsonVec(p.principal_moments);
+  out["principal_axes"] = axes;
+}
+
 void printSolid(const geometry::MassProperties& p, const char* axes) {
   std::printf("volume: %.10g m^3\n", p.volume);
   std::printf("mass: %.10g kg\n", p.mass);
@@ -68,19 +80,9 @@ int primitiveMassProperties(const std::string& shape, const std::vector<double>&
     visual["radius"] = d[0];
   }
   if (json) {
-    nlohmann::ordered_json axes = nlohmann::ordered_json::array();
-    for (int k = 0; k < 3; ++k) axes.push_back(jsonVec(p.principal_axes.col(k)));
-    const nlohmann::ordered_json out = {
-        {"shape", visual},
-        {"density", density},
-        {"volume", p.volume},
-        {"mass", p.mass},
-        {"centre_of_mass", jsonVec(p.centre)},
-        {"inertia", jsonRows(p.inertia)},
-        {"principal_moments", jsonVec(p.principal_moments)},
-        {"principal_axes", axes},
-        {"body", {{"mass", p.mass}, {"inertia", jsonRows(p.inertia)}, {"visual", visual}}},
-    };
+    nlohmann::ordered_json out = {{"shape", visual}, {"density", density}};
+    addSolid(out, p);
+    out["body"] = {{"mass", p.mass}, {"inertia", jsonRows(p.inertia)}, {"visual", visual}};
     std::printf("%s\n", out.dump(2).c_str());
     return 0;
   }
@@ -142,18 +144,9 @@ int massPropertiesCommand(const std::vector<std::string>& args) {
   const geometry::MassProperties& p = r.properties;
 
   if (json) {
-    nlohmann::ordered_json axes = nlohmann::ordered_json::array();
-    for (int k = 0; k < 3; ++k) axes.push_back(jsonVec(p.principal_axes.col(k)));
-    const nlohmann::ordered_json out = {
-        {"file", input},
-        {"density", options.density},
-        {"scale", options.scale},
-        {"volume", p.volume},
-        {"mass", p.mass},
-        {"centre_of_mass", jsonVec(p.centre)},
-        {"inertia", jsonRows(p.inertia)},
-        {"principal_moments", jsonVec(p.principal_moments)},
-        {"principal_axes", axes},
+    nlohmann::ordered_json out = {{"file", input}, {"density", options.density}, {"scale", options.scale}};
+    addSolid(out, p);
+    out.update(nlohmann::ordered_json{
         {"mesh",
          {{"triangles", r.triangles},
           {"vertices", r.vertices},
@@ -168,7 +161,7 @@ int massPropertiesCommand(const std::vector<std::string>& args) {
          {{"mass", p.mass},
           {"inertia", jsonRows(p.inertia)},
           {"visual", {{"file", input}, {"scale", options.scale}, {"position", jsonVec(-p.centre)}}}}},
-    };
+    });
     std::printf("%s\n", out.dump(2).c_str());
     return 0;
   }

@@ -203,8 +203,7 @@ bool FeImportWizard::importFile() {
   }
   m_path = path;
   m_importDiag = diag;
-  m_bodyFromFile = m_body != nullptr;
-  if (!m_bodyFromFile) {
+  if (!m_body) {  // a mesh or deck (a .frb opened has nothing to reduce)
     m_mesh = std::move(mesh);
     m_picked = 0;
     showMesh();

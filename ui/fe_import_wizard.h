@@ -77,7 +77,6 @@ class FeImportWizard : public QWizard {
   void reductionFinished(bool ok);
 
  private:
-  friend class FeImportPage;
   QWizardPage* makeFilePage();
   QWizardPage* makeMeshPage();
   QWizardPage* makeReductionPage();
@@ -104,7 +103,6 @@ class FeImportWizard : public QWizard {
   Diagnostics m_importDiag;
   Diagnostics m_diag;
   std::shared_ptr<fe::ReducedBody> m_body;
-  bool m_bodyFromFile = false;  ///< a .frb was opened: nothing to reduce or write
   QString m_frbPath;
   FeReductionJob* m_job = nullptr;
   Pick m_picking = Pick::None;

@@ -802,25 +802,26 @@ QString MainWindow::modelDirectory() const {
 void MainWindow::markVirtualBodyNodes() {
   // the nodes k, m, n the selected virtual body rides on, as the solver chose them
   std::vector<Vec3> points;
-  std::size_t flexible = model().flexible_bodies.size();
+  std::size_t flexible = model().flexible_bodies.size();  // none
   const ItemId id = m_document->selected();
   const ItemDescription* d = m_document->description(id);
-  if (d && d->kind == "virtual_body") {
-    const std::string name = m_document->itemName(id);
-    const auto nodes = m_virtualBodyNodes.find(name);
-    for (std::size_t f = 0; f < model().flexible_bodies.size() && nodes != m_virtualBodyNodes.end(); ++f) {
-      const FlexibleBodySpec& body = model().flexible_bodies[f];
-      const auto v = std::find_if(model().virtual_bodies.begin(), model().virtual_bodies.end(),
-                                  [&](const VirtualBodySpec& s) { return s.name == name; });
-      if (v == model().virtual_bodies.end() || v->flexible_body != body.name || !body.data) continue;
-      for (int node : nodes->second) {
-        const auto at = std::find(body.data->node_ids.begin(), body.data->node_ids.end(), node);
-        if (at != body.data->node_ids.end()) points.push_back(body.data->coords[std::size_t(at - body.data->node_ids.begin())]);
-      }
-      flexible = f;
+  const auto nodes = d && d->kind == "virtual_body" ? m_virtualBodyNodes.find(m_document->itemName(id)) : m_virtualBodyNodes.end();
+  if (nodes != m_virtualBodyNodes.end()) {
+    const std::string on = std::get<std::string>(m_document->value(id, "flexible_body"));
+    const auto& bodies = model().flexible_bodies;
+    const auto body = std::find_if(bodies.begin(), bodies.end(), [&](const FlexibleBodySpec& f) { return f.name == on; });
+    if (body != bodies.end() && body->data) {
+      flexible = std::size_t(body - bodies.begin());
+      const auto& ids = body->data->node_ids;
+      for (int node : nodes->second)
+        if (const auto at = std::find(ids.begin(), ids.end(), node); at != ids.end())
+          points.push_back(body->data->coords[std::size_t(at - ids.begin())]);
     }
   }
   m_scene->markNodes(flexible, points);
+  m_properties->setViewNote(points.empty() ? QString()
+                                           : tr("In the view: node k <span style='color:#f2403a'>●</span>, m "
+                                                "<span style='color:#40cc4d'>●</span>, n <span style='color:#4d80ff'>●</span>"));
   m_viewport->update();
 }
 

@@ -198,6 +198,11 @@ void PropertyPanel::rebuild() {
   addRows(*d, "");
 }
 
+void PropertyPanel::setViewNote(const QString& html) {
+  m_viewNote = html;
+  showNotes();
+}
+
 void PropertyPanel::setNotes(const Diagnostics& notes) {
   m_compileNotes = notes;
   showNotes();
@@ -208,7 +213,6 @@ QString PropertyPanel::notesText() const { return m_notes->isHidden() ? QString(
 void PropertyPanel::showNotes() {
   const std::string path = m_document->itemPath(m_item);
   QStringList lines;
-  bool nodes = false;
   if (!path.empty())
     for (const Diagnostic& d : m_compileNotes.items()) {
       if (d.where != path && d.where.rfind(path + ".", 0) != 0) continue;
@@ -216,11 +220,8 @@ void PropertyPanel::showNotes() {
       lines << (d.severity == Severity::Info ? text
                                              : QString("<span style='color:%1'>⚠ %2</span>")
                                                    .arg(d.severity == Severity::Error ? "#e5534b" : "#d9822b", text));
-      nodes = nodes || d.message.find("on nodes k = ") != std::string::npos;
     }
-  if (nodes)
-    lines << tr("In the view: node k <span style='color:#f2403a'>●</span>, m <span style='color:#40cc4d'>●</span>, "
-                "n <span style='color:#4d80ff'>●</span>");
+  if (!m_viewNote.isEmpty()) lines << m_viewNote;
   m_notes->setText(lines.join("<br>"));
   m_notes->setVisible(!lines.isEmpty());
 }

@@ -32,6 +32,9 @@ class PropertyPanel : public QWidget {
   QString fieldError(const QString& key) const;
   /// What compiling the model said, shown under the title for the item it is about (a virtual
   /// body's node triangle k, m, n and its near-singularity warning, …).
+  /// A line about what the view shows of the item (the marks of a virtual body's nodes k, m, n),
+  /// shown under its notes; empty for none.
+  void setViewNote(const QString& html);
   void setNotes(const Diagnostics& notes);
   /// The notes shown for the current item ("" for none).
   QString notesText() const;
@@ -59,6 +62,7 @@ class PropertyPanel : public QWidget {
   QLabel* m_title = nullptr;
   QLabel* m_notes = nullptr;
   Diagnostics m_compileNotes;
+  QString m_viewNote;
   QLabel* m_help = nullptr;
   QWidget* m_form = nullptr;
   QFormLayout* m_layout = nullptr;

@@ -7,6 +7,7 @@
 // 1e-6, and whose saved file runs identically in flexim-cli.
 #include "core/fe/reduced_body.h"
 #include "io/model_json.h"
+#include "tests/ui/csv_columns.h"
 #include "render/model_scene.h"
 #include "ui/fe_import_wizard.h"
 #include "ui/item_actions.h"
@@ -67,26 +68,6 @@ namespace {
 
 const QString kRodDeck = QStringLiteral(FLEXIM_SOURCE_DIR "/tests/data/fe/rod/rod_round_c3d10.inp");
 const QString kFlexibleCrank = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_flexible.json");
-
-/// The columns of a result CSV by their names (without the unit), '#' lines skipped.
-std::map<QString, std::vector<double>> readCsv(const QString& path) {
-  std::map<QString, std::vector<double>> columns;
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return columns;
-  QTextStream in(&file);
-  QStringList names;
-  while (!in.atEnd()) {
-    const QString line = in.readLine();
-    if (line.startsWith('#') || line.trimmed().isEmpty()) continue;
-    const QStringList cells = line.split(',');
-    if (names.isEmpty()) {
-      for (const QString& c : cells) names << c.section(" [", 0, 0).trimmed();
-      continue;
-    }
-    for (int i = 0; i < cells.size() && i < names.size(); ++i) columns[names[i]].push_back(cells[i].toDouble());
-  }
-  return columns;
-}
 
 /// Largest difference between the columns both files have, relative to each column's largest
 /// magnitude (at least 1e-3 of its unit); the columns compared in `compared`.
@@ -470,7 +451,8 @@ class ModellingTest : public QObject {
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
     r = cli({"run", model, "-o", saved});
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
-    const auto reference = readCsv(example), built = readCsv(gui), cliBuilt = readCsv(saved);
+    const auto reference = test::csvColumns(example, true), built = test::csvColumns(gui, true),
+               cliBuilt = test::csvColumns(saved, true);
     QStringList compared;
     QString worst;
     const double error = largestDifference(built, reference, compared, &worst);

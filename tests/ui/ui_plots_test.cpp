@@ -4,6 +4,7 @@
 // that sample; the plot's CSV has the same numbers as flexim-cli's CSV of the same model; a
 // plot draws an envelope of at most a few points per pixel column, whatever the sample count.
 #include "io/model_json.h"
+#include "tests/ui/csv_columns.h"
 #include "ui/main_window.h"
 #include "ui/playback_bar.h"
 #include "ui/plot_panel.h"
@@ -32,25 +33,6 @@ namespace {
 
 const QString kFlexibleCrank = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_flexible.json");
 const QString kDoublePendulum = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/double_pendulum.json");
-
-/// Columns of a CSV file by header (comment lines skipped).
-std::map<QString, std::vector<double>> readCsv(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) return {};
-  QStringList header;
-  std::map<QString, std::vector<double>> columns;
-  while (!f.atEnd()) {
-    const QString line = QString::fromUtf8(f.readLine()).trimmed();
-    if (line.isEmpty() || line.startsWith('#')) continue;
-    const QStringList cells = line.split(',');
-    if (header.isEmpty()) {
-      header = cells;
-      continue;
-    }
-    for (int i = 0; i < cells.size() && i < header.size(); ++i) columns[header[i]].push_back(cells[i].toDouble());
-  }
-  return columns;
-}
 
 }  // namespace
 
@@ -101,7 +83,7 @@ class PlotsTest : public QObject {
     cli.start(QStringLiteral(FLEXIM_CLI), {"run", kFlexibleCrank, "--out", cliCsv});
     QVERIFY(cli.waitForFinished(120000));
     QCOMPARE(cli.exitCode(), 0);
-    const auto gui = readCsv(guiCsv), ref = readCsv(cliCsv);
+    const auto gui = test::csvColumns(guiCsv), ref = test::csvColumns(cliCsv);
     const auto& x = gui.at("slider.position.x [m]");
     const auto& xRef = ref.at("slider.position.x [m]");
     QCOMPARE(x.size(), xRef.size());
@@ -205,7 +187,7 @@ class PlotsTest : public QObject {
     cli.start(QStringLiteral(FLEXIM_CLI), {"run", kFlexibleCrank, "--out", cliCsv});
     QVERIFY(cli.waitForFinished(120000));
     QCOMPARE(cli.exitCode(), 0);
-    const auto gui = readCsv(guiCsv), ref = readCsv(cliCsv);
+    const auto gui = test::csvColumns(guiCsv), ref = test::csvColumns(cliCsv);
     QCOMPARE(gui.size(), ref.size());
     QVERIFY(gui.count("slider.position.x [m]") == 1);
     for (const auto& [header, column] : ref) {
