@@ -115,7 +115,16 @@ ItemActions::ItemActions(ModelDocument* document, QWidget* window)
   connect(m_delete, &QAction::triggered, this, &ItemActions::deleteSelected);
 
   connect(m_document, &ModelDocument::selectionChanged, this, &ItemActions::updateEnabled);
+  // the bodies selected last (in the tree or the view): a joint goes between the two
+  connect(m_document, &ModelDocument::selectionChanged, this, [this] {
+    const std::string body = jointBody(m_document->selected());
+    if (!body.empty() && (m_selectedBodies.empty() || m_selectedBodies.back() != body)) {
+      m_selectedBodies.push_back(body);
+      if (m_selectedBodies.size() > 2) m_selectedBodies.erase(m_selectedBodies.begin());
+    }
+  });
   connect(m_document, &ModelDocument::modelReset, this, [this] {
+    m_selectedBodies.clear();
     cancelPlacing();
     updateEnabled();
   });
@@ -338,6 +347,7 @@ ItemId ItemActions::addRigidBodyShape() {
   });
   if (ask.exec() != QDialog::Accepted) return ModelDocument::kNoItem;
   body.name = m_document->freeName(ModelDocument::kModelId, "bodies", kind->currentText().toStdString());
+  if (!m_lastPick.item.empty()) body.position = m_lastPick.point;  // where the user clicked last
   ItemDialog dialog(*m_document, ModelDocument::kModelId, "bodies", &body, m_window);
   dialog.exec();
   return dialog.created();
@@ -395,15 +405,27 @@ ItemId ItemActions::importFeBody() {
   return dialog.created();
 }
 
+std::string ItemActions::jointBody(ItemId id) const {
+  const ItemDescription* d = m_document->description(id);
+  if (d && d->kind == "marker") id = m_document->parentOf(id);  // the body of a selected marker
+  d = m_document->description(id);
+  if (d && (d->kind == "body" || d->kind == "virtual_body")) return m_document->itemName(id);
+  return id == m_document->itemAtPath("ground") ? std::string(kGroundName) : std::string();
+}
+
 ItemId ItemActions::addJointAtPoint() {
-  // between the ground and the selected body (or the body of a selected marker)
-  std::string body;
-  ItemId id = m_document->selected();
-  if (const ItemDescription* d = m_document->description(id); d && d->kind == "marker") id = m_document->parentOf(id);
-  if (const ItemDescription* d = m_document->description(id); d && (d->kind == "body" || d->kind == "virtual_body"))
-    body = m_document->itemName(id);
-  if (body.empty() && !m_document->model().bodies.empty()) body = m_document->model().bodies.front().name;
-  JointDialog dialog(*m_document, m_lastPick, kGroundName, body, m_window);
+  // between the two bodies selected last (the ground and the one selected when there is one)
+  std::vector<std::string> bodies;
+  for (const std::string& b : m_selectedBodies)
+    if (b == kGroundName || m_document->findItem("bodies", b) != ModelDocument::kNoItem ||
+        m_document->findItem("virtual_bodies", b) != ModelDocument::kNoItem)
+      bodies.push_back(b);
+  const std::string selected = jointBody(m_document->selected());
+  if (!selected.empty() && (bodies.empty() || bodies.back() != selected)) bodies.push_back(selected);
+  if (bodies.empty() && !m_document->model().bodies.empty()) bodies.push_back(m_document->model().bodies.front().name);
+  const std::string body2 = bodies.empty() ? std::string() : bodies.back();
+  const std::string body1 = bodies.size() >= 2 && selected == body2 ? bodies[bodies.size() - 2] : std::string(kGroundName);
+  JointDialog dialog(*m_document, m_lastPick, body1, body2, m_window);
   dialog.exec();
   return dialog.created();
 }

@@ -63,8 +63,8 @@ class ItemActions : public QObject {
   /// flexible body, or a marker sensor on the marker last clicked, in a dialog to choose its
   /// quantities; its channels are plotted on the next run (plotOnNextRun). The sensor, or kNoItem.
   ItemId addSensorAtPick();
-  /// Add → Joint at a point…: the dialog, starting at the last picked point, between the ground
-  /// and the selected body; the joint added, or kNoItem.
+  /// Add → Joint at a point…: the dialog, starting at the last picked point, between the two
+  /// bodies selected last (or the ground and the selected body); the joint added, or kNoItem.
   ItemId addJointAtPoint();
 
   /// Placing a virtual body by a click (Add → Virtual body on the mesh): what the next click in
@@ -105,6 +105,10 @@ class ItemActions : public QObject {
   QList<QAction*> m_placeActions;
   std::optional<PlaceOn> m_placing;
   render::PickResult m_lastPick;
+  /// The body (rigid, virtual or the ground) that joints would use for an item: itself, a
+  /// marker's body; "" for other items.
+  std::string jointBody(ItemId id) const;
+  std::vector<std::string> m_selectedBodies;  ///< the last two bodies selected, the latest last
   bool m_editable = true;
 };
 

@@ -776,11 +776,14 @@ class ModellingTest : public QObject {
     for (const MarkerSpec& marker : m.bodies[0].markers)
       if (marker.name == "A") pinA = m.bodies[0].position + m.bodies[0].orientation * marker.position;
     const std::size_t joints = m.joints.size();
+    // the two bodies selected last (here in the tree) are the joint's
+    clickRow("crank");
+    clickRow("slider");
     whenModal<JointDialog>([&](JointDialog* d) {
+      QCOMPARE(d->findChild<QComboBox*>("body1")->currentText(), QString("crank"));
+      QCOMPARE(d->findChild<QComboBox*>("body2")->currentText(), QString("slider"));
       choose(d->findChild<QComboBox*>("from"), "marker 'A' on crank");
       choose(d->findChild<QComboBox*>("kind"), "spherical");
-      choose(d->findChild<QComboBox*>("body1"), "crank");
-      choose(d->findChild<QComboBox*>("body2"), "slider");
       pressOk(d);
     });
     QTest::keyClick(m_window.get(), Qt::Key_J, Qt::ControlModifier);
