@@ -13,6 +13,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <cmath>
 
 namespace flexim::ui {
 
@@ -89,6 +90,12 @@ std::vector<JointPlace> jointPlaces(const ModelSpec& model, const render::PickRe
   addMarkers(kGroundName, model.ground_markers);
   for (const RigidBodySpec& b : model.bodies) addMarkers(b.name, b.markers);
   for (const VirtualBodySpec& v : model.virtual_bodies) addMarkers(v.name, v.markers);
+  // round-off of the fits and rotations (2e-16 beside 1) is not a coordinate anyone means
+  const auto clean = [](Vec3& v) { v = v.unaryExpr([](double x) { return std::abs(x) < 1e-12 ? 0.0 : x; }); };
+  for (JointPlace& p : places) {
+    clean(p.origin);
+    clean(p.axis);
+  }
   return places;
 }
 
@@ -138,7 +145,7 @@ JointDialog::JointDialog(ModelDocument& document, const render::PickResult& last
   auto* detail = new QLabel(this);  // what the fit found, for the user to judge it
   detail->setObjectName("fromDetail");
   detail->setWordWrap(true);
-  detail->setStyleSheet("color: palette(mid);");
+  detail->setStyleSheet("color: #555;");
   form->addRow(QString(), detail);
   detail->hide();
   const Vec3 origin = places.empty() || lastPick.item.empty() ? Vec3::Zero() : places.front().origin;
