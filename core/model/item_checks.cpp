@@ -233,10 +233,12 @@ void checkSensor(ItemCheck& c) {
   for (std::size_t i = 0; i < s.quantities.size(); ++i) {
     const std::string& q = s.quantities[i];
     const std::string field = "quantities[" + std::to_string(i) + "]";
-    if (std::find(known.begin(), known.end(), q) == known.end())
-      c.error(field, "unknown quantity " + inQuotes(q) + " for a " + toString(s.type) + " sensor (expected one of " +
+    if (std::find(known.begin(), known.end(), q) == known.end()) {
+      const std::string type = toString(s.type);
+      const std::string article = std::string("aeiou").find(type.front()) != std::string::npos ? "an " : "a ";
+      c.error(field, "unknown quantity " + inQuotes(q) + " for " + article + type + " sensor (expected one of " +
                          joined(known) + ")");
-    else if (!seen.insert(q).second)
+    } else if (!seen.insert(q).second)
       c.error(field, "duplicate quantity " + inQuotes(q));
   }
   if (s.type != T::Energy && s.type != T::Modal) checkSensorComponents(c, s);

@@ -19,9 +19,11 @@ const std::vector<SensorQuantityInfo>& sensorQuantityTable() {
       {"reaction_force", SensorQuantity::ReactionForce, T::Joint, "N", {"x", "y", "z"}},
       {"reaction_torque", SensorQuantity::ReactionTorque, T::Joint, "N m", {"x", "y", "z"}},
       {"kinetic", SensorQuantity::Kinetic, T::Energy, "J", {"value"}},
-      {"potential", SensorQuantity::Potential, T::Energy, "J", {"value"}},
-      {"total", SensorQuantity::Total, T::Energy, "J", {"value"}},
+      {"gravity", SensorQuantity::Gravity, T::Energy, "J", {"value"}},
+      {"spring", SensorQuantity::Spring, T::Energy, "J", {"value"}},
       {"strain", SensorQuantity::Strain, T::Energy, "J", {"value"}},
+      {"potential", SensorQuantity::Potential, T::Energy, "J", {"value"}},  // gravity + spring + strain
+      {"total", SensorQuantity::Total, T::Energy, "J", {"value"}},
       {"position", SensorQuantity::NodePosition, T::Node, "m", {"x", "y", "z"}},
       {"velocity", SensorQuantity::NodeVelocity, T::Node, "m/s", {"x", "y", "z"}},
       {"acceleration", SensorQuantity::NodeAcceleration, T::Node, "m/s^2", {"x", "y", "z"}},

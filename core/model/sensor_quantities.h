@@ -13,7 +13,7 @@ namespace flexim {
 enum class SensorQuantity {
   Position, Orientation, Velocity, AngularVelocity, Acceleration, AngularAcceleration,  // marker
   Coordinate, CoordinateRate, ReactionForce, ReactionTorque,                           // joint
-  Kinetic, Potential, Total, Strain,                                                   // energy
+  Kinetic, Potential, Total, Strain, Gravity, Spring,                                  // energy
   NodePosition, NodeVelocity, NodeAcceleration, NodeDisplacement,                      // node
   Deflection, NormalizedDeflection,                                                    // deflection
   ModalCoordinate, ModalVelocity                                                       // modal

@@ -192,12 +192,16 @@ void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, s
         break;
       }
       case SensorSpec::Type::Energy: {
-        if (it.quantity == Quantity::Strain) {
-          out.push_back(m_sys.strainEnergy(m_kin));
-          break;
+        // disjoint parts: kinetic + gravity + spring + strain = total; potential = the last three
+        const System::PotentialParts V = m_sys.potentialParts(m_kin);
+        switch (it.quantity) {
+          case Quantity::Strain: out.push_back(V.strain); break;
+          case Quantity::Gravity: out.push_back(V.gravity); break;
+          case Quantity::Spring: out.push_back(V.spring); break;
+          case Quantity::Potential: out.push_back(V.gravity + V.spring + V.strain); break;
+          case Quantity::Kinetic: out.push_back(m_sys.kineticEnergy(m_kin)); break;
+          default: out.push_back(m_sys.kineticEnergy(m_kin) + V.gravity + V.spring + V.strain); break;  // total
         }
-        const double T = m_sys.kineticEnergy(m_kin), V = m_sys.potentialEnergy(m_kin);
-        out.push_back(it.quantity == Quantity::Kinetic ? T : it.quantity == Quantity::Potential ? V : T + V);
         break;
       }
       case SensorSpec::Type::Node:

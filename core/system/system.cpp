@@ -349,6 +349,17 @@ double System::potentialEnergy(const std::vector<BodyKinematics>& kin) const {
   return V;
 }
 
+System::PotentialParts System::potentialParts(const std::vector<BodyKinematics>& kin) const {
+  PotentialParts p;
+  for (int b = 0; b < nblocks(); ++b) {
+    const double strain = m_blocks[b].formulation->strainEnergy(kin[b + 1]);
+    p.strain += strain;
+    p.gravity += m_blocks[b].formulation->potentialEnergy(kin[b + 1], m_gravity) - strain;
+  }
+  for (const auto& e : m_forces) p.spring += e->potentialEnergy(*this, kin);
+  return p;
+}
+
 void System::retract(VecX& q, const VecX& dx) const {
   for (const Block& B : m_blocks) B.formulation->retract(q.segment(B.q0, B.nq()), dx.segment(B.v0, B.nv()));
 }

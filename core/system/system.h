@@ -102,6 +102,13 @@ class System {
   /// Total kinetic and potential energy (potential: gravity, springs and strain).
   double kineticEnergy(const std::vector<BodyKinematics>& kin) const;
   double potentialEnergy(const std::vector<BodyKinematics>& kin) const;
+  /// The potential energy in disjoint parts [J]: of gravity (the bodies' own potential less their
+  /// strain), of the force elements (springs, bushings), and the flexible bodies' strain; their
+  /// sum is potentialEnergy().
+  struct PotentialParts {
+    double gravity = 0, spring = 0, strain = 0;
+  };
+  PotentialParts potentialParts(const std::vector<BodyKinematics>& kin) const;
   double strainEnergy(const std::vector<BodyKinematics>& kin) const;
 
   /// Moves q by a tangent increment dx (per block, Formulation::retract).

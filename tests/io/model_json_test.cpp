@@ -1012,8 +1012,8 @@ class ModelJsonTest : public QObject {
         "sensors[2].quantities[0]: unknown quantity 'displacement' for a modal sensor (expected one of coordinate, "
         "velocity)");
     row("energy quantity", "/sensors/4/quantities", "[\"elastic\"]",
-        "sensors[4].quantities[0]: unknown quantity 'elastic' for a energy sensor (expected one of kinetic, "
-        "potential, total, strain)");
+        "sensors[4].quantities[0]: unknown quantity 'elastic' for an energy sensor (expected one of kinetic, "
+        "gravity, spring, strain, potential, total)");
     row("flexible bodies not an array", "/flexible_bodies", "{}", "flexible_bodies: expected an array");
     row("virtual body not an object", "/virtual_bodies/0", "7", "virtual_bodies[0]: expected an object");
   }
