@@ -12,6 +12,9 @@
 #include <Eigen/OrderingMethods>
 
 #include <chrono>
+#include <algorithm>
+#include <cstdio>
+#include <numbers>
 #include <cmath>
 #include <sstream>
 #include <thread>
@@ -158,6 +161,47 @@ std::string redundancyNote(const std::vector<std::string>& dependent) {
              "(docs/theory/redundant-constraints.md)";
 }
 
+namespace {
+
+/// A hint when IDA's mean step is a small part of the period of a flexible body's highest mode
+/// and nothing damps that mode: undamped high modes often hold BDF's step that small (their
+/// eigenvalues sit on the imaginary axis, where BDF of order above 2 is not stable). Empty
+/// when the run does not look like that.
+std::string stiffModeNote(const ModelSpec& model, const RunSummary& sum) {
+  constexpr long kFewSteps = 2000;        // a short run says nothing about its step size
+  constexpr double kStepsPerPeriod = 5;   // steps within one period of the highest mode
+  if (sum.steps < kFewSteps || !(sum.t_reached > 0)) return {};
+  const double step = sum.t_reached / double(sum.steps);
+  const FlexibleBodySpec* stiffest = nullptr;
+  int mode = 0;
+  double period = 0;
+  for (const FlexibleBodySpec& f : model.flexible_bodies) {
+    if (!f.data || f.data->eigenvalues.size() == 0) continue;
+    const DampingSpec& d = f.damping;
+    if (d.alpha > 0 || d.beta > 0 || (!d.ratio.empty() && d.ratio.back() > 0)) continue;
+    const int used = int(std::min<Eigen::Index>(f.mode_count > 0 ? f.mode_count : f.data->eigenvalues.size(),
+                                                f.data->eigenvalues.size()));
+    const double lambda = f.data->eigenvalues(used - 1);
+    if (!(lambda > 0)) continue;
+    const double T = 2 * std::numbers::pi / std::sqrt(lambda);
+    if (step * kStepsPerPeriod <= T && (!stiffest || T < period)) {
+      stiffest = &f;
+      mode = used;
+      period = T;
+    }
+  }
+  if (!stiffest) return {};
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "IDA took %ld steps, %.3g s on average, %.0f in each period of mode %d of '%s' (%.4g Hz), which "
+                "nothing damps: undamped high modes often hold the step this small. If they do not matter here, "
+                "give the body modal damping (damping.ratio) or run gen-alpha with rho_inf < 1, which damps them",
+                sum.steps, step, period / step, mode, stiffest->name.c_str(), 1 / period);
+  return text;
+}
+
+}  // namespace
+
 ModelCheck Simulation::check() const {
   const System& sys = *m_system;
   ModelCheck mc;
@@ -219,6 +263,8 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       sum.newton_iterations = st.newton_iterations;
       sum.failures = st.failures;
       if (monitor) sum.quality = monitor->finish(st.steps, st.failures, ok);
+      if (spec.integrator == IntegratorType::Ida)
+        if (std::string note = stiffModeNote(m_model, sum); !note.empty()) sum.notes.push_back(std::move(note));
     }
     sum.wall_time = std::chrono::duration<double>(Clock::now() - start).count() - pausedSeconds;
     if (!begun)

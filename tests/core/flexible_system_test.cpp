@@ -734,6 +734,27 @@ class FlexibleSystemTest : public QObject {
     QVERIFY(strainMax > 0);
   }
 
+  /// IDA's steps held small by the rod's undamped highest mode are named in a run note with the
+  /// way out; with modal damping the note is not there (and the run takes fewer steps).
+  void undampedHighModesAreNamed() {
+    const auto undamped = simulate(flexiblePendulum(1.0, 0.05));
+    QVERIFY2(undamped->summary.ok, undamped->summary.message.c_str());
+    const auto& notes = undamped->summary.notes;
+    const auto note = std::find_if(notes.begin(), notes.end(), [](const std::string& n) { return n.find("IDA took") == 0; });
+    QVERIFY2(note != notes.end(), undamped->summary.str().c_str());
+    QVERIFY2(note->find("mode 14 of 'rod' (2659 Hz)") != std::string::npos && note->find("damping.ratio") != std::string::npos &&
+                 note->find("rho_inf < 1") != std::string::npos,
+             note->c_str());
+    ModelSpec m = flexiblePendulum(1.0, 0.05);
+    m.flexible_bodies[0].damping.ratio = {0.02};
+    const auto damped = simulate(m);
+    QVERIFY2(damped->summary.ok, damped->summary.message.c_str());
+    for (const std::string& n : damped->summary.notes) QVERIFY2(n.find("IDA took") != 0, n.c_str());
+    qInfo("flexible pendulum 0-0.05 s, IDA rtol 1e-10: %ld steps undamped, %ld with 2 %% modal damping",
+          undamped->summary.steps, damped->summary.steps);
+    QVERIFY(damped->summary.steps < undamped->summary.steps);
+  }
+
   // 9. flexible pendulum: energy conservation and the rigid-limit large-amplitude period
   void flexiblePendulumEnergy() {
     const auto run = simulate(flexiblePendulum(1.0, 0.2));
