@@ -103,7 +103,6 @@ void RotationHandle::hide() {
   m_renderer->RemoveActor(m_triad);
   m_renderer->RemoveObserver(m_observer);
   m_renderer = nullptr;
-  m_active = -1;
 }
 
 void RotationHandle::setFrame(const Pose& frame) {
@@ -143,7 +142,6 @@ void RotationHandle::place() {
 }
 
 void RotationHandle::setActive(int axis) {
-  m_active = axis;
   for (int a = 0; a < 3; ++a) {
     const double* rgb = a == axis ? kActiveRgb : kAxisRgb[a];
     m_rings[static_cast<std::size_t>(a)]->GetProperty()->SetColor(rgb[0], rgb[1], rgb[2]);

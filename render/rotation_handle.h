@@ -44,8 +44,6 @@ class RotationHandle {
   double screenAngle(int axis, double x, double y) const;
   /// Draws one ring bright (being dragged, or under the cursor); -1 for none.
   void setActive(int axis);
-  int active() const { return m_active; }
-  vtkActor* ringActor(int axis) const { return m_rings[static_cast<std::size_t>(axis)]; }
 
  private:
   /// From the frame's origin towards the eye (along the view for a parallel projection).
@@ -62,7 +60,6 @@ class RotationHandle {
   Pose m_frame = Pose::Identity();
   double m_radius = 1.0;
   double m_pixels = 70.0;
-  int m_active = -1;
   unsigned long m_observer = 0;  ///< the renderer's StartEvent observer that resizes the rings
 };
 

@@ -668,7 +668,7 @@ void FeImportWizard::onReduced() {
     const ModelSpec alone = modelOfReducedBody(m_body, QFileInfo(m_path).completeBaseName().toStdString(), {});
     m_modeScene->build(alone);
     m_modeDocument->reset(alone, {});
-    m_modeBrowser->showMode(6 < m_modeBrowser->table()->rowCount() ? 6 : 0);
+    m_modeBrowser->showFirstElasticMode();
     m_modeView->resetView();
     fe::ValidationReport report;
     fe::reportReducedBody(*m_body, report);

@@ -649,7 +649,7 @@ void MainWindow::showReducedBody(std::shared_ptr<fe::ReducedBody> body, const QS
     dock->show();
     dock->raise();
   }
-  m_modes->showMode(6 < m_modes->table()->rowCount() ? 6 : 0);  // the first elastic mode of a free body
+  m_modes->showFirstElasticMode();
   // frame the body in the view as it is once the Modes panel has taken its place
   QTimer::singleShot(0, m_viewport, &VtkViewport::resetView);
 }

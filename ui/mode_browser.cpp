@@ -299,6 +299,8 @@ void ModeBrowser::showMode(int mode) {
   emit viewChanged();
 }
 
+void ModeBrowser::showFirstElasticMode() { showMode(6 < m_table->rowCount() ? 6 : 0); }
+
 void ModeBrowser::stop() {
   m_timer->stop();
   if (m_mode >= 0) {

@@ -35,6 +35,9 @@ class ModeBrowser : public QWidget {
   int body() const { return m_body; }
   /// Selects a mode row (0-based) and starts animating it.
   void showMode(int mode);
+  /// Shows the first mode after the six rigid-body modes of a free body (the first row of a
+  /// body without them, or of one with fewer modes).
+  void showFirstElasticMode();
   /// The mode animated, -1 when none.
   int mode() const { return m_mode; }
   /// Stops animating and gives the view back (a run started, another model was opened).
