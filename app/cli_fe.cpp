@@ -36,6 +36,7 @@ struct FeArgs {
   std::vector<fe::InterfaceSpec> interfaces;
   std::string method;
   bool orthonormalise = false;
+  bool lumped_invariants = false;  ///< --invariants lumped
 };
 
 bool parseMaterial(const std::string& text, fe::Material& m) {
@@ -93,6 +94,15 @@ std::string parseArgs(const std::vector<std::string>& args, FeArgs& a) {
       }
       spec.set = v;
       a.interfaces.push_back(spec);
+    } else if (o == "--reference" && hasValue) {
+      const std::string v = next();
+      if (a.interfaces.empty()) return "--reference " + v + " sets the reference point of the --interface before it; give that first";
+      std::string error;
+      if (!fe::parseInterfaceReference(v, a.interfaces.back(), error)) return "--reference " + error;
+    } else if (o == "--invariants" && hasValue) {
+      const std::string v = next();
+      if (v != "consistent" && v != "lumped") return "--invariants must be consistent or lumped";
+      a.lumped_invariants = v == "lumped";
     } else if (o == "--method" && hasValue) {
       a.method = next();
       if (a.method != "free-free" && a.method != "craig-bampton") return "--method must be free-free or craig-bampton";
@@ -231,6 +241,7 @@ int reduceCommand(const std::vector<std::string>& args) {
   opt.max_frequency_hz = a.max_frequency;
   opt.interfaces = a.interfaces;
   opt.orthonormalise = a.orthonormalise;
+  if (a.lumped_invariants) opt.invariant_mass = fe::ReductionOptions::InvariantMass::Lumped;
   if (a.material) opt.material = &*a.material;
   opt.density = a.density.value_or(0.0);
   const bool cb = a.method.empty() ? !a.interfaces.empty() : a.method == "craig-bampton";

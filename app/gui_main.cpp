@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
   const QCommandLineOption timeOption("time", "After --run, show the results at time T [s].", "T");
   const QCommandLineOption csvOption("export-csv", "After --run, export the results CSV to FILE.", "FILE.csv");
   const QCommandLineOption contourOption("contour", "Colour flexible bodies by the displacement magnitude or one "
-                                         "body-frame component: magnitude, x, y or z.", "QUANTITY");
+                                         "body-frame component (magnitude, x, y, z), or by a stress: von_mises, "
+                                         "max_principal, min_principal, sxx, syy, szz, sxy, syz, szx.", "QUANTITY");
   const QCommandLineOption rangeOption("colour-range", "Colour scale over the whole run (run, the default) or the frame shown (frame).",
                                        "run|frame");
   const QCommandLineOption undeformedOption("undeformed", "Show the undeformed shape of flexible bodies as a ghost.");
@@ -80,7 +81,8 @@ int main(int argc, char** argv) {
   request.exportAnimation = parser.value(animationOption);
   flexim::render::ContourQuantity contour = flexim::render::ContourQuantity::Magnitude;
   if (parser.isSet(contourOption) && !flexim::render::parseContourQuantity(parser.value(contourOption).toStdString(), contour)) {
-    std::fprintf(stderr, "flexim: --contour expects magnitude, x, y or z\n");
+    std::fprintf(stderr, "flexim: --contour expects magnitude, x, y, z, von_mises, max_principal, min_principal, sxx, syy, szz, "
+                         "sxy, syz or szx\n");
     return 1;
   }
   const QString range = parser.value(rangeOption);

@@ -1,5 +1,7 @@
 #include "render/flexible_surface.h"
 
+#include "core/fe/stress.h"
+
 #include <limits>
 
 #include <vtkCellArray.h>
@@ -13,24 +15,49 @@
 
 namespace flexim::render {
 
+namespace {
+
+struct ContourName {
+  ContourQuantity quantity;
+  const char* key;     ///< --contour value
+  const char* symbol;  ///< legend
+};
+constexpr ContourName kContourNames[] = {
+    {ContourQuantity::Magnitude, "magnitude", "|u|"},
+    {ContourQuantity::X, "x", "u_x"},
+    {ContourQuantity::Y, "y", "u_y"},
+    {ContourQuantity::Z, "z", "u_z"},
+    {ContourQuantity::VonMises, "von_mises", "von Mises"},
+    {ContourQuantity::MaxPrincipal, "max_principal", "sigma_1"},
+    {ContourQuantity::MinPrincipal, "min_principal", "sigma_3"},
+    {ContourQuantity::Sxx, "sxx", "sigma_xx"},
+    {ContourQuantity::Syy, "syy", "sigma_yy"},
+    {ContourQuantity::Szz, "szz", "sigma_zz"},
+    {ContourQuantity::Sxy, "sxy", "sigma_xy"},
+    {ContourQuantity::Syz, "syz", "sigma_yz"},
+    {ContourQuantity::Szx, "szx", "sigma_zx"},
+};
+
+}  // namespace
+
 const char* contourSymbol(ContourQuantity quantity) {
-  switch (quantity) {
-    case ContourQuantity::X: return "u_x";
-    case ContourQuantity::Y: return "u_y";
-    case ContourQuantity::Z: return "u_z";
-    case ContourQuantity::Magnitude: break;
-  }
-  return "|u|";
+  for (const ContourName& n : kContourNames)
+    if (n.quantity == quantity) return n.symbol;
+  return "?";
 }
 
 bool parseContourQuantity(const std::string& text, ContourQuantity& quantity) {
-  if (text == "magnitude") quantity = ContourQuantity::Magnitude;
-  else if (text == "x") quantity = ContourQuantity::X;
-  else if (text == "y") quantity = ContourQuantity::Y;
-  else if (text == "z") quantity = ContourQuantity::Z;
-  else return false;
-  return true;
+  for (const ContourName& n : kContourNames)
+    if (text == n.key) {
+      quantity = n.quantity;
+      return true;
+    }
+  return false;
 }
+
+bool isStress(ContourQuantity quantity) { return int(quantity) >= int(ContourQuantity::VonMises); }
+
+ContourUnit contourUnit(ContourQuantity quantity) { return isStress(quantity) ? ContourUnit{"MPa", 1e-6} : ContourUnit{"mm", 1e3}; }
 
 FlexibleSurface::FlexibleSurface(const fe::ReducedBody& body, int modeCount) {
   const int nodeCount = int(body.coords.size());
@@ -73,6 +100,11 @@ FlexibleSurface::FlexibleSurface(const fe::ReducedBody& body, int modeCount) {
     m_undeformed.push_back(body.coords[std::size_t(node)]);
     m_base.segment<3>(3 * j) = body.coords[std::size_t(node)];
     if (m > 0) m_phi.middleRows<3>(3 * j) = body.modes.block(3 * Eigen::Index(node), 0, 3, m);
+  }
+  if (m > 0 && body.stress_modes.rows() == 6 * Eigen::Index(nodeCount) && body.stress_modes.cols() >= m) {
+    m_stress.resize(6 * k, m);
+    for (Eigen::Index j = 0; j < k; ++j)
+      m_stress.middleRows<6>(6 * j) = body.stress_modes.block(6 * Eigen::Index(m_nodes[std::size_t(j)]), 0, 6, m);
   }
   m_modal = Eigen::VectorXd::Zero(m);
   m_u = Eigen::VectorXd::Zero(3 * k);
@@ -117,13 +149,29 @@ void FlexibleSurface::setQuantity(ContourQuantity quantity) {
   update();
 }
 
-Eigen::VectorXd FlexibleSurface::quantityOf(const Eigen::VectorXd& u) const {
-  const Eigen::Map<const Eigen::Matrix3Xd> columns(u.data(), 3, u.size() / 3);
+Eigen::VectorXd FlexibleSurface::quantityOf(const Eigen::VectorXd& u, const Eigen::VectorXd& modal) const {
+  const Eigen::Index k = u.size() / 3;
+  if (isStress(m_quantity)) {
+    if (m_stress.size() == 0) return Eigen::VectorXd::Zero(k);
+    const Eigen::VectorXd sigma = m_stress.leftCols(modal.size()) * modal;
+    Eigen::VectorXd values(k);
+    for (Eigen::Index j = 0; j < k; ++j) {
+      const fe::Stress6 s = sigma.segment<6>(6 * j);
+      switch (m_quantity) {
+        case ContourQuantity::VonMises: values(j) = fe::vonMises(s); break;
+        case ContourQuantity::MaxPrincipal: values(j) = fe::principalStresses(s)(0); break;
+        case ContourQuantity::MinPrincipal: values(j) = fe::principalStresses(s)(2); break;
+        default: values(j) = s(int(m_quantity) - int(ContourQuantity::Sxx)); break;
+      }
+    }
+    return values;
+  }
+  const Eigen::Map<const Eigen::Matrix3Xd> columns(u.data(), 3, k);
   switch (m_quantity) {
     case ContourQuantity::X: return columns.row(0).transpose();
     case ContourQuantity::Y: return columns.row(1).transpose();
     case ContourQuantity::Z: return columns.row(2).transpose();
-    case ContourQuantity::Magnitude: break;
+    default: break;
   }
   return columns.colwise().norm().transpose();
 }
@@ -131,7 +179,7 @@ Eigen::VectorXd FlexibleSurface::quantityOf(const Eigen::VectorXd& u) const {
 ScalarRange FlexibleSurface::range(const Eigen::VectorXd& modal) const {
   ScalarRange r;
   if (modal.size() > m_phi.cols() || m_nodes.empty()) return r;
-  const Eigen::VectorXd values = quantityOf(m_phi.leftCols(modal.size()) * modal);
+  const Eigen::VectorXd values = quantityOf(m_phi.leftCols(modal.size()) * modal, modal);
   r.add(values.minCoeff());
   r.add(values.maxCoeff());
   return r;
@@ -165,7 +213,7 @@ void FlexibleSurface::update() {
   Eigen::Map<Eigen::VectorXd> xyz(static_cast<double*>(points->GetVoidPointer(0)), 3 * k);
   xyz = m_base + m_scale * m_u;
   Eigen::Map<Eigen::VectorXd> values(m_values->GetPointer(0), k);
-  values = quantityOf(m_u);
+  values = quantityOf(m_u, m_modal);
   m_currentMax = Eigen::Map<const Eigen::Matrix3Xd>(m_u.data(), 3, k).colwise().norm().maxCoeff();
   m_currentRange = ScalarRange{values.minCoeff(), values.maxCoeff()};
   points->Modified();

@@ -20,13 +20,25 @@ class vtkPolyData;
 namespace flexim::render {
 
 /// What the colours of a flexible body show: the elastic displacement u = Phi w (true size,
-/// not scaled), as its magnitude or one component in the body (FE) frame.
-enum class ContourQuantity { Magnitude, X, Y, Z };
+/// not scaled), as its magnitude or one component in the body (FE) frame; or the nodal stress
+/// sigma = S w of the body's stress modes (fe::ReducedBody::stress_modes): von Mises, the largest
+/// or smallest principal stress, or a component in the FE axes.
+enum class ContourQuantity { Magnitude, X, Y, Z, VonMises, MaxPrincipal, MinPrincipal, Sxx, Syy, Szz, Sxy, Syz, Szx };
 
-/// Short name for legends and menus: "|u|", "u_x", "u_y", "u_z".
+/// Short name for legends and menus: "|u|", "u_x", "u_y", "u_z", "von Mises", "sigma_1",
+/// "sigma_3", "sigma_xx", ... (ASCII: the viewport's font has no Greek letters).
 const char* contourSymbol(ContourQuantity quantity);
-/// Parses "magnitude", "x", "y", "z" (the --contour values); false if none of them.
+/// Parses "magnitude", "x", "y", "z", "von_mises", "max_principal", "min_principal", "sxx",
+/// "syy", "szz", "sxy", "syz", "szx" (the --contour values); false if none of them.
 bool parseContourQuantity(const std::string& text, ContourQuantity& quantity);
+/// Whether the quantity is a stress (else a displacement).
+bool isStress(ContourQuantity quantity);
+/// The unit the colour bar shows the quantity in, and the factor from SI: mm (1e3) or MPa (1e-6).
+struct ContourUnit {
+  const char* unit;
+  double scale;
+};
+ContourUnit contourUnit(ContourQuantity quantity);
 
 /// A closed interval of a scalar [lo, hi]; empty when lo > hi.
 struct ScalarRange {
@@ -66,6 +78,8 @@ class FlexibleSurface {
   void setScale(double scale);
   double scale() const { return m_scale; }
 
+  /// Whether the body has stress modes (else a stress quantity shows zero everywhere).
+  bool hasStress() const { return m_stress.size() > 0; }
   /// The quantity the point scalars hold (the magnitude unless told otherwise).
   void setQuantity(ContourQuantity quantity);
   ContourQuantity quantity() const { return m_quantity; }
@@ -91,13 +105,15 @@ class FlexibleSurface {
 
  private:
   void update();
-  /// The contour quantity of each surface node for a displacement vector (3k) -> k values.
-  Eigen::VectorXd quantityOf(const Eigen::VectorXd& u) const;
+  /// The contour quantity of each surface node for modal coordinates (no longer than
+  /// modeCount()) whose displacement is u (3k) -> k values.
+  Eigen::VectorXd quantityOf(const Eigen::VectorXd& u, const Eigen::VectorXd& modal) const;
 
   std::vector<int> m_nodes;
   std::vector<Vec3> m_undeformed;
   Eigen::VectorXd m_base;  ///< 3k undeformed coordinates of the surface nodes
   Eigen::MatrixXd m_phi;   ///< 3k x m mode-shape rows of the surface nodes
+  Eigen::MatrixXd m_stress;  ///< 6k x m stress-mode rows of the surface nodes (empty: none)
   Eigen::VectorXd m_modal;
   Eigen::VectorXd m_u;     ///< 3k displacement of the current modal coordinates
   double m_scale = 1.0;

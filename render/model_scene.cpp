@@ -1027,9 +1027,12 @@ ScalarRange ModelScene::currentRange() const {
 }
 
 void ModelScene::updateColours() {
-  // the magnitude scale starts at 0 (no displacement is blue); a component's spans its values
+  // the magnitude and von Mises scales start at 0 (no displacement or stress is blue); a
+  // component's spans its values
   ScalarRange range = m_options.colourRange == ColourRangeMode::EachFrame ? currentRange() : m_runRange;
-  if (!range.empty() && m_options.contour == ContourQuantity::Magnitude) range.add(0.0);
+  if (!range.empty() && (m_options.contour == ContourQuantity::Magnitude || m_options.contour == ContourQuantity::VonMises))
+    range.add(0.0);
+  const ContourUnit unit = contourUnit(m_options.contour);
   // nothing deformed (before a run): the plain body colour, no legend of a zero range
   const bool deformed = !range.empty() && std::max(std::abs(range.lo), std::abs(range.hi)) > 0.0;
   m_shownRange = deformed ? range : ScalarRange();
@@ -1041,17 +1044,17 @@ void ModelScene::updateColours() {
       lo -= pad, hi += pad;
     }
     m_lookupTable->SetTableRange(lo, hi);
-    m_legendTable->SetTableRange(1e3 * lo, 1e3 * hi);
+    m_legendTable->SetTableRange(unit.scale * lo, unit.scale * hi);
   }
   for (FlexibleVisual& flexible : m_flexible)
     if (flexible.actor) flexible.actor->GetMapper()->SetScalarVisibility(colour);
   if (m_colourBar) {
     m_colourBar->SetVisibility(colour);
-    // labels: both ends (the extremes are what one reads first) and round millimetre values
-    // between them, 1, 2 or 5 times a power of ten apart, none crowding an end
+    // labels: both ends (the extremes are what one reads first) and round values in the shown
+    // unit between them, 1, 2 or 5 times a power of ten apart, none crowding an end
     auto ticks = vtkSmartPointer<vtkDoubleArray>::New();
     if (deformed) {
-      const double lo = 1e3 * range.lo, hi = 1e3 * range.hi;
+      const double lo = unit.scale * range.lo, hi = unit.scale * range.hi;
       const double step = niceStep((hi - lo) / 4.0), room = 0.12 * (hi - lo);
       ticks->InsertNextValue(lo);
       for (double k = std::ceil(lo / step); k * step < hi; ++k)
@@ -1059,7 +1062,7 @@ void ModelScene::updateColours() {
       ticks->InsertNextValue(hi);
     }
     m_colourBar->SetCustomLabels(ticks);
-    const std::string title = std::string(contourSymbol(m_options.contour)) + " [mm]";
+    const std::string title = std::string(contourSymbol(m_options.contour)) + " [" + unit.unit + "]";
     m_colourBar->SetTitle(title.c_str());
   }
 }

@@ -13,7 +13,7 @@ DisplayToolBar::DisplayToolBar(render::ModelScene& scene, QWidget* parent)
 
   m_colour = addAction(tr("&Contour"));
   m_colour->setObjectName("actionColourByDisplacement");
-  m_colour->setToolTip(tr("Colour flexible bodies by their elastic displacement, with a colour bar"));
+  m_colour->setToolTip(tr("Colour flexible bodies by their elastic displacement or stress, with a colour bar"));
   m_colour->setCheckable(true);
   m_colour->setChecked(scene.displacementColouring());
   connect(m_colour, &QAction::toggled, this, [this](bool on) {
@@ -24,11 +24,22 @@ DisplayToolBar::DisplayToolBar(render::ModelScene& scene, QWidget* parent)
   m_contour = new QComboBox(this);
   m_contour->setObjectName("contourQuantity");
   m_contour->setToolTip(tr("What the colours show: the elastic displacement's magnitude, or one of its "
-                           "components in the body's (FE) frame"));
+                           "components in the body's (FE) frame; or the stress of the body's stress modes "
+                           "(von Mises, principal, or a component in the FE axes)"));
   m_contour->addItem(tr("|u| magnitude"), int(render::ContourQuantity::Magnitude));
   m_contour->addItem(tr("u_x (body frame)"), int(render::ContourQuantity::X));
   m_contour->addItem(tr("u_y (body frame)"), int(render::ContourQuantity::Y));
   m_contour->addItem(tr("u_z (body frame)"), int(render::ContourQuantity::Z));
+  m_contour->insertSeparator(m_contour->count());
+  m_contour->addItem(tr("von Mises stress"), int(render::ContourQuantity::VonMises));
+  m_contour->addItem(tr("max principal stress σ₁"), int(render::ContourQuantity::MaxPrincipal));
+  m_contour->addItem(tr("min principal stress σ₃"), int(render::ContourQuantity::MinPrincipal));
+  m_contour->addItem(tr("σ_xx (FE axes)"), int(render::ContourQuantity::Sxx));
+  m_contour->addItem(tr("σ_yy (FE axes)"), int(render::ContourQuantity::Syy));
+  m_contour->addItem(tr("σ_zz (FE axes)"), int(render::ContourQuantity::Szz));
+  m_contour->addItem(tr("σ_xy (FE axes)"), int(render::ContourQuantity::Sxy));
+  m_contour->addItem(tr("σ_yz (FE axes)"), int(render::ContourQuantity::Syz));
+  m_contour->addItem(tr("σ_zx (FE axes)"), int(render::ContourQuantity::Szx));
   addWidget(m_contour);
   connect(m_contour, &QComboBox::currentIndexChanged, this, [this] {
     m_scene.setContour(render::ContourQuantity(m_contour->currentData().toInt()));

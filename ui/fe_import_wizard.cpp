@@ -388,9 +388,13 @@ QWizardPage* FeImportWizard::makeReductionPage() {
   cutoffRow->addWidget(m_useCutoff);
   cutoffRow->addWidget(m_cutoff, 1);
 
-  m_interfaces = new QTableWidget(0, 3, page);
+  m_interfaces = new QTableWidget(0, 4, page);
   m_interfaces->setObjectName("interfaces");
-  m_interfaces->setHorizontalHeaderLabels({tr("Interface"), tr("Nodes"), tr("Kind")});
+  m_interfaces->setHorizontalHeaderLabels({tr("Interface"), tr("Nodes"), tr("Kind"), tr("Reference point")});
+  m_interfaces->horizontalHeaderItem(3)->setToolTip(
+      tr("Where joints attach and whose 6 motions are the constraint modes: default (a coupling's reference node, "
+         "else the centroid; Craig–Bampton averaging: the area-weighted centroid), centroid, area-centroid, "
+         "node ID, or a point x, y, z [m]"));
   m_interfaces->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
   m_interfaces->verticalHeader()->hide();
   m_pickBore = new QPushButton(tr("Pick a bore"), page);
@@ -429,6 +433,12 @@ QWizardPage* FeImportWizard::makeReductionPage() {
   form->addRow(new QLabel(tr("Interfaces (ticked ones are used)"), right));
   form->addRow(m_interfaces);
   form->addRow(pickRow);
+  m_lumpedInvariants = new QCheckBox(tr("Inertia from the lumped nodal masses (instead of the consistent mass)"), right);
+  m_lumpedInvariants->setObjectName("lumpedInvariants");
+  m_lumpedInvariants->setToolTip(tr("The consistent mass gives the FE model's mass properties and free-flight "
+                                     "frequencies exactly; the lumped (HRZ) masses are the paper's sums over nodes. "
+                                     "The report says what the other choice would change."));
+  form->addRow(m_lumpedInvariants);
   form->addRow(m_pickMessage);
   form->addRow(m_reductionError);
   auto* splitter = new QSplitter(page);
@@ -484,6 +494,13 @@ void FeImportWizard::addInterfaceRow(const std::string& name, std::size_t nodes,
   kind->addItems({tr("rigid"), tr("averaging")});
   kind->setCurrentIndex(rigid ? 0 : 1);
   m_interfaces->setCellWidget(row, 2, kind);
+  auto* reference = new QComboBox(m_interfaces);
+  reference->setEditable(true);
+  reference->addItems({"default", "centroid", "area-centroid"});
+  reference->lineEdit()->setPlaceholderText(tr("node ID or x, y, z [m]"));
+  m_interfaces->setCellWidget(row, 3, reference);
+  // a changed reference point is checked at once, like a ticked row
+  connect(reference, &QComboBox::currentTextChanged, m_interfaces, [this, item] { emit m_interfaces->itemChanged(item); });
 }
 
 bool FeImportWizard::reductionOptions(fe::ReductionOptions& options, QString& why) const {
@@ -498,8 +515,15 @@ bool FeImportWizard::reductionOptions(fe::ReductionOptions& options, QString& wh
     spec.set = m_interfaces->item(row, 0)->text().toStdString();
     const auto* kind = static_cast<QComboBox*>(m_interfaces->cellWidget(row, 2));
     spec.kind = kind->currentIndex() == 0 ? fe::Interface::Kind::Rigid : fe::Interface::Kind::Averaging;
+    const auto* reference = static_cast<QComboBox*>(m_interfaces->cellWidget(row, 3));
+    std::string error;
+    if (!fe::parseInterfaceReference(reference->currentText().toStdString(), spec, error)) {
+      why = tr("Reference point of %1: %2").arg(QString::fromStdString(spec.set), QString::fromStdString(error));
+      return false;
+    }
     options.interfaces.push_back(spec);
   }
+  if (m_lumpedInvariants->isChecked()) options.invariant_mass = fe::ReductionOptions::InvariantMass::Lumped;
   if (options.method == fe::ReductionOptions::Method::CraigBampton && options.interfaces.empty()) {
     why = tr("Craig–Bampton needs at least one interface: tick a node set, or pick a bore or a face");
     return false;

@@ -128,6 +128,7 @@ class FeImportWizard : public QWizard {
   QCheckBox* m_useCutoff = nullptr;
   QDoubleSpinBox* m_cutoff = nullptr;
   QTableWidget* m_interfaces = nullptr;
+  QCheckBox* m_lumpedInvariants = nullptr;
   QLabel* m_pickMessage = nullptr;
   QPushButton *m_pickBore = nullptr, *m_pickFace = nullptr;
   QLabel* m_reductionError = nullptr;

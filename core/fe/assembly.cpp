@@ -57,9 +57,8 @@ bool checkMaterial(const Material& m, bool inp, Diagnostics& diag) {
   return ok;
 }
 
-/// Material of every element (nullptr if none could be determined; errors reported). `owned`
-/// holds the materials the pointers refer to: the mesh's (or the override material), with
-/// AssemblyOptions::override_density applied.
+}  // namespace
+
 bool resolveMaterials(const FeModel& mesh, const AssemblyOptions& opt, std::vector<const Material*>& mat,
                       std::vector<Material>& owned, Diagnostics& diag) {
   const std::size_t ne = mesh.elements.size();
@@ -131,6 +130,8 @@ bool resolveMaterials(const FeModel& mesh, const AssemblyOptions& opt, std::vect
     if (used[m] && !checkMaterial(owned[m], inp, diag)) ok = false;
   return ok;
 }
+
+namespace {
 
 /// Compressed-column pattern of the node graph: for node b, its neighbours (nodes sharing an
 /// element with b, b included) nbr[start[b] .. start[b + 1]), sorted.

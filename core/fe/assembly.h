@@ -42,6 +42,12 @@ struct AssembledMatrices {
   double point_mass = 0.0;  ///< translational mass of FeModel::masses [kg] (a one-direction mass counts 1/3)
 };
 
+/// The material of every element as the assembly takes them: the override material or the
+/// element's, with AssemblyOptions::override_density applied (`owned` holds what the pointers
+/// point to). Every problem is reported as the assembly reports it; false if there was any.
+bool resolveMaterials(const FeModel& mesh, const AssemblyOptions& opt, std::vector<const Material*>& mat,
+                      std::vector<Material>& owned, Diagnostics& diag);
+
 /// Assembles K and M of every element of `mesh`. Errors (each naming the element, element set
 /// or material) are added to `diag`; returns false if there was any, and `out` is then empty:
 ///  * element without material: "element set X has no *SOLID SECTION/material" (decks; other

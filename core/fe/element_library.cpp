@@ -452,42 +452,58 @@ bool checkJacobian(const ElementKind& kind, const ElementCoords& X, std::span<co
   return true;
 }
 
-bool elementStiffness(const ElementKind& kind, const ElementCoords& X, double E, double nu,
-                      ElementMatrix& K, JacobianFailure* fail) {
+bool incompatibleModeFrame(const ElementKind& kind, const ElementCoords& X, Eigen::Matrix3d& J0inv, double& det0,
+                           JacobianFailure* fail) {
+  double N[20], dN[60];
+  const double centre[3] = {0.0, 0.0, 0.0};
+  kind.shape(centre, N, dN);
+  const Eigen::Matrix3d J0 = jacobian(X, dN, kind.nodes);
+  det0 = J0.determinant();
+  if (!detOk(det0, sizeCubed(X), -1, false, fail)) return false;
+  J0inv = J0.inverse();
+  return true;
+}
+
+double shapeGradients(const ElementKind& kind, const ElementCoords& X, const double xi[3], const Eigen::Matrix3d& J0inv,
+                      double det0, ShapeGradients& G) {
+  const int n = kind.nodes;
+  double N[20], dN[60], dphi[60];
+  G.resize(n + kind.bubbles, 3);
+  kind.shape(xi, N, dN);
+  const Eigen::Matrix3d J = jacobian(X, dN, n);
+  const double det = J.determinant();
+  if (!(det > 0.0)) return det;
+  const Eigen::Matrix3d Jinv = J.inverse();
+  for (int a = 0; a < n; ++a) G.row(a) = Eigen::RowVector3d(dN[3 * a], dN[3 * a + 1], dN[3 * a + 2]) * Jinv;
+  if (kind.bubbles) {
+    // incompatible modes: strains from the Jacobian J0 at the centre times det J0 / det J, so
+    // that they integrate to zero and leave constant strain alone (Taylor, Beresford & Wilson 1976)
+    kind.bubbleShape(xi, N, dphi);
+    for (int k = 0; k < kind.bubbles; ++k)
+      G.row(n + k) = Eigen::RowVector3d(dphi[3 * k], dphi[3 * k + 1], dphi[3 * k + 2]) * J0inv * (det0 / det);
+  }
+  return det;
+}
+
+namespace {
+
+/// Stiffness of the nodes and, after them, of the incompatible modes (not condensed).
+bool fullStiffness(const ElementKind& kind, const ElementCoords& X, double E, double nu, ElementMatrix& K,
+                   JacobianFailure* fail) {
   const int n = kind.nodes, ns = n + kind.bubbles;  // shape gradients: the nodes', then the bubbles'
   const double lambda = E * nu / ((1.0 + nu) * (1.0 - 2.0 * nu));
   const double mu = E / (2.0 * (1.0 + nu));
   const double h3 = sizeCubed(X);
   K.setZero(3 * ns, 3 * ns);
-  double N[20], dN[60], dphi[60];
-  Eigen::Matrix<double, 20, 3> G;  // dN_a / dx_i (nodes + bubbles <= 20)
-  // incompatible modes: strains from the Jacobian J0 at the centre times det J0 / det J, so that
-  // they integrate to zero and leave constant strain alone (Taylor, Beresford & Wilson 1976)
+  ShapeGradients G;
   Eigen::Matrix3d J0inv = Eigen::Matrix3d::Zero();
   double det0 = 0.0;
-  if (kind.bubbles) {
-    const double centre[3] = {0.0, 0.0, 0.0};
-    kind.shape(centre, N, dN);
-    const Eigen::Matrix3d J0 = jacobian(X, dN, n);
-    det0 = J0.determinant();
-    if (!detOk(det0, h3, -1, false, fail)) return false;
-    J0inv = J0.inverse();
-  }
+  if (kind.bubbles && !incompatibleModeFrame(kind, X, J0inv, det0, fail)) return false;
   for (std::size_t q = 0; q < kind.stiffnessRule.size(); ++q) {
     const QuadPoint& p = kind.stiffnessRule[q];
     const double xi[3] = {p.xi, p.eta, p.zeta};
-    kind.shape(xi, N, dN);
-    const Eigen::Matrix3d J = jacobian(X, dN, n);
-    const double det = J.determinant();
+    const double det = shapeGradients(kind, X, xi, J0inv, det0, G);
     if (!detOk(det, h3, static_cast<int>(q), false, fail)) return false;
-    const Eigen::Matrix3d Jinv = J.inverse();
-    for (int a = 0; a < n; ++a)
-      G.row(a) = Eigen::RowVector3d(dN[3 * a], dN[3 * a + 1], dN[3 * a + 2]) * Jinv;
-    if (kind.bubbles) {
-      kind.bubbleShape(xi, N, dphi);
-      for (int k = 0; k < kind.bubbles; ++k)
-        G.row(n + k) = Eigen::RowVector3d(dphi[3 * k], dphi[3 * k + 1], dphi[3 * k + 2]) * J0inv * (det0 / det);
-    }
     const double c = p.w * det, cl = c * lambda, cm = c * mu;
     // K_ab(i, j) = lambda g_a,i g_b,j + mu g_a,j g_b,i + mu delta_ij (g_a . g_b): the bilinear
     // form lambda div u div v + 2 mu eps(u) : eps(v) for u = N_b e_j, v = N_a e_i.
@@ -505,16 +521,36 @@ bool elementStiffness(const ElementKind& kind, const ElementCoords& X, double E,
   }
   for (int b = 0; b < ns; ++b)
     for (int a = 0; a < b; ++a) K.block<3, 3>(3 * b, 3 * a) = K.block<3, 3>(3 * a, 3 * b).transpose();
+  return true;
+}
+
+using Block = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 60, 60>;
+
+}  // namespace
+
+bool elementStiffness(const ElementKind& kind, const ElementCoords& X, double E, double nu,
+                      ElementMatrix& K, JacobianFailure* fail) {
+  if (!fullStiffness(kind, X, E, nu, K, fail)) return false;
   if (kind.bubbles) {
     // static condensation K = Knn - Knb Kbb^-1 Kbn, made exactly symmetric again
-    const int nn = 3 * n, nb = 3 * kind.bubbles;
-    using Block = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 60, 60>;
+    const int nn = 3 * kind.nodes, nb = 3 * kind.bubbles;
     const Block Kbb = K.bottomRightCorner(nb, nb);
     const Block Kbn = K.bottomLeftCorner(nb, nn);
     const Block C = Kbn.transpose() * Eigen::LLT<Block>(Kbb).solve(Kbn);
     const Block S = K.topLeftCorner(nn, nn) - C;
     K = 0.5 * (S + S.transpose());
   }
+  return true;
+}
+
+bool incompatibleModeRecovery(const ElementKind& kind, const ElementCoords& X, double E, double nu, ElementMatrix& R,
+                              JacobianFailure* fail) {
+  ElementMatrix K;
+  if (!fullStiffness(kind, X, E, nu, K, fail)) return false;
+  const int nn = 3 * kind.nodes, nb = 3 * kind.bubbles;
+  const Block Kbb = K.bottomRightCorner(nb, nb);
+  const Block Kbn = K.bottomLeftCorner(nb, nn);
+  R = -Eigen::LLT<Block>(Kbb).solve(Kbn);
   return true;
 }
 

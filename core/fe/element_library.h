@@ -155,6 +155,28 @@ bool checkJacobian(const ElementKind& kind, const ElementCoords& X, std::span<co
 bool elementStiffness(const ElementKind& kind, const ElementCoords& X, double E, double nu,
                       ElementMatrix& K, JacobianFailure* fail = nullptr);
 
+/// Cartesian gradients of the shape functions (rows a < kind.nodes: dN_a / dx) and, after them,
+/// of the incompatible modes (rows kind.nodes + k, k < kind.bubbles).
+using ShapeGradients = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::ColMajor, 20, 3>;
+
+/// The Jacobian at the element centre that the incompatible modes use (kind.bubbles > 0; else
+/// unused): its inverse and determinant. Returns false if det J0 is not positive.
+bool incompatibleModeFrame(const ElementKind& kind, const ElementCoords& X, Eigen::Matrix3d& J0inv, double& det0,
+                           JacobianFailure* fail = nullptr);
+
+/// Shape-function gradients G at natural point xi, exactly as elementStiffness uses them (the
+/// bubbles' from J0inv, det0 of incompatibleModeFrame, scaled by det J0 / det J). Returns det J
+/// (G is undefined when it is not positive).
+double shapeGradients(const ElementKind& kind, const ElementCoords& X, const double xi[3], const Eigen::Matrix3d& J0inv,
+                      double det0, ShapeGradients& G);
+
+/// Incompatible modes of an element with nodal displacements u (kind.bubbles > 0): the
+/// amplitudes that static condensation eliminated, alpha = -Kbb^-1 Kbn u = R u, R of size
+/// 3 * bubbles x 3 * nodes (alpha node-major like u: 3 * k + i). Returns false (R undefined) on
+/// a non-positive Jacobian determinant.
+bool incompatibleModeRecovery(const ElementKind& kind, const ElementCoords& X, double E, double nu, ElementMatrix& R,
+                              JacobianFailure* fail = nullptr);
+
 /// Scalar consistent mass m_ab = integral of rho N_a N_b dV (n x n); the 3n x 3n element mass is
 /// m (x) I3. Also returns the element volume (integral of dV with the same rule).
 bool elementMass(const ElementKind& kind, const ElementCoords& X, double rho,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 
 #include <array>
 #include <string>
@@ -12,11 +13,16 @@
 
 namespace flexim::fe {
 
-/// Inertia invariants (lumped nodal masses m_k, mode shapes Phi_k); not in the paper, which sums over the nodes:
-///   I1 = sum m_k, I2 = sum m_k x_k, I3 = sum m_k Phi_k, I4 = sum m_k x~_k Phi_k,
-///   I5[l] = sum m_k phi~_kl Phi_k, J0 = -sum m_k x~_k x~_k,
-///   J1[j] = -sum m_k (x~_k phi~_kj + phi~_kj x~_k), J2[j*m+l] = -sum m_k phi~_kj phi~_kl,
-///   Mbar = X^T M_lumped X, Kbar = X^T K X.
+/// Inertia invariants: integrals of rho over the body of products of the position x and the mode
+/// shapes Phi, interpolated by the element shape functions. With the scalar mass matrix Ms
+/// (Ms_ab = integral of rho N_a N_b, plus point masses on the diagonal; the 3n x 3n mass is Ms (x) I3):
+///   I1 = sum_ab Ms_ab, I2 = sum Ms_ab x_b, I3 = sum Ms_ab Phi_b, I4 = sum Ms_ab x~_a Phi_b,
+///   I5[l] = sum Ms_ab phi~_al Phi_b, J0 = -sum Ms_ab x~_a x~_b,
+///   J1[j] = -sum Ms_ab (x~_a phi~_bj + phi~_aj x~_b), J2[j*m+l] = -sum Ms_ab phi~_aj phi~_bl,
+///   Mbar = X^T (Ms (x) I3) X, Kbar = X^T K X.
+/// The paper sums over nodes with lumped masses (Ms diagonal), which is the other way offered:
+/// it is exact for the mass and the centre of mass but not for the inertia and the modal masses
+/// of the consistent-mass modes (issue #16 item 3).
 struct ModalInvariants {
   double I1 = 0.0;
   Eigen::Vector3d I2 = Eigen::Vector3d::Zero();
@@ -29,9 +35,21 @@ struct ModalInvariants {
   int modeCount() const { return static_cast<int>(I3.cols()); }
 };
 
-/// Computes the invariants (the one place that loops over nodes). modes: 3n x m node-major.
+/// Computes the invariants (the one place that loops over nodes) from the scalar mass matrix Ms
+/// (n x n, symmetric). modes: 3n x m node-major. Cost O(nnz(Ms) m + n m^2).
+ModalInvariants computeInvariants(const std::vector<Eigen::Vector3d>& coords, const Eigen::SparseMatrix<double>& Ms,
+                                  const Eigen::MatrixXd& modes, const Eigen::MatrixXd& Kbar);
+/// The same from lumped nodal masses (Ms = diag(node_mass)).
 ModalInvariants computeInvariants(const std::vector<Eigen::Vector3d>& coords, const std::vector<double>& node_mass,
                                   const Eigen::MatrixXd& modes, const Eigen::MatrixXd& Kbar);
+/// The scalar mass of a 3n x 3n mass matrix: Ms_ab = mean over the components p of M(3a+p, 3b+p).
+/// Exact for element masses (m (x) I3) and point masses; a mass in one direction counts 1/3.
+Eigen::SparseMatrix<double> scalarMass(const Eigen::SparseMatrix<double>& M);
+/// The invariants of the first m modes.
+ModalInvariants sliceInvariants(const ModalInvariants& in, int m);
+/// The invariants in a frame moved to the origin c and turned by R (columns: the new axes in
+/// the old frame): x' = R^T (x - c), Phi' = R^T Phi. Nothing loops over nodes.
+ModalInvariants moveInvariants(const ModalInvariants& in, const Eigen::Vector3d& c, const Eigen::Matrix3d& R);
 
 enum class ModeKind { Rigid, Elastic, Constraint, FixedInterface };
 const char* toString(ModeKind k);
@@ -47,6 +65,7 @@ struct Interface {
   /// index, -1 for a node set). The reference point is then that node, not the (weighted) centroid.
   int reference_node = -1;
   std::vector<double> weights;  ///< only while reducing: a coupling's own weights (RBE3 WT), per node
+  bool reference_given = false;  ///< only while reducing: the user chose the reference point, keep it
 };
 
 struct SourceFile {
@@ -58,8 +77,12 @@ struct ReducedBody {
   std::string name;
   std::vector<int> node_ids;
   std::vector<Eigen::Vector3d> coords;      ///< undeformed node positions, body frame [m]
-  std::vector<double> node_mass;            ///< lumped (HRZ) nodal masses [kg]
+  std::vector<double> node_mass;            ///< lumped (HRZ) nodal masses [kg] (display, node checks; not the invariants)
   Eigen::MatrixXd modes;                    ///< 3n x m, node-major
+  /// Stress modes: the nodal stress of each mode (linear elasticity, element stresses extrapolated
+  /// to the nodes and averaged), 6n x m node-major, Voigt order xx, yy, zz, xy, yz, zx, in the
+  /// FE axes [Pa per unit modal coordinate]; empty when the reduction did not compute them.
+  Eigen::MatrixXd stress_modes;
   Eigen::VectorXd eigenvalues;              ///< (rad/s)^2 per mode (0 for rigid/constraint modes)
   std::vector<ModeKind> kinds;              ///< per mode
   ModalInvariants invariants;

@@ -3,6 +3,7 @@
 #include "core/base/rotation.h"
 #include "core/fe/active_dofs.h"
 #include "core/fe/assembly.h"
+#include "core/fe/stress.h"
 #include "core/fe/surface.h"
 
 #include <Eigen/CholmodSupport>
@@ -13,6 +14,10 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <cstdio>
 #include <set>
 
 namespace flexim::fe {
@@ -42,11 +47,50 @@ const Coupling* findCoupling(const FeModel& mesh, const std::string& key) {
   return nullptr;
 }
 
+/// Sets the reference point the user chose; false (with an error) when it cannot be had.
+bool chooseReference(const FeModel& mesh, const InterfaceSpec& spec, std::vector<double>& areas, Interface& itf,
+                     Diagnostics& diag) {
+  using R = InterfaceSpec::Reference;
+  if (spec.reference == R::Default) return true;
+  const std::string where = "interface " + spec.set;
+  if (spec.reference == R::Point) {
+    if (!spec.point.allFinite()) {
+      diag.error(where, "the reference point is not a finite point");
+      return false;
+    }
+    itf.reference = spec.point;
+  } else if (spec.reference == R::Node) {
+    const int k = mesh.indexOf(spec.node_id);
+    if (k < 0) {
+      diag.error(where, "the reference node " + std::to_string(spec.node_id) + " is not in the mesh");
+      return false;
+    }
+    itf.reference = mesh.coords[static_cast<std::size_t>(k)];
+  } else {
+    if (spec.reference == R::AreaCentroid && areas.empty()) areas = surfaceNodeAreas(mesh);
+    double total = 0;
+    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+    for (int k : itf.nodes) {
+      const double w = spec.reference == R::AreaCentroid ? areas[static_cast<std::size_t>(k)] : 1.0;
+      total += w;
+      sum += w * mesh.coords[static_cast<std::size_t>(k)];
+    }
+    if (!(total > 0)) {
+      diag.error(where, "none of its nodes is on the outer surface: it has no area-weighted centroid");
+      return false;
+    }
+    itf.reference = sum / total;
+  }
+  itf.reference_given = true;
+  return true;
+}
+
 /// Resolves interfaces from node sets or couplings; reference point = centroid of the set's nodes,
-/// or the coupling's reference node.
+/// or the coupling's reference node, unless the spec chooses another.
 bool resolveInterfaces(const FeModel& mesh, const std::vector<InterfaceSpec>& specs, std::vector<Interface>& out,
                        Diagnostics& diag) {
   std::set<int> used;
+  std::vector<double> areas;  // tributary areas, computed when first needed
   for (const auto& spec : specs) {
     Interface itf;
     const auto set = mesh.node_sets.find(upper(spec.set));
@@ -82,6 +126,7 @@ bool resolveInterfaces(const FeModel& mesh, const std::vector<InterfaceSpec>& sp
                  "no node set or coupling of that name (node sets and couplings: " + (known.empty() ? "none" : known) + ")");
       continue;
     }
+    if (!chooseReference(mesh, spec, areas, itf, diag)) continue;
     std::vector<int> nodes = itf.nodes;
     if (itf.reference_node >= 0) nodes.push_back(itf.reference_node);
     for (int n : nodes)
@@ -111,24 +156,110 @@ ActiveDofs withoutReferenceNodes(ActiveDofs a, const std::vector<Interface>& int
   return a;
 }
 
-/// Mass properties from lumped nodal masses: total, centre of mass, inertia about it.
-void massProperties(const std::vector<Eigen::Vector3d>& x, const std::vector<double>& m, ReductionReport& r) {
-  r.lumped_mass = 0;
-  Eigen::Vector3d c = Eigen::Vector3d::Zero();
-  for (size_t k = 0; k < x.size(); ++k) {
-    r.lumped_mass += m[k];
-    c += m[k] * x[k];
+/// Centre of mass and inertia about it of a body's invariants.
+void massProperties(const ModalInvariants& inv, Eigen::Vector3d& centre, Eigen::Matrix3d& inertia) {
+  centre = inv.I1 > 0 ? Eigen::Vector3d(inv.I2 / inv.I1) : Eigen::Vector3d::Zero();
+  inertia = inv.J0 - inv.I1 * (centre.squaredNorm() * Eigen::Matrix3d::Identity() - centre * centre.transpose());
+}
+
+/// Fills the report's comparison of the chosen invariants with the other mass's, and says it.
+void compareInvariantMasses(const ModalInvariants& chosen, const ModalInvariants& other, const std::vector<ModeKind>& kinds,
+                            bool consistent, ReductionReport& r, Diagnostics& diag) {
+  massProperties(chosen, r.centre_of_mass, r.inertia);
+  Eigen::Vector3d c;
+  Eigen::Matrix3d J;
+  massProperties(other, c, J);
+  r.other_mass_centre_shift = (c - r.centre_of_mass).norm();
+  r.other_mass_inertia_change = (J - r.inertia).norm() / std::max(r.inertia.norm(), 1e-300);
+  r.other_mass_modal_mass_change = 0;
+  r.other_mass_modal_mass_mode = -1;
+  for (int j = 0; j < chosen.modeCount(); ++j) {
+    if (kinds[static_cast<std::size_t>(j)] == ModeKind::Rigid || !(chosen.Mbar(j, j) > 0)) continue;
+    const double change = std::abs(other.Mbar(j, j) - chosen.Mbar(j, j)) / chosen.Mbar(j, j);
+    if (change > r.other_mass_modal_mass_change) {
+      r.other_mass_modal_mass_change = change;
+      r.other_mass_modal_mass_mode = j;
+    }
   }
-  if (r.lumped_mass > 0) c /= r.lumped_mass;
-  r.centre_of_mass = c;
-  r.inertia.setZero();
-  for (size_t k = 0; k < x.size(); ++k) {
-    const Eigen::Matrix3d s = skew(x[k] - c);
-    r.inertia -= m[k] * s * s;
-  }
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "inertia invariants from the %s; the %s would move the centre of mass by %.3g m, change the inertia "
+                "tensor by %.3g %% and the modal masses by up to %.3g %%%s",
+                consistent ? "consistent mass matrix (the modes' own mass)" : "lumped (HRZ) nodal masses, as asked",
+                consistent ? "lumped (HRZ) nodal masses" : "consistent mass matrix", r.other_mass_centre_shift,
+                100 * r.other_mass_inertia_change, 100 * r.other_mass_modal_mass_change,
+                r.other_mass_modal_mass_mode >= 0 ? (" (mode " + std::to_string(r.other_mass_modal_mass_mode + 1) + ")").c_str() : "");
+  diag.info("reduce", text);
 }
 
 }  // namespace
+
+bool parseInterfaceReference(const std::string& input, InterfaceSpec& spec, std::string& error) {
+  std::string t;
+  for (char c : input) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto first = t.find_first_not_of(" \t"), last = t.find_last_not_of(" \t");
+  t = first == std::string::npos ? std::string() : t.substr(first, last - first + 1);
+  using R = InterfaceSpec::Reference;
+  if (t.empty() || t == "default") {
+    spec.reference = R::Default;
+    return true;
+  }
+  if (t == "centroid") {
+    spec.reference = R::Centroid;
+    return true;
+  }
+  if (t == "area-centroid" || t == "area centroid" || t == "area-weighted centroid") {
+    spec.reference = R::AreaCentroid;
+    return true;
+  }
+  if (t.rfind("node", 0) == 0) {
+    std::string id = t.substr(4);
+    id.erase(0, id.find_first_not_of(" :="));
+    char* end = nullptr;
+    const long v = std::strtol(id.c_str(), &end, 10);
+    if (id.empty() || *end != '\0' || v <= 0 || v > std::numeric_limits<int>::max()) {
+      error = "'" + input + "': a node is given as node ID, e.g. node 12";
+      return false;
+    }
+    spec.reference = R::Node;
+    spec.node_id = static_cast<int>(v);
+    return true;
+  }
+  double x[3];
+  const char* p = t.c_str();
+  for (int a = 0; a < 3; ++a) {
+    while (*p == ' ' || (a > 0 && *p == ',')) ++p;
+    char* end = nullptr;
+    x[a] = std::strtod(p, &end);
+    if (end == p || !std::isfinite(x[a])) {
+      error = "'" + input + "': give default, centroid, area-centroid, node ID, or a point X,Y,Z in metres";
+      return false;
+    }
+    p = end;
+  }
+  while (*p == ' ') ++p;
+  if (*p != '\0') {
+    error = "'" + input + "': give default, centroid, area-centroid, node ID, or a point X,Y,Z in metres";
+    return false;
+  }
+  spec.reference = R::Point;
+  spec.point = Eigen::Vector3d(x[0], x[1], x[2]);
+  return true;
+}
+
+std::string interfaceReferenceText(const InterfaceSpec& spec) {
+  using R = InterfaceSpec::Reference;
+  switch (spec.reference) {
+    case R::Default: return "default";
+    case R::Centroid: return "centroid";
+    case R::AreaCentroid: return "area-centroid";
+    case R::Node: return "node " + std::to_string(spec.node_id);
+    case R::Point: break;
+  }
+  char text[96];
+  std::snprintf(text, sizeof text, "%.9g,%.9g,%.9g", spec.point.x(), spec.point.y(), spec.point.z());
+  return text;
+}
 
 std::vector<double> surfaceNodeAreas(const FeModel& mesh) {
   std::vector<double> area(mesh.nodeCount(), 0.0);
@@ -152,10 +283,11 @@ bool interfaceTransform(const std::vector<Eigen::Vector3d>& coords, std::vector<
   std::vector<DepRow> rows;
   for (size_t i = 0; i < interfaces.size(); ++i) {
     Interface& itf = interfaces[i];
-    if (itf.reference_node >= 0)  // a coupling's reference node translates with the interface
+    if (itf.reference_node >= 0)  // a coupling's reference node moves rigidly with the interface
       for (int a = 0; a < 3; ++a) {
         DepRow r{static_cast<int>(i), Eigen::Matrix<double, 1, 6>::Zero(), {}};
         r.ref(a) = 1;
+        r.ref.tail<3>() = (-skew(coords[static_cast<std::size_t>(itf.reference_node)] - itf.reference)).row(a);
         dependent[3 * itf.reference_node + a] = static_cast<int>(rows.size());
         rows.push_back(std::move(r));
       }
@@ -184,7 +316,7 @@ bool interfaceTransform(const std::vector<Eigen::Vector3d>& coords, std::vector<
     }
     Eigen::Vector3d p = Eigen::Vector3d::Zero();
     for (int j = 0; j < m; ++j) p += w[j] * coords[itf.nodes[j]];
-    if (itf.reference_node < 0) itf.reference = p / wsum;  // a coupling keeps its reference node
+    if (itf.reference_node < 0 && !itf.reference_given) itf.reference = p / wsum;  // else kept
     Eigen::Matrix<double, 6, 6> A = Eigen::Matrix<double, 6, 6>::Zero();
     Eigen::MatrixXd B(6, 3 * m);
     for (int j = 0; j < m; ++j) {
@@ -263,7 +395,8 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
   out.coords = mesh.coords;
   out.node_mass = mats.lumped_node_mass;
   out.interfaces = interfaces;
-  massProperties(out.coords, out.node_mass, report);
+  report.lumped_mass = 0;
+  for (double mk : out.node_mass) report.lumped_mass += mk;
 
   // nodes without stiffness stay out of the eigen solution; an interface cannot hold on to them
   const ActiveDofs active = activeDofs(mats.K, mats.M, mesh.nodeCount());
@@ -369,8 +502,20 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
     }
   }
   report.seconds_eigen = seconds(start);
-  const Eigen::MatrixXd Kbar = out.modes.transpose() * (mats.K * out.modes);
-  out.invariants = computeInvariants(out.coords, out.node_mass, out.modes, 0.5 * (Kbar + Kbar.transpose()));
+  if (opt.stress_modes) {
+    start = std::chrono::steady_clock::now();
+    if (!nodalStresses(mesh, aopt, out.modes, out.stress_modes, diag)) return false;
+    report.seconds_stress = seconds(start);
+    out.method += ", stress modes";
+  }
+  Eigen::MatrixXd Kbar = out.modes.transpose() * (mats.K * out.modes);
+  Kbar = 0.5 * (Kbar + Kbar.transpose());
+  const bool consistent = opt.invariant_mass == ReductionOptions::InvariantMass::Consistent;
+  const ModalInvariants withConsistent = computeInvariants(out.coords, scalarMass(mats.M), out.modes, Kbar);
+  const ModalInvariants withLumped = computeInvariants(out.coords, out.node_mass, out.modes, Kbar);
+  out.invariants = consistent ? withConsistent : withLumped;
+  compareInvariantMasses(out.invariants, consistent ? withLumped : withConsistent, out.kinds, consistent, report, diag);
+  out.method += consistent ? ", consistent-mass invariants" : ", lumped-mass invariants";
   return true;
 }
 

@@ -21,7 +21,20 @@ namespace flexim::fe {
 struct InterfaceSpec {
   std::string set;                            ///< node set or coupling name (case-insensitive), or reference node id
   std::optional<Interface::Kind> kind;        ///< unset: the coupling's own kind; rigid for a node set
+  /// The reference point: Default is a coupling's reference node, else the nodes' centroid
+  /// (Craig-Bampton averaging interfaces: the area-weighted centroid).
+  enum class Reference { Default, Centroid, AreaCentroid, Point, Node };
+  Reference reference = Reference::Default;
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();  ///< Reference::Point, FE coordinates [m]
+  int node_id = 0;                                  ///< Reference::Node: a node id of the mesh
 };
+
+/// Reads a reference point as the CLI's --reference and the import wizard take it: "default" (or
+/// empty), "centroid", "area-centroid" (also "area centroid", "area-weighted centroid"),
+/// "node ID" (also "node:ID"), or "X,Y,Z" in metres. False with a message on anything else.
+bool parseInterfaceReference(const std::string& text, InterfaceSpec& spec, std::string& error);
+/// The text parseInterfaceReference reads back: "default", "centroid", "area-centroid", "node 12", "0.1,0,0".
+std::string interfaceReferenceText(const InterfaceSpec& spec);
 
 struct ReductionOptions {
   enum class Method { FreeFree, CraigBampton };
@@ -31,6 +44,11 @@ struct ReductionOptions {
   std::vector<InterfaceSpec> interfaces;
   bool exact_rigid_modes = true;   ///< free-free: replace computed rigid modes by exact ones
   bool orthonormalise = false;     ///< Craig-Bampton: diagonalise the reduced pencil
+  /// The mass the inertia invariants integrate: the consistent element mass, which the modes are
+  /// orthonormal in (default), or the lumped (HRZ) nodal masses (the paper's sums over nodes).
+  enum class InvariantMass { Consistent, Lumped };
+  InvariantMass invariant_mass = InvariantMass::Consistent;
+  bool stress_modes = true;        ///< compute the nodal stress of every mode (ReducedBody::stress_modes)
   const Material* material = nullptr;  ///< overrides the mesh's materials when set
   double density = 0.0;                ///< > 0: overrides the density of every material (AssemblyOptions)
 };
@@ -41,9 +59,14 @@ struct ReductionReport {
   double mass = 0.0, volume = 0.0; ///< from the element integration
   double lumped_mass = 0.0;        ///< sum of HRZ nodal masses
   double symmetry_error = 0.0;     ///< |K - K^T| / |K|
-  Eigen::Vector3d centre_of_mass = Eigen::Vector3d::Zero();
-  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  ///< about the centre of mass (lumped)
-  double seconds_assembly = 0.0, seconds_eigen = 0.0;
+  Eigen::Vector3d centre_of_mass = Eigen::Vector3d::Zero();  ///< of the invariants' mass
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  ///< about the centre of mass, of the invariants' mass
+  /// What the other mass (lumped when the invariants are consistent, and the reverse) would
+  /// change: centre of mass shift [m], relative change of the inertia tensor about the centre of
+  /// mass (Frobenius norm), and the largest relative change of an elastic mode's modal mass.
+  double other_mass_centre_shift = 0.0, other_mass_inertia_change = 0.0, other_mass_modal_mass_change = 0.0;
+  int other_mass_modal_mass_mode = -1;  ///< 0-based mode of that largest change
+  double seconds_assembly = 0.0, seconds_eigen = 0.0, seconds_stress = 0.0;
 };
 
 /// Reduces `mesh`. Errors name the set/element/material; false when any occurred.

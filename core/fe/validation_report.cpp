@@ -175,6 +175,8 @@ void reportReducedBody(const ReducedBody& body, ValidationReport& r) {
   r.add("method: " + body.method);
   r.add(format("nodes: %zu, modes: %ld, display triangles: %zu, interfaces: %zu", body.coords.size(),
                static_cast<long>(body.modes.cols()), body.surface.size(), body.interfaces.size()));
+  r.add(body.stress_modes.size() > 0 ? "stress modes: the nodal stress of every mode (stress sensors and contours)"
+                                     : "stress modes: none (reduce the mesh again to record stresses)");
   r.add(format("mass (invariant I1): %.7g kg, centre of mass: (%.6g, %.6g, %.6g) m", body.invariants.I1,
                body.invariants.I2.x() / body.invariants.I1, body.invariants.I2.y() / body.invariants.I1,
                body.invariants.I2.z() / body.invariants.I1));

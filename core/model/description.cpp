@@ -576,12 +576,12 @@ struct Registry {
     f.choice("type", &S::type, "what is observed").require();
     f.reference("body", &S::body, "body", "the body of the marker observed").when("type", {"marker"}).require();
     f.reference("body", &S::body, "flexible_body", "the flexible body observed")
-        .when("type", {"node", "deflection", "modal"})
+        .when("type", {"node", "deflection", "modal", "stress"})
         .require()
-        .referenceNote = "node, deflection and modal sensors observe flexible bodies";
+        .referenceNote = "node, deflection, modal and stress sensors observe flexible bodies";
     f.reference("marker", &S::marker, "marker", "the marker observed").when("type", {"marker"}).require().markerOf("body");
     f.reference("joint", &S::joint, "joint", "the joint observed").when("type", {"joint"}).require();
-    f.integer("node", &S::node, "FE node id").when("type", {"node", "deflection"}).require();
+    f.integer("node", &S::node, "FE node id").when("type", {"node", "deflection", "stress"}).require();
     f.value("chord", FieldType::IntList, &S::chord, "", "FE node ids [a, b] of the chord (two different nodes)")
         .when("type", {"deflection"})
         .require();
@@ -589,9 +589,10 @@ struct Registry {
     f.value("quantities", FieldType::StringList, &S::quantities, "", "at least one, no repeats").require();
     const std::vector<std::string> vectors{"marker", "joint", "node", "deflection"};
     f.value("components", FieldType::StringList, &S::components, "",
-            "the components of vector quantities to record, of `x`, `y`, `z` (and `w` of `orientation`); `[]`: "
-            "all. Joint coordinates and energies always record theirs")
-        .when("type", vectors)
+            "the components of vector quantities to record, of `x`, `y`, `z` (and `w` of `orientation`; `xx`, `yy`, "
+            "`zz`, `xy`, `yz`, `zx` of `stress`); `[]`: all. Joint coordinates, energies and the scalar stresses "
+            "always record theirs")
+        .when("type", {"marker", "joint", "node", "deflection", "stress"})
         .byDefault("[]")
         .inUse = Fields<S>::when([](const S& x) { return !x.components.empty(); });
     f.choice("length_unit", &S::length_unit,

@@ -242,9 +242,13 @@ void checkSensor(ItemCheck& c) {
       c.error(field, "duplicate quantity " + inQuotes(q));
   }
   if (s.type != T::Energy && s.type != T::Modal) checkSensorComponents(c, s);
-  if (s.type != T::Node && s.type != T::Deflection) return;
+  if (s.type != T::Node && s.type != T::Deflection && s.type != T::Stress) return;
   const fe::ReducedBody* data = dataOf(c.flexibleBody(s.body));
   checkNode(c, "node", s.node, s.body, data);
+  if (s.type == T::Stress && data && data->stress_modes.size() == 0)
+    c.error("type", "the file of flexible body " + inQuotes(s.body) +
+                        " has no stress modes: reduce the mesh again with this Flexim (flexim-cli reduce, or File > "
+                        "Import FE mesh) to record stresses");
   if (s.type != T::Deflection) return;
   if (s.chord.size() != 2)
     c.error("chord", "expected 2 node ids [a, b]");

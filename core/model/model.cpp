@@ -43,13 +43,14 @@ constexpr std::array<std::pair<FT, const char*>, 4> kForceNames{{
     {FT::Bushing, "bushing"},
 }};
 using ST = SensorSpec::Type;
-constexpr std::array<std::pair<ST, const char*>, 6> kSensorNames{{
+constexpr std::array<std::pair<ST, const char*>, 7> kSensorNames{{
     {ST::Marker, "marker"},
     {ST::Joint, "joint"},
     {ST::Energy, "energy"},
     {ST::Node, "node"},
     {ST::Deflection, "deflection"},
     {ST::Modal, "modal"},
+    {ST::Stress, "stress"},
 }};
 constexpr std::array<std::pair<ReferenceFrame, const char*>, 3> kReferenceNames{{
     {ReferenceFrame::MeanAxis, "mean_axis"},

@@ -225,7 +225,7 @@ struct ForceSpec {
 
 /// What to record. Channel names: <sensor>.<quantity>.<component> [unit].
 struct SensorSpec {
-  enum class Type { Marker, Joint, Energy, Node, Deflection, Modal };
+  enum class Type { Marker, Joint, Energy, Node, Deflection, Modal, Stress };
   enum class Frame { Global, Body };
   /// Display units of the sensor's columns (values and headers); the model itself stays SI.
   enum class LengthUnit { Metre, Millimetre };  ///< "m", "mm"
@@ -241,8 +241,10 @@ struct SensorSpec {
   /// Node: position, velocity, acceleration, displacement (elastic, body axes).
   /// Deflection: deflection [m], normalized (by the chord length) — relative to the chord, body axes.
   /// Modal: coordinate, velocity.
+  /// Stress: stress (xx, yy, zz, xy, yz, zx in the FE axes), von_mises, max_principal,
+  /// min_principal [Pa] at an FE node.
   std::vector<std::string> quantities;
-  int node = 0;              ///< Node, Deflection: FE node id
+  int node = 0;              ///< Node, Deflection, Stress: FE node id
   std::vector<int> chord;    ///< Deflection: the two FE node ids of the chord
   /// Components of the vector quantities to record (x, y, z; w of orientation); empty: all.
   /// Scalar quantities (joint coordinates, energies, modal coordinates) are not affected.

@@ -32,6 +32,10 @@ const std::vector<SensorQuantityInfo>& sensorQuantityTable() {
       {"normalized", SensorQuantity::NormalizedDeflection, T::Deflection, "-", {"x", "y", "z"}},
       {"coordinate", SensorQuantity::ModalCoordinate, T::Modal, "", {}},  // one channel per mode
       {"velocity", SensorQuantity::ModalVelocity, T::Modal, "", {}},
+      {"stress", SensorQuantity::Stress, T::Stress, "Pa", {"xx", "yy", "zz", "xy", "yz", "zx"}},
+      {"von_mises", SensorQuantity::VonMises, T::Stress, "Pa", {"value"}},
+      {"max_principal", SensorQuantity::MaxPrincipal, T::Stress, "Pa", {"value"}},
+      {"min_principal", SensorQuantity::MinPrincipal, T::Stress, "Pa", {"value"}},
   };
   return table;
 }

@@ -16,7 +16,8 @@ enum class SensorQuantity {
   Kinetic, Potential, Total, Strain, Gravity, Spring,                                  // energy
   NodePosition, NodeVelocity, NodeAcceleration, NodeDisplacement,                      // node
   Deflection, NormalizedDeflection,                                                    // deflection
-  ModalCoordinate, ModalVelocity                                                       // modal
+  ModalCoordinate, ModalVelocity,                                                      // modal
+  Stress, VonMises, MaxPrincipal, MinPrincipal                                         // stress
 };
 
 struct SensorQuantityInfo {

@@ -1,5 +1,7 @@
 #include "core/run/sensors.h"
 
+#include "core/fe/stress.h"
+
 #include "core/model/description.h"
 
 #include "core/system/joints.h"
@@ -45,7 +47,7 @@ SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
         continue;
       }
     } else if (spec.type == SensorSpec::Type::Node || spec.type == SensorSpec::Type::Deflection ||
-               spec.type == SensorSpec::Type::Modal) {
+               spec.type == SensorSpec::Type::Modal || spec.type == SensorSpec::Type::Stress) {
       base.flex = sys.flexibleBody(sys.bodyIndex(spec.body));
       if (!base.flex) {
         diag.error(where + ".body", "'" + spec.body + "' is not a flexible body");
@@ -58,6 +60,10 @@ SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
         return it == index.end() ? -1 : it->second;
       };
       if (spec.type != SensorSpec::Type::Modal && (base.node = nodeOf(spec.node, "node")) < 0) continue;
+      if (spec.type == SensorSpec::Type::Stress && base.flex->data->stress_modes.size() == 0) {
+        diag.error(where + ".type", "the file of '" + spec.body + "' has no stress modes (reduce it again)");
+        continue;
+      }
       if (spec.type == SensorSpec::Type::Deflection) {
         if (spec.chord.size() != 2 || spec.chord[0] == spec.chord[1]) {
           diag.error(where + ".chord", "expected two different node ids");
@@ -206,7 +212,8 @@ void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, s
       }
       case SensorSpec::Type::Node:
       case SensorSpec::Type::Deflection:
-      case SensorSpec::Type::Modal: evaluateFlexible(it, vdot, out); break;
+      case SensorSpec::Type::Modal:
+      case SensorSpec::Type::Stress: evaluateFlexible(it, vdot, out); break;
     }
     // the chosen components, in the sensor's units
     if (it.keep.empty()) continue;
@@ -249,6 +256,16 @@ void SensorSet::evaluateFlexible(const Item& it, const VecX& vdot, std::vector<d
       return;
     }
     case Quantity::NodeDisplacement: put(F.R * (F.nodeModes(it.node) * K.w)); return;
+    case Quantity::Stress:
+    case Quantity::VonMises:
+    case Quantity::MaxPrincipal:
+    case Quantity::MinPrincipal: {
+      const fe::Stress6 sigma = F.data->stress_modes.middleRows<6>(6 * it.node) * K.w;
+      if (it.quantity == Quantity::Stress) out.insert(out.end(), sigma.data(), sigma.data() + 6);
+      else if (it.quantity == Quantity::VonMises) out.push_back(fe::vonMises(sigma));
+      else out.push_back(fe::principalStresses(sigma)(it.quantity == Quantity::MaxPrincipal ? 0 : 2));
+      return;
+    }
     default: break;
   }
   const Vec3& x = F.data->coords[it.node];

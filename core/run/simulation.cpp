@@ -5,6 +5,7 @@
 #include "core/run/consistency.h"
 #include "core/run/quality_monitor.h"
 #include "core/run/sensors.h"
+#include "core/run/stress_hot_spots.h"
 #include "core/system/system.h"
 
 #include <Eigen/SparseCore>
@@ -253,6 +254,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
   RunSummary sum;
   std::unique_ptr<Integrator> integ;
   std::unique_ptr<QualityMonitor> monitor;
+  StressHotSpots hotSpots(sys);
   bool begun = false;
   auto finish = [&](bool ok, std::string message) {
     sum.ok = ok;
@@ -266,6 +268,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       if (spec.integrator == IntegratorType::Ida)
         if (std::string note = stiffModeNote(m_model, sum); !note.empty()) sum.notes.push_back(std::move(note));
     }
+    for (std::string& note : hotSpots.notes()) sum.notes.push_back(std::move(note));
     sum.wall_time = std::chrono::duration<double>(Clock::now() - start).count() - pausedSeconds;
     if (!begun)
       for (auto* k : sinks) k->begin({}, sum);
@@ -351,6 +354,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
         const Block& B = sys.block(F.body);
         sample.modal[i] = st.q.segment(B.q0 + B.nq() - F.dyn->modes(), F.dyn->modes());
       }
+      hotSpots.sample(st.t, sample.modal);
       for (auto* k : sinks) k->sample(sample);
       ++sum.samples;
       sum.t_reached = st.t;

@@ -28,23 +28,6 @@ std::string mm(double metres) {
 }
 
 /// Invariants of the first m modes (no loop over nodes: the invariants are linear/bilinear in the modes).
-fe::ModalInvariants sliceInvariants(const fe::ModalInvariants& in, int m) {
-  const int M = in.modeCount();
-  fe::ModalInvariants out = in;
-  if (m == M) return out;
-  out.I3 = in.I3.leftCols(m);
-  out.I4 = in.I4.leftCols(m);
-  out.I5.clear();
-  for (int l = 0; l < m; ++l) out.I5.push_back(in.I5[l].leftCols(m));
-  out.J1.assign(in.J1.begin(), in.J1.begin() + m);
-  out.J2.clear();
-  for (int j = 0; j < m; ++j)
-    for (int l = 0; l < m; ++l) out.J2.push_back(in.J2[j * M + l]);
-  out.Mbar = in.Mbar.topLeftCorner(m, m);
-  out.Kbar = in.Kbar.topLeftCorner(m, m);
-  return out;
-}
-
 /// Rotation whose columns are the principal axes of J, ordered and signed to be closest to the identity.
 Mat3 principalAxes(const Mat3& J) {
   Eigen::SelfAdjointEigenSolver<Mat3> eig(J);
@@ -101,6 +84,9 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     eff->node_ids = src.node_ids;
     eff->node_mass = src.node_mass;
     eff->modes = src.modes.leftCols(m);
+    // stress tensors stay in the FE axes (not turned into the principal axes); a stiffness scale
+    // scales them as it scales the modal stiffness (sigma = E epsilon)
+    if (src.stress_modes.size() > 0) eff->stress_modes = spec.stiffness_scale * src.stress_modes.leftCols(m);
     eff->eigenvalues = src.eigenvalues.head(m);
     eff->kinds.assign(src.kinds.begin(), src.kinds.begin() + m);
     eff->surface = src.surface;
@@ -108,8 +94,8 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     Vec3 offset = Vec3::Zero();
     Mat3 R = Mat3::Identity();
     if (spec.reference == ReferenceFrame::PrincipalAxis) {
-      // PAC hold the frame at the (lumped-mass) centre of mass on the principal axes (MSD 2023
-      // Sec. 2.3.1): move the FE frame there once, here, and recompute the invariants.
+      // PAC hold the frame at the centre of mass on the principal axes (MSD 2023 Sec. 2.3.1):
+      // move the FE frame there once, here, with the invariants.
       const auto& inv = src.invariants;
       offset = inv.I2 / inv.I1;
       const Mat3 Jc = inv.J0 - inv.I1 * (offset.squaredNorm() * Mat3::Identity() - offset * offset.transpose());
@@ -120,13 +106,12 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
         eff->modes.middleRows<3>(3 * k) = R.transpose() * eff->modes.middleRows<3>(3 * k);
       }
       for (auto& f : eff->interfaces) f.reference = R.transpose() * (f.reference - offset);
-      eff->invariants = fe::computeInvariants(eff->coords, eff->node_mass, eff->modes,
-                                              src.invariants.Kbar.topLeftCorner(m, m));
+      eff->invariants = fe::moveInvariants(fe::sliceInvariants(src.invariants, m), offset, R);
       const PrincipalAxisCheck chk = PrincipalAxisConditions::check(eff->invariants);
       if (!chk.warning.empty()) diag.warning(where + ".reference", chk.warning);
     } else {
       eff->coords = src.coords;
-      eff->invariants = sliceInvariants(src.invariants, m);
+      eff->invariants = fe::sliceInvariants(src.invariants, m);
     }
     eff->invariants.Kbar *= spec.stiffness_scale;
 

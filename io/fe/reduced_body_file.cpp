@@ -30,6 +30,7 @@ constexpr const char* kMode = "MODE";
 constexpr const char* kInvr = "INVR";
 constexpr const char* kSurf = "SURF";
 constexpr const char* kIntf = "INTF";
+constexpr const char* kStrs = "STRS";  // optional, written since issue #16: older readers skip it
 constexpr const char* kEnd = "END ";
 
 // Fixed byte counts per item.
@@ -237,6 +238,11 @@ bool lengthFromCounts(const std::string& tag, const unsigned char* payload, std:
     what = num(m) + " modes of " + num(rows) + " rows";
     std::uint64_t column = 0;
     if (mul(rows, 8, column) && column <= std::numeric_limits<std::uint64_t>::max() - 9) plus(16, m, 9 + column);
+  } else if (tag == kStrs && available >= 16) {
+    const std::uint64_t m = readU64(payload), rows = readU64(payload + 8);
+    what = "stress modes of " + num(m) + " modes of " + num(rows) + " rows";
+    std::uint64_t column = 0;
+    if (mul(rows, 8, column)) plus(16, m, column);
   } else if (tag == kInvr && available >= 8) {
     const std::uint64_t m = readU64(payload);
     what = "invariants for " + num(m) + " modes";
@@ -319,6 +325,22 @@ void decodeModes(Reader r, fe::ReducedBody& b) {
   for (std::uint64_t j = 0; j < m; ++j) b.eigenvalues[static_cast<Eigen::Index>(j)] = r.real("eigenvalues");
   b.modes.resize(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(m));
   r.matrix(b.modes, "mode shapes");
+  r.finish();
+}
+
+void decodeStressModes(Reader r, fe::ReducedBody& b) {
+  const std::uint64_t m = r.u64(), rows = r.u64();
+  const std::uint64_t n = b.coords.size();
+  const auto modes = static_cast<std::uint64_t>(b.modes.cols());
+  if (m != modes) r.error("stress modes are for " + num(m) + " modes, but the MODE chunk has " + num(modes));
+  if (rows != 6 * n)
+    r.error("stress modes have " + num(rows) + " rows, but the NODE chunk has " + num(n) + " nodes (expected " +
+            num(6 * n) + " rows)");
+  std::uint64_t bytes = 0;
+  if (!mul(m, 8 * rows, bytes) || bytes != r.remaining())
+    r.error("has " + num(r.remaining()) + " bytes of stress modes, expected " + num(bytes) + " (corrupted)");
+  b.stress_modes.resize(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(m));
+  r.matrix(b.stress_modes, "stress modes");
   r.finish();
 }
 
@@ -427,6 +449,10 @@ std::string checkReducedBody(const fe::ReducedBody& b) {
   if (b.eigenvalues.size() != m)
     return std::to_string(b.eigenvalues.size()) + " eigenvalues for " + std::to_string(m) + " modes";
   if (!allFinite(b.eigenvalues)) return "eigenvalues contain NaN or Inf";
+  if (b.stress_modes.size() > 0 &&
+      (b.stress_modes.rows() != static_cast<Eigen::Index>(6 * n) || b.stress_modes.cols() != m))
+    return "stress modes are " + shape(b.stress_modes) + ", expected " + std::to_string(6 * n) + " x " + std::to_string(m);
+  if (!allFinite(b.stress_modes)) return "stress modes contain NaN or Inf";
 
   const fe::ModalInvariants& inv = b.invariants;
   const auto sized = [m](const Eigen::MatrixXd& x, Eigen::Index rows) {
@@ -537,6 +563,14 @@ std::string encodeReducedBody(const fe::ReducedBody& b) {
   }
   w.endChunk(at);
 
+  if (b.stress_modes.size() > 0) {
+    at = w.beginChunk(kStrs);
+    w.u64(static_cast<std::uint64_t>(b.stress_modes.cols()));
+    w.u64(static_cast<std::uint64_t>(b.stress_modes.rows()));
+    w.matrix(b.stress_modes);
+    w.endChunk(at);
+  }
+
   const std::array<std::uint8_t, 32> digest = [&] {
     Sha256 h;
     h.update(w.bytes);
@@ -582,7 +616,8 @@ bool decodeReducedBody(std::string_view bytes, fe::ReducedBody& out, std::string
         ended = true;
         break;
       }
-      const bool known = tag == kMeta || tag == kNode || tag == kMode || tag == kInvr || tag == kSurf || tag == kIntf;
+      const bool known = tag == kMeta || tag == kNode || tag == kMode || tag == kInvr || tag == kSurf || tag == kIntf ||
+                         tag == kStrs;
       if (known && !chunks.emplace(tag, span).second) fail("duplicate chunk " + shownTag(tag) + " at byte " + num(pos));
       // unknown chunks (written by a newer Flexim) are skipped
       pos = span.end;
@@ -610,6 +645,7 @@ bool decodeReducedBody(std::string_view bytes, fe::ReducedBody& out, std::string
     decodeInvariants(reader(kInvr), b);
     if (chunks.count(kSurf)) decodeSurface(reader(kSurf), b);
     if (chunks.count(kIntf)) decodeInterfaces(reader(kIntf), b);
+    if (chunks.count(kStrs)) decodeStressModes(reader(kStrs), b);
     out = std::move(b);
     return true;
   } catch (const FormatError& e) {

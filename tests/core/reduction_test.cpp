@@ -2,6 +2,7 @@
 // free-free and clamped beam frequencies against Euler-Bernoulli and ccx's own tables, mass
 // properties against ccx, rigid-mode count and mass-orthonormality, and the Craig-Bampton
 // static constraint modes reproducing the exact static deflection under interface loads.
+#include "core/base/rotation.h"
 #include "core/fe/assembly.h"
 #include "core/fe/inertia.h"
 #include "core/fe/modal.h"
@@ -325,6 +326,163 @@ class ReductionTest : public QObject {
     // elastic modes: Kbar is diag(omega^2) and the rigid rows vanish
     for (int j = 6; j < 14; ++j) QVERIFY(std::abs(body.invariants.Kbar(j, j) / body.eigenvalues(j) - 1) < 1e-6);
     QVERIFY(body.invariants.Kbar.topLeftCorner(6, 6).cwiseAbs().maxCoeff() < 1e-6 * body.eigenvalues(6));
+  }
+
+  void consistentInvariantsAreTheFeModels_data() {
+    QTest::addColumn<QString>("deck");
+    QTest::newRow("C3D10") << "beam/beam_free.inp";
+    QTest::newRow("C3D20") << "beam/beam_hex_free.inp";
+  }
+  void consistentInvariantsAreTheFeModels() {
+    // issue #16 item 3: the 0.3 x 0.01 x 0.01 m steel box. Its consistent element masses are
+    // exact on straight-edged elements, so the invariants' mass, centre of mass and inertia are
+    // the solid's closed forms; and the elastic modes, orthonormal in that mass, decouple from
+    // the frame motion in free flight, so the body's free-flight frequencies are the FE ones.
+    QFETCH(QString, deck);
+    const FeModel mesh = load(deck.toStdString());
+    const double L = 0.3, a = 0.01, mass = kRho * L * a * a;
+    const Eigen::Vector3d centre(L / 2, 0, 0);
+    const Eigen::Vector3d J(mass * (2 * a * a) / 12, mass * (L * L + a * a) / 12, mass * (L * L + a * a) / 12);
+    for (const auto invariantMass : {ReductionOptions::InvariantMass::Consistent, ReductionOptions::InvariantMass::Lumped}) {
+      const bool consistent = invariantMass == ReductionOptions::InvariantMass::Consistent;
+      ReductionOptions opt;
+      opt.modes = 10;
+      opt.invariant_mass = invariantMass;
+      ReducedBody body;
+      ReductionReport report;
+      Diagnostics diag;
+      QVERIFY2(reduce(mesh, opt, body, report, diag), diag.str().c_str());
+      const ModalInvariants& inv = body.invariants;
+      const Eigen::Vector3d c = inv.I2 / inv.I1;
+      const Eigen::Matrix3d Jc = inv.J0 - inv.I1 * (c.squaredNorm() * Eigen::Matrix3d::Identity() - c * c.transpose());
+      const double inertiaError = (Jc - Eigen::Matrix3d(J.asDiagonal())).norm() / J.norm();
+      // free flight, linearised at rest: [r, theta, elastic q] with T = 1/2 v^T Mff v
+      std::vector<int> elastic;
+      for (int j = 0; j < inv.modeCount(); ++j)
+        if (body.kinds[j] == ModeKind::Elastic) elastic.push_back(j);
+      const int ne = static_cast<int>(elastic.size()), nf = 6 + ne;
+      Eigen::MatrixXd Mff = Eigen::MatrixXd::Zero(nf, nf), Kff = Eigen::MatrixXd::Zero(nf, nf);
+      Mff.topLeftCorner<3, 3>() = inv.I1 * Eigen::Matrix3d::Identity();
+      Mff.block<3, 3>(0, 3) = -skew(inv.I2);
+      Mff.block<3, 3>(3, 0) = skew(inv.I2);
+      Mff.block<3, 3>(3, 3) = inv.J0;
+      for (int e = 0; e < ne; ++e) {
+        Mff.block<3, 1>(0, 6 + e) = Mff.block<3, 1>(6 + e, 0).transpose() = inv.I3.col(elastic[e]);
+        Mff.block<3, 1>(3, 6 + e) = inv.I4.col(elastic[e]);
+        Mff.block<1, 3>(6 + e, 3) = inv.I4.col(elastic[e]).transpose();
+        for (int f = 0; f < ne; ++f) {
+          Mff(6 + e, 6 + f) = inv.Mbar(elastic[e], elastic[f]);
+          Kff(6 + e, 6 + f) = inv.Kbar(elastic[e], elastic[f]);
+        }
+      }
+      Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> ges(Kff, Mff);
+      double frequencyError = 0;
+      for (int e = 0; e < ne; ++e)
+        frequencyError = std::max(frequencyError, std::abs(std::sqrt(ges.eigenvalues()(6 + e) / body.eigenvalues(elastic[e])) - 1));
+      qInfo("%s invariants: mass %.3e, centre %.3e m, inertia %.3e relative; free-flight frequencies %.3e relative; "
+            "the other mass's inertia %.3g %%, modal masses %.3g %%",
+            consistent ? "consistent" : "lumped", std::abs(inv.I1 / mass - 1), (c - centre).norm(), inertiaError,
+            frequencyError, 100 * report.other_mass_inertia_change, 100 * report.other_mass_modal_mass_change);
+      QVERIFY(std::abs(inv.I1 / mass - 1) < 1e-10);  // the lumped masses keep the total too
+      if (consistent) {
+        QVERIFY((c - centre).norm() < 1e-10 * L);
+        QVERIFY(inertiaError < 1e-10);
+        QVERIFY(frequencyError < 1e-6);
+        QVERIFY(report.other_mass_modal_mass_change > 1e-3);  // the comparison is measured, not zero
+        QVERIFY(QString::fromStdString(body.method).contains("consistent-mass invariants"));
+        bool said = false;
+        for (const auto& d : diag.items()) said = said || d.message.find("the lumped (HRZ) nodal masses would") != std::string::npos;
+        QVERIFY(said);
+      } else {
+        QVERIFY(inertiaError > 1e-4 || frequencyError > 1e-3);  // what the consistent mass fixes
+      }
+    }
+  }
+
+  void interfaceReferencePointIsSettable() {
+    // issue #16 item 4: a rigid and an averaging interface with a chosen reference point; the
+    // constraint modes are the rigid motions about that point, and the static solution is the
+    // full FE one whatever the point
+    const FeModel mesh = load("conrod/conrod_free.inp");
+    const Eigen::Vector3d p(0.01, 0.002, 0.006);
+    for (const auto kind : {Interface::Kind::Rigid, Interface::Kind::Averaging}) {
+      ReductionOptions opt;
+      opt.method = ReductionOptions::Method::CraigBampton;
+      opt.modes = 2;
+      InterfaceSpec big{"BORE_BIG"}, small{"BORE_SMALL", kind};
+      std::string error;
+      QVERIFY2(parseInterfaceReference("node:" + std::to_string(mesh.node_ids[0]), big, error), error.c_str());
+      QVERIFY2(parseInterfaceReference(" 0.01, 0.002,0.006 ", small, error), error.c_str());
+      opt.interfaces = {big, small};
+      ReducedBody body;
+      ReductionReport report;
+      Diagnostics diag;
+      QVERIFY2(reduce(mesh, opt, body, report, diag), diag.str().c_str());
+      QVERIFY((body.interfaces[0].reference - mesh.coords[0]).norm() == 0);
+      QVERIFY((body.interfaces[1].reference - p).norm() == 0);
+      if (kind == Interface::Kind::Rigid) {
+        // column 6 + 3 + a: unit rotation about axis a of BORE_SMALL's reference point
+        for (int a = 0; a < 3; ++a)
+          for (int k : mesh.node_sets.at("BORE_SMALL")) {
+            const Eigen::Vector3d expected = Eigen::Vector3d::Unit(a).cross(mesh.coords[k] - p);
+            QVERIFY((body.modes.block<3, 1>(3 * k, 9 + a) - expected).norm() < 1e-12);
+          }
+      } else {
+        // a rigid motion of the whole body about p is reproduced by the reference dofs alone:
+        // the averaging interface's reference follows the nodes' mean motion about p
+        const Eigen::Vector3d th(0.01, -0.02, 0.03);
+        Eigen::VectorXd u(body.modes.rows());
+        for (int k = 0; k < mesh.nodeCount(); ++k) u.segment<3>(3 * k) = th.cross(mesh.coords[k] - p);
+        const Eigen::VectorXd q = body.modes.colPivHouseholderQr().solve(u);
+        QVERIFY((body.modes * q - u).norm() < 1e-9 * u.norm());
+        QVERIFY(q.segment<3>(6).norm() < 1e-9);           // BORE_SMALL translation about p: none
+        QVERIFY((q.segment<3>(9) - th).norm() < 1e-9 * th.norm());
+      }
+    }
+    // the other choices, and the errors
+    InterfaceSpec spec{"BORE_SMALL"};
+    std::string error;
+    QVERIFY(parseInterfaceReference("area-weighted centroid", spec, error));
+    QCOMPARE(interfaceReferenceText(spec), std::string("area-centroid"));
+    QVERIFY(parseInterfaceReference("Centroid", spec, error));
+    QCOMPARE(interfaceReferenceText(spec), std::string("centroid"));
+    QVERIFY(parseInterfaceReference("0.5,0,-1e-3", spec, error));
+    QCOMPARE(interfaceReferenceText(spec), std::string("0.5,0,-0.001"));
+    QVERIFY(!parseInterfaceReference("0.5,0", spec, error));
+    QVERIFY(!parseInterfaceReference("node x", spec, error));
+    QVERIFY(!parseInterfaceReference("middle", spec, error));
+    QVERIFY2(error.find("area-centroid") != std::string::npos, error.c_str());
+    for (const char* text : {"centroid", "area-centroid"}) {
+      ReductionOptions opt;
+      opt.method = ReductionOptions::Method::CraigBampton;
+      opt.modes = 2;
+      InterfaceSpec s{"BORE_SMALL"};
+      QVERIFY(parseInterfaceReference(text, s, error));
+      opt.interfaces = {s};
+      ReducedBody body;
+      ReductionReport report;
+      Diagnostics diag;
+      QVERIFY2(reduce(mesh, opt, body, report, diag), diag.str().c_str());
+      const std::vector<double> area = surfaceNodeAreas(mesh);
+      Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+      double total = 0;
+      for (int k : mesh.node_sets.at("BORE_SMALL")) {
+        const double w = std::string(text) == "centroid" ? 1.0 : area[k];
+        sum += w * mesh.coords[k];
+        total += w;
+      }
+      QVERIFY((body.interfaces[0].reference - sum / total).norm() < 1e-15);
+    }
+    ReductionOptions opt;
+    opt.method = ReductionOptions::Method::CraigBampton;
+    InterfaceSpec s{"BORE_SMALL"};
+    QVERIFY(parseInterfaceReference("node 99999999", s, error));
+    opt.interfaces = {s};
+    ReducedBody body;
+    ReductionReport report;
+    Diagnostics diag;
+    QVERIFY(!reduce(mesh, opt, body, report, diag));
+    QVERIFY2(diag.str().find("the reference node 99999999 is not in the mesh") != std::string::npos, diag.str().c_str());
   }
 };
 

@@ -7,7 +7,9 @@
 #include <QtTest>
 
 #include <fstream>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace flexim::fe::test {
 
@@ -46,6 +48,31 @@ inline AssembledMatrices assembleOrFail(const FeModel& m, bool ccxMass) {
   AssemblyOptions opt;
   opt.ccx_mass_rule = ccxMass;
   return assembleOrFail(m, opt);
+}
+
+/// Nodal values of the last result block called `name` ("DISP", "STRESS", ...) of a CalculiX
+/// ASCII .frd in the layout ccx writes (format 1: " -1", the node id in I10, then up to 6 E12.5
+/// values per record): node id -> its values. Empty if there is no such block. For static results, which io::readCalculixFrd
+/// does not keep.
+inline std::map<int, std::vector<double>> readFrdNodalBlock(const std::string& path, const std::string& name) {
+  std::ifstream f(path);
+  std::map<int, std::vector<double>> out, block;
+  std::string line;
+  bool in = false;
+  while (std::getline(f, line)) {
+    if (line.rfind(" -4", 0) == 0) {
+      const std::size_t end = 5 + name.size();
+      in = line.size() >= end && line.compare(5, name.size(), name) == 0 && (line.size() == end || line[end] == ' ');
+      block.clear();
+    } else if (in && line.rfind(" -1", 0) == 0 && line.size() >= 13) {
+      std::vector<double>& v = block[std::stoi(line.substr(3, 10))];
+      for (std::size_t p = 13; p + 12 <= line.size(); p += 12) v.push_back(std::stod(line.substr(p, 12)));
+    } else if (in && line.rfind(" -3", 0) == 0) {
+      out = block;
+      in = false;
+    }
+  }
+  return out;
 }
 
 }  // namespace flexim::fe::test

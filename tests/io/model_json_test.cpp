@@ -989,7 +989,7 @@ class ModelJsonTest : public QObject {
     row("node sensor unknown node", "/sensors/0/node", "999", "sensors[0].node: flexible body 'beam' has no node 999");
     row("node sensor node missing", "/sensors/0/node", "REMOVE", "sensors[0].node: required");
     row("node sensor on a rigid body", "/sensors/0/body", "\"link\"",
-        "sensors[0].body: 'link' is not a flexible body (node, deflection and modal sensors observe flexible "
+        "sensors[0].body: 'link' is not a flexible body (node, deflection, modal and stress sensors observe flexible "
         "bodies)");
     row("node sensor on an unknown body", "/sensors/0/body", "\"nope\"", "sensors[0].body: no flexible body named 'nope'");
     row("node sensor frame", "/sensors/0/frame", "\"local\"", "sensors[0].frame: expected one of global, body, got 'local'");
@@ -1006,7 +1006,7 @@ class ModelJsonTest : public QObject {
         "sensors[1].quantities[0]: unknown quantity 'position' for a deflection sensor (expected one of "
         "deflection, normalized)");
     row("modal sensor on a virtual body", "/sensors/2/body", "\"beam_A\"",
-        "sensors[2].body: 'beam_A' is not a flexible body (node, deflection and modal sensors observe flexible "
+        "sensors[2].body: 'beam_A' is not a flexible body (node, deflection, modal and stress sensors observe flexible "
         "bodies)");
     row("modal quantity", "/sensors/2/quantities", "[\"displacement\"]",
         "sensors[2].quantities[0]: unknown quantity 'displacement' for a modal sensor (expected one of coordinate, "

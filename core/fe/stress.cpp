@@ -1,0 +1,251 @@
+#include "core/fe/stress.h"
+
+#include "core/fe/element_library.h"
+
+#include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
+
+#include <array>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace flexim::fe {
+
+namespace {
+
+constexpr int kMaxElementErrors = 20;  // per kind of error; the rest is counted
+constexpr int kTypes = 11;             // ElementType enumerators
+
+/// The field fitted to the integration-point values (see stress.h).
+enum class Fit { Constant, LinearZeta, Tet4, Hex8, Hex20, Wedge6, Pyramid5 };
+
+/// Extrapolation of one element type: nodal value a = sum_q E(a, q) * value at point q.
+struct Scheme {
+  std::span<const QuadPoint> points;
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 20, 27> E;
+};
+
+Fit fitOf(ElementType t) {
+  switch (t) {
+    case ElementType::Tet4: return Fit::Constant;
+    case ElementType::Tet10: return Fit::Tet4;
+    case ElementType::Hex8:
+    case ElementType::Hex8R:
+    case ElementType::Hex8I:
+    case ElementType::Hex20R: return Fit::Hex8;
+    case ElementType::Hex20: return Fit::Hex20;
+    case ElementType::Wedge6: return Fit::LinearZeta;
+    case ElementType::Wedge15: return Fit::Wedge6;
+    case ElementType::Pyramid5:
+    case ElementType::Pyramid13: return Fit::Pyramid5;
+  }
+  return Fit::Constant;
+}
+
+/// The fitted functions at natural point xi into f; returns their number.
+int evalFit(Fit fit, const double xi[3], double* f) {
+  double dN[60];
+  switch (fit) {
+    case Fit::Constant: f[0] = 1.0; return 1;
+    case Fit::LinearZeta: f[0] = 1.0; f[1] = xi[2]; return 2;
+    case Fit::Tet4: elementKind(ElementType::Tet4).shape(xi, f, dN); return 4;
+    case Fit::Hex8: elementKind(ElementType::Hex8).shape(xi, f, dN); return 8;
+    case Fit::Hex20: elementKind(ElementType::Hex20).shape(xi, f, dN); return 20;
+    case Fit::Wedge6: elementKind(ElementType::Wedge6).shape(xi, f, dN); return 6;
+    case Fit::Pyramid5: elementKind(ElementType::Pyramid5).shape(xi, f, dN); return 5;
+  }
+  return 0;
+}
+
+/// E = P (A^T A)^-1 A^T: the least-squares fit A c = point values (A: fitted functions at the
+/// points, as many or more points than functions), evaluated at the nodes (P).
+Scheme makeScheme(ElementType t) {
+  const ElementKind& kind = elementKind(t);
+  const Fit fit = fitOf(t);
+  Scheme s;
+  s.points = kind.stiffnessRule;
+  const int np = static_cast<int>(s.points.size());
+  double f[20];
+  const double centre[3] = {0.0, 0.0, 0.0};
+  const int nf = evalFit(fit, centre, f);
+  Eigen::MatrixXd A(np, nf), P(kind.nodes, nf);
+  for (int q = 0; q < np; ++q) {
+    const double xi[3] = {s.points[q].xi, s.points[q].eta, s.points[q].zeta};
+    evalFit(fit, xi, f);
+    for (int k = 0; k < nf; ++k) A(q, k) = f[k];
+  }
+  for (int a = 0; a < kind.nodes; ++a) {
+    evalFit(fit, kind.naturalNodes[static_cast<std::size_t>(a)].data(), f);
+    for (int k = 0; k < nf; ++k) P(a, k) = f[k];
+  }
+  const Eigen::MatrixXd AtA = A.transpose() * A;
+  s.E = P * AtA.ldlt().solve(A.transpose());
+  return s;
+}
+
+const Scheme& scheme(ElementType t) {
+  static const std::array<Scheme, kTypes> all = [] {
+    std::array<Scheme, kTypes> r;
+    for (int i = 0; i < kTypes; ++i) r[static_cast<std::size_t>(i)] = makeScheme(static_cast<ElementType>(i));
+    return r;
+  }();
+  return all[static_cast<std::size_t>(t)];
+}
+
+std::string elementName(const Element& e) {
+  return "element " + std::to_string(e.id) + " (" + abaqusName(e.type) + ")";
+}
+
+std::string num(double v) {
+  std::ostringstream s;
+  s.precision(6);
+  s << v;
+  return s.str();
+}
+
+/// Stresses at a point for all columns: Sq (m x 6) from the element displacements Ue (m x 3 *
+/// rows of G: nodes, then incompatible modes) and the shape-function gradients G. Voigt xx, yy,
+/// zz, xy, yz, zx; engineering shear strains.
+void pointStresses(const ShapeGradients& G, const Eigen::Map<Eigen::MatrixXd>& Ue, double lambda, double mu,
+                   Eigen::Map<Eigen::MatrixXd>& Sq) {
+  Sq.setZero();  // strains first: eps_xx, eps_yy, eps_zz, gamma_xy, gamma_yz, gamma_zx
+  for (Eigen::Index a = 0; a < G.rows(); ++a) {
+    const double gx = G(a, 0), gy = G(a, 1), gz = G(a, 2);
+    const auto ux = Ue.col(3 * a), uy = Ue.col(3 * a + 1), uz = Ue.col(3 * a + 2);
+    Sq.col(0) += gx * ux;
+    Sq.col(1) += gy * uy;
+    Sq.col(2) += gz * uz;
+    Sq.col(3) += gy * ux + gx * uy;
+    Sq.col(4) += gz * uy + gy * uz;
+    Sq.col(5) += gx * uz + gz * ux;
+  }
+  for (Eigen::Index j = 0; j < Sq.rows(); ++j) {
+    const double tr = lambda * (Sq(j, 0) + Sq(j, 1) + Sq(j, 2));
+    for (int i = 0; i < 3; ++i) Sq(j, i) = tr + 2.0 * mu * Sq(j, i);
+    for (int i = 3; i < 6; ++i) Sq(j, i) *= mu;
+  }
+}
+
+}  // namespace
+
+bool nodalStresses(const FeModel& mesh, const AssemblyOptions& options, const Eigen::MatrixXd& displacements,
+                   Eigen::MatrixXd& stresses, Diagnostics& diag) {
+  stresses.resize(0, 0);
+  const int n = mesh.nodeCount();
+  const Eigen::Index m = displacements.cols();
+  if (displacements.rows() != 3 * static_cast<Eigen::Index>(n)) {
+    diag.error("displacements", "have " + std::to_string(displacements.rows()) + " rows, expected 3 x " +
+                                    std::to_string(n) + " nodes");
+    return false;
+  }
+  bool ok = true;
+  int badNodes = 0;
+  for (const Element& e : mesh.elements)
+    for (int a = 0; a < nodeCount(e.type); ++a)
+      if (e.nodes[a] < 0 || e.nodes[a] >= n) {
+        if (badNodes++ < kMaxElementErrors)
+          diag.error(elementName(e), "node " + std::to_string(a + 1) + " has index " + std::to_string(e.nodes[a]) +
+                                         ", which is not a node of the mesh (" + std::to_string(n) + " nodes)");
+        ok = false;
+        break;
+      }
+  std::vector<const Material*> mat;
+  std::vector<Material> materials;  // what mat points to
+  if (!resolveMaterials(mesh, options, mat, materials, diag)) ok = false;
+  if (!ok) return false;
+
+  // Transposed work layout (m x dofs): a node's values for all columns are contiguous, so the
+  // gather per element and the scatter per node run over memory sequentially.
+  const Eigen::MatrixXd Ut = displacements.transpose();
+  Eigen::MatrixXd St = Eigen::MatrixXd::Zero(m, 6 * static_cast<Eigen::Index>(n));
+  std::vector<int> count(static_cast<std::size_t>(n), 0);
+
+  // per-element buffers, sized for the largest element (20 nodes, 27 points; 8 + 3 bubbles)
+  std::vector<double> ueBuf(static_cast<std::size_t>(m) * 60), sqBuf(static_cast<std::size_t>(m) * 6),
+      ndBuf(static_cast<std::size_t>(m) * 120);
+  ElementCoords X;
+  ShapeGradients G;
+  ElementMatrix R;
+  int badJacobian = 0;
+  for (std::size_t ie = 0; ie < mesh.elements.size(); ++ie) {
+    const Element& e = mesh.elements[ie];
+    const ElementKind& kind = elementKind(e.type);
+    const Scheme& sch = scheme(e.type);
+    const int nn = kind.nodes, ns = nn + kind.bubbles;
+    X.resize(3, nn);
+    for (int a = 0; a < nn; ++a) X.col(a) = mesh.coords[static_cast<std::size_t>(e.nodes[a])];
+    const double E = mat[ie]->E, nu = mat[ie]->nu;
+    const double lambda = E * nu / ((1.0 + nu) * (1.0 - 2.0 * nu)), mu = E / (2.0 * (1.0 + nu));
+
+    Eigen::Map<Eigen::MatrixXd> Ue(ueBuf.data(), m, 3 * ns);
+    for (int a = 0; a < nn; ++a) Ue.middleCols(3 * a, 3) = Ut.middleCols(3 * e.nodes[a], 3);
+    Eigen::Matrix3d J0inv = Eigen::Matrix3d::Zero();
+    double det0 = 0.0;
+    JacobianFailure fail;
+    bool good = true;
+    if (kind.bubbles) {
+      // the condensed incompatible modes of these nodal displacements: alpha = R u
+      good = incompatibleModeFrame(kind, X, J0inv, det0, &fail) && incompatibleModeRecovery(kind, X, E, nu, R, &fail);
+      if (good) Ue.rightCols(3 * kind.bubbles).noalias() = Ue.leftCols(3 * nn) * R.transpose();
+    }
+    Eigen::Map<Eigen::MatrixXd> Sq(sqBuf.data(), m, 6), Nd(ndBuf.data(), m, 6 * nn);
+    Nd.setZero();
+    for (std::size_t q = 0; good && q < sch.points.size(); ++q) {
+      const QuadPoint& p = sch.points[q];
+      const double xi[3] = {p.xi, p.eta, p.zeta};
+      const double det = shapeGradients(kind, X, xi, J0inv, det0, G);
+      if (!(det > 0.0)) {
+        fail = {static_cast<int>(q) + 1, false, det, false};
+        good = false;
+        break;
+      }
+      pointStresses(G, Ue, lambda, mu, Sq);
+      for (int a = 0; a < nn; ++a) {
+        const double w = sch.E(a, static_cast<Eigen::Index>(q));
+        if (w != 0.0) Nd.middleCols(6 * a, 6) += w * Sq;
+      }
+    }
+    if (!good) {
+      if (badJacobian++ < kMaxElementErrors)
+        diag.error(elementName(e), "non-positive Jacobian determinant (" + num(fail.detJ) + ") at " +
+                                       (fail.point == 0 ? std::string("the element centre")
+                                                        : "integration point " + std::to_string(fail.point)) +
+                                       " — inverted, badly ordered or flat element");
+      continue;
+    }
+    for (int a = 0; a < nn; ++a) {
+      St.middleCols(6 * static_cast<Eigen::Index>(e.nodes[a]), 6) += Nd.middleCols(6 * a, 6);
+      ++count[static_cast<std::size_t>(e.nodes[a])];
+    }
+  }
+  if (badJacobian) {
+    if (badJacobian > kMaxElementErrors)
+      diag.error("mesh", std::to_string(badJacobian - kMaxElementErrors) +
+                             " more elements with a non-positive Jacobian determinant");
+    return false;
+  }
+  for (int i = 0; i < n; ++i)
+    if (count[static_cast<std::size_t>(i)] > 1)
+      St.middleCols(6 * static_cast<Eigen::Index>(i), 6) /= static_cast<double>(count[static_cast<std::size_t>(i)]);
+  stresses = St.transpose();
+  return true;
+}
+
+double vonMises(const Stress6& s) {
+  const double dxy = s[0] - s[1], dyz = s[1] - s[2], dzx = s[2] - s[0];
+  return std::sqrt(0.5 * (dxy * dxy + dyz * dyz + dzx * dzx) + 3.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]));
+}
+
+Eigen::Vector3d principalStresses(const Stress6& s) {
+  Eigen::Matrix3d T;
+  T << s[0], s[3], s[5],  //
+      s[3], s[1], s[4],   //
+      s[5], s[4], s[2];
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(T, Eigen::EigenvaluesOnly);
+  const Eigen::Vector3d ev = es.eigenvalues();  // ascending
+  return {ev[2], ev[1], ev[0]};
+}
+
+}  // namespace flexim::fe
