@@ -44,7 +44,11 @@ ContourUnit contourUnit(ContourQuantity quantity);
 struct ScalarRange {
   double lo = 1.0, hi = 0.0;
   bool empty() const { return lo > hi; }
-  void add(double v) { lo = empty() ? v : std::min(lo, v), hi = empty() ? v : std::max(hi, v); }
+  void add(double v) {
+    const bool first = empty();  // asked once: lo changes first
+    lo = first ? v : std::min(lo, v);
+    hi = first ? v : std::max(hi, v);
+  }
   void add(const ScalarRange& r) {
     if (!r.empty()) add(r.lo), add(r.hi);
   }

@@ -1062,7 +1062,9 @@ void ModelScene::updateColours() {
       ticks->InsertNextValue(hi);
     }
     m_colourBar->SetCustomLabels(ticks);
-    const std::string title = std::string(contourSymbol(m_options.contour)) + " [" + unit.unit + "]";
+    // a long name takes two lines: the bar sits at the view's right edge
+    const std::string symbol = contourSymbol(m_options.contour);
+    const std::string title = symbol + (symbol.size() > 6 ? "\n[" : " [") + unit.unit + "]";
     m_colourBar->SetTitle(title.c_str());
   }
 }

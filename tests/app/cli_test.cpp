@@ -397,12 +397,33 @@ class CliTest : public QObject {
   void reduceThenInfo() {
     const QString body = m_dir.filePath("conrod.frb");
     const QString deck = QString(FLEXIM_SOURCE_DIR) + "/tests/data/fe/conrod/conrod_free.inp";
-    Result r = cli({"reduce", deck, "--modes", "4", "--interface", "BORE_BIG:rigid", "--interface", "BORE_SMALL", "--out", body});
+    Result r = cli({"reduce", deck, "--modes", "4", "--interface", "BORE_BIG:rigid", "--interface", "BORE_SMALL",
+                    "--reference", "0.1,0.002,0.006", "--out", body});
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    const QString said = r.out + r.err;
+    QVERIFY2(said.contains("inertia invariants from the consistent mass matrix") &&
+                 said.contains("the lumped (HRZ) nodal masses would move the centre of mass by"),
+             qPrintable(said));
     r = cli({"info", body});
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
     QVERIFY(r.out.contains("Craig-Bampton: 12 constraint + 4 fixed-interface modes"));
-    QVERIFY(r.out.contains("interface BORE_SMALL (rigid): 116 nodes"));
+    QVERIFY(r.out.contains("stress modes, consistent-mass invariants"));
+    QVERIFY(r.out.contains("stress modes: the nodal stress of every mode"));
+    QVERIFY2(r.out.contains("interface BORE_SMALL (rigid): 116 nodes, reference point (0.1, 0.002, 0.006)"), qPrintable(r.out));
+    // the other choices of the CLI, and its refusals
+    r = cli({"reduce", deck, "--modes", "4", "--invariants", "lumped", "--out", body});
+    QVERIFY2(r.code == 0 && (r.out + r.err).contains("from the lumped (HRZ) nodal masses, as asked"), qPrintable(r.err + r.out));
+    r = cli({"reduce", deck, "--reference", "centroid", "--out", body});
+    QVERIFY(r.code != 0);
+    QVERIFY2(r.err.contains("give that first"), qPrintable(r.err));
+    r = cli({"reduce", deck, "--interface", "BORE_SMALL", "--reference", "node:x", "--out", body});
+    QVERIFY(r.code != 0);
+    QVERIFY2(r.err.contains("node ID"), qPrintable(r.err));
+    r = cli({"reduce", deck, "--invariants", "exact", "--out", body});
+    QVERIFY(r.code != 0);
+    QVERIFY2(r.err.contains("consistent or lumped"), qPrintable(r.err));
+    r = cli({"reduce", deck, "--modes", "4", "--interface", "BORE_BIG:rigid", "--interface", "BORE_SMALL", "--out", body});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
     QVERIFY(r.out.contains("sha256="));
     r = cli({"info", deck});
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));

@@ -14,6 +14,7 @@
 #include "render/video_writer.h"
 
 #include <QFile>
+#include <Eigen/Eigenvalues>
 #include <QtTest>
 
 #include <vtkActor.h>
@@ -242,6 +243,7 @@ class RenderSceneTest : public QObject {
   void realReducedBodyRendersAndDeforms();
   void visualMeshDrawsTheBody();
   void contourComponentsAndRangeModes();
+  void stressContours();
   void undeformedGhostAndTrace();
   void modeShapeWithContourMatchesReference();
   void visualMeshMatchesReference();
@@ -737,6 +739,62 @@ void RenderSceneTest::contourComponentsAndRangeModes() {
   QVERIFY(scene.setModal({Eigen::Vector2d::Zero()}));
   QVERIFY(scene.colourRange().empty());
   QVERIFY(!scene.colourBar()->GetVisibility());
+}
+
+/// Stress contours: von Mises, principal stresses and components of sigma = S w from the body's
+/// stress modes (made up here), against the closed forms on the same tensors; the legend in MPa
+/// on two lines, the von Mises scale from 0. A body without stress modes shows no colours.
+void RenderSceneTest::stressContours() {
+  auto strip = handMadeStrip();
+  const int n = int(strip->coords.size());
+  strip->stress_modes.resize(6 * n, 2);
+  for (int i = 0; i < n; ++i) {
+    const Vec3& x = strip->coords[std::size_t(i)];
+    strip->stress_modes.block<6, 1>(6 * i, 0) << 1e8 * x.x(), -2e7, 0.0, 3e7 * x.y(), 0.0, 1e6;
+    strip->stress_modes.block<6, 1>(6 * i, 1) << 0.0, 5e7 * x.x(), 1e7, 0.0, -4e7 * x.x(), 2e6;
+  }
+  ModelScene scene;
+  scene.build(stripModel(strip));
+  const Eigen::Vector2d w(0.5, -1.5);
+  QVERIFY(scene.setModal({w}));
+  const FlexibleSurface* surface = scene.flexibleSurface(0);
+  QVERIFY(surface->hasStress());
+  vtkDataArray* values = surface->mesh()->GetPointData()->GetArray(FlexibleSurface::kDisplacementArray);
+  for (const ContourQuantity q : {ContourQuantity::VonMises, ContourQuantity::MaxPrincipal, ContourQuantity::MinPrincipal,
+                                  ContourQuantity::Sxx, ContourQuantity::Syz}) {
+    scene.setContour(q);
+    double hi = -1e300;
+    for (vtkIdType j = 0; j < values->GetNumberOfTuples(); ++j) {
+      const int node = surface->nodes()[std::size_t(j)];
+      const Eigen::Matrix<double, 6, 1> s = strip->stress_modes.block(6 * node, 0, 6, 2) * w;
+      Mat3 t;
+      t << s(0), s(3), s(5), s(3), s(1), s(4), s(5), s(4), s(2);
+      const Vec3 eig = Eigen::SelfAdjointEigenSolver<Mat3>(t).eigenvalues();  // ascending
+      const double vm = std::sqrt(0.5 * ((s(0) - s(1)) * (s(0) - s(1)) + (s(1) - s(2)) * (s(1) - s(2)) +
+                                         (s(2) - s(0)) * (s(2) - s(0))) + 3 * (s(3) * s(3) + s(4) * s(4) + s(5) * s(5)));
+      const double expected = q == ContourQuantity::VonMises       ? vm
+                              : q == ContourQuantity::MaxPrincipal ? eig(2)
+                              : q == ContourQuantity::MinPrincipal ? eig(0)
+                              : q == ContourQuantity::Sxx          ? s(0)
+                                                                   : s(4);
+      QVERIFY2(std::abs(values->GetTuple1(j) - expected) < 1e-6,
+               qPrintable(QString("%1: node %2 shows %3, expected %4").arg(contourSymbol(q)).arg(node).arg(values->GetTuple1(j)).arg(expected)));
+      hi = std::max(hi, expected);
+    }
+    if (q == ContourQuantity::VonMises) QCOMPARE(scene.colourRange().lo, 0.0);
+    QVERIFY2(std::abs(scene.colourRange().hi - hi) < 1e-6, qPrintable(QString("%1: %2 vs %3").arg(contourSymbol(q)).arg(scene.colourRange().hi).arg(hi)));
+    double legend[2];
+    std::copy_n(scene.colourBar()->GetLookupTable()->GetRange(), 2, legend);
+    QVERIFY(std::abs(legend[1] - 1e-6 * hi) < 1e-9);
+    QCOMPARE(QString(scene.colourBar()->GetTitle()), QString("%1\n[MPa]").arg(contourSymbol(q)));
+  }
+  // without stress modes: zero stress, so no colours and no legend
+  ModelScene plain;
+  plain.build(stripModel(handMadeStrip()));
+  plain.setContour(ContourQuantity::VonMises);
+  QVERIFY(plain.setModal({w}));
+  QVERIFY(!plain.flexibleSurface(0)->hasStress());
+  QVERIFY(!plain.colourBar()->GetVisibility());
 }
 
 /// The ghost is the undeformed surface riding with the body frame; a traced surface point is

@@ -177,6 +177,23 @@ class ModellingTest : public QObject {
       std::sort(end.begin(), end.end());
       QCOMPARE(face, end);
       QVERIFY(wizard->button(QWizard::NextButton)->isEnabled());
+      // its reference point typed in its row (issue #16 item 4): refused in place while wrong
+      auto* interfaces = wizard->findChild<QTableWidget*>("interfaces");
+      auto* reference = qobject_cast<QComboBox*>(interfaces->cellWidget(interfaces->rowCount() - 1, 3));
+      QVERIFY(reference && reference->isEditable());
+      QCOMPARE(reference->currentText(), QString("default"));
+      reference->lineEdit()->setFocus();
+      reference->lineEdit()->selectAll();
+      QTest::keyClicks(reference->lineEdit(), "middle");
+      QVERIFY(!wizard->button(QWizard::NextButton)->isEnabled());
+      const QString refused = wizard->findChild<QLabel*>("reductionError")->text();
+      QVERIFY2(refused.contains("Reference point of FACE_1") && refused.contains("area-centroid"), qPrintable(refused));
+      reference->lineEdit()->selectAll();
+      QTest::keyClicks(reference->lineEdit(), "0.31, 0, 0.001");
+      QVERIFY(wizard->button(QWizard::NextButton)->isEnabled());
+      QVERIFY(wizard->findChild<QLabel*>("reductionError")->text().isEmpty());
+      // and the inertia from the lumped masses, as the paper sums them
+      QTest::mouseClick(wizard->findChild<QCheckBox*>("lumpedInvariants"), Qt::LeftButton);
       auto* modes = wizard->findChild<QSpinBox*>("modeCount");
       modes->setFocus();
       modes->selectAll();
@@ -207,7 +224,9 @@ class ModellingTest : public QObject {
     QCOMPARE(body.file, std::string("rod_round_c3d10.frb"));
     QVERIFY(body.data);
     QCOMPARE(body.data->interfaces.size(), std::size_t(1));
-    QVERIFY((body.data->interfaces[0].reference - Eigen::Vector3d(0.3, 0, 0)).norm() < 1e-9);
+    QVERIFY((body.data->interfaces[0].reference - Eigen::Vector3d(0.31, 0, 0.001)).norm() < 1e-15);
+    QVERIFY2(body.data->method.find("lumped-mass invariants") != std::string::npos, body.data->method.c_str());
+    QVERIFY(body.data->stress_modes.cols() == body.data->modes.cols());
     QCOMPARE(m_window->document()->undoStack()->undoText(), QString("Add flexible body 'rod_round_c3d10'"));
   }
 
