@@ -59,6 +59,22 @@ bool checkMaterial(const Material& m, bool inp, Diagnostics& diag) {
 
 }  // namespace
 
+bool checkElementNodes(const FeModel& mesh, Diagnostics& diag) {
+  const int n = mesh.nodeCount();
+  int badNodes = 0;
+  for (const Element& e : mesh.elements)
+    for (int a = 0; a < nodeCount(e.type); ++a)
+      if (e.nodes[a] < 0 || e.nodes[a] >= n) {
+        if (badNodes++ < kMaxElementErrors)
+          diag.error(elementName(e), "node " + std::to_string(a + 1) + " has index " + std::to_string(e.nodes[a]) +
+                                         ", which is not a node of the mesh (" + std::to_string(n) + " nodes)");
+        break;
+      }
+  if (badNodes > kMaxElementErrors)
+    diag.error("mesh", std::to_string(badNodes - kMaxElementErrors) + " more elements with bad node indices");
+  return badNodes == 0;
+}
+
 bool resolveMaterials(const FeModel& mesh, const AssemblyOptions& opt, std::vector<const Material*>& mat,
                       std::vector<Material>& owned, Diagnostics& diag) {
   const std::size_t ne = mesh.elements.size();
@@ -288,19 +304,7 @@ bool assemble(const FeModel& mesh, const AssemblyOptions& opt, AssembledMatrices
   }
 
   // --- topology and materials
-  bool ok = true;
-  int badNodes = 0;
-  for (const Element& e : mesh.elements)
-    for (int a = 0; a < nodeCount(e.type); ++a)
-      if (e.nodes[a] < 0 || e.nodes[a] >= n) {
-        if (badNodes++ < kMaxElementErrors)
-          diag.error(elementName(e), "node " + std::to_string(a + 1) + " has index " + std::to_string(e.nodes[a]) +
-                                         ", which is not a node of the mesh (" + std::to_string(n) + " nodes)");
-        ok = false;
-        break;
-      }
-  if (badNodes > kMaxElementErrors)
-    diag.error("mesh", std::to_string(badNodes - kMaxElementErrors) + " more elements with bad node indices");
+  bool ok = checkElementNodes(mesh, diag);
   std::vector<const Material*> mat;
   std::vector<Material> materials;  // what mat points to
   if (!resolveMaterials(mesh, opt, mat, materials, diag)) ok = false;

@@ -42,6 +42,10 @@ struct AssembledMatrices {
   double point_mass = 0.0;  ///< translational mass of FeModel::masses [kg] (a one-direction mass counts 1/3)
 };
 
+/// Every element's node indices are nodes of the mesh; errors name the element (at most 20,
+/// the rest counted), false if any is not.
+bool checkElementNodes(const FeModel& mesh, Diagnostics& diag);
+
 /// The material of every element as the assembly takes them: the override material or the
 /// element's, with AssemblyOptions::override_density applied (`owned` holds what the pointers
 /// point to). Every problem is reported as the assembly reports it; false if there was any.

@@ -140,17 +140,7 @@ bool nodalStresses(const FeModel& mesh, const AssemblyOptions& options, const Ei
                                     std::to_string(n) + " nodes");
     return false;
   }
-  bool ok = true;
-  int badNodes = 0;
-  for (const Element& e : mesh.elements)
-    for (int a = 0; a < nodeCount(e.type); ++a)
-      if (e.nodes[a] < 0 || e.nodes[a] >= n) {
-        if (badNodes++ < kMaxElementErrors)
-          diag.error(elementName(e), "node " + std::to_string(a + 1) + " has index " + std::to_string(e.nodes[a]) +
-                                         ", which is not a node of the mesh (" + std::to_string(n) + " nodes)");
-        ok = false;
-        break;
-      }
+  bool ok = checkElementNodes(mesh, diag);
   std::vector<const Material*> mat;
   std::vector<Material> materials;  // what mat points to
   if (!resolveMaterials(mesh, options, mat, materials, diag)) ok = false;

@@ -41,18 +41,6 @@ Eigen::Vector3d natural(const ElementKind& k, int a) {
   return {x[0], x[1], x[2]};
 }
 
-/// Corner nodes of an element type; the others are mid-edge nodes.
-int cornerCount(ElementType t) {
-  switch (t) {
-    case ElementType::Tet4:
-    case ElementType::Tet10: return 4;
-    case ElementType::Wedge6:
-    case ElementType::Wedge15: return 6;
-    case ElementType::Pyramid5:
-    case ElementType::Pyramid13: return 5;
-    default: return 8;
-  }
-}
 
 /// The two corners of mid-edge node a (from the natural coordinates), {-1, -1} for a corner.
 std::array<int, 2> edgeOf(const ElementKind& k, int a) {

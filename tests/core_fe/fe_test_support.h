@@ -75,4 +75,17 @@ inline std::map<int, std::vector<double>> readFrdNodalBlock(const std::string& p
   return out;
 }
 
+inline /// Corner nodes of an element type; the others are mid-edge nodes.
+int cornerCount(ElementType t) {
+  switch (t) {
+    case ElementType::Tet4:
+    case ElementType::Tet10: return 4;
+    case ElementType::Wedge6:
+    case ElementType::Wedge15: return 6;
+    case ElementType::Pyramid5:
+    case ElementType::Pyramid13: return 5;
+    default: return 8;
+  }
+}
+
 }  // namespace flexim::fe::test

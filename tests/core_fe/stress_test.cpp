@@ -32,18 +32,6 @@ constexpr int kHex[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1
 // brick faces, normal into the brick (a pyramid on each, apex at the cell centre)
 constexpr int kHexFaces[6][4] = {{0, 1, 2, 3}, {4, 7, 6, 5}, {0, 4, 5, 1}, {1, 5, 6, 2}, {2, 6, 7, 3}, {3, 7, 4, 0}};
 
-/// Corner count of a type; its other nodes are mid-edge nodes.
-int corners(ElementType t) {
-  switch (t) {
-    case ElementType::Tet4:
-    case ElementType::Tet10: return 4;
-    case ElementType::Wedge6:
-    case ElementType::Wedge15: return 6;
-    case ElementType::Pyramid5:
-    case ElementType::Pyramid13: return 5;
-    default: return 8;
-  }
-}
 
 /// A block of 2 x 2 x 2 cells (size 0.02 x 0.01 x 0.015 m) meshed with type t (bricks, 2 wedges,
 /// 6 tetrahedra or 6 pyramids per cell), every node moved randomly by up to 8 % of a cell, so
@@ -64,7 +52,7 @@ FeModel distortedBlock(ElementType t) {
     index[p] = i;
     return i;
   };
-  const int nc = corners(t);
+  const int nc = cornerCount(t);
   auto add = [&](std::vector<std::array<int, 3>> pts) {
     if (nc == 4) {  // orient the tetrahedron positively
       int v[3][3];
