@@ -359,6 +359,47 @@ class ReducedBodyTest : public QObject {
     QVERIFY(io::encodeReducedBody(back) == io::encodeReducedBody(body));
   }
 
+  /// The optional STRS chunk (issue #16): stress modes round-trip bit for bit, a body without
+  /// them writes no chunk and loads with none, and sizes that disagree are refused when saving
+  /// and when loading, naming the chunk.
+  void stressModesRoundTripAndChecks() {
+    fe::ReducedBody body = fullBody();
+    const Eigen::Index n = static_cast<Eigen::Index>(body.coords.size()), m = body.modes.cols();
+    body.stress_modes = Eigen::MatrixXd::Random(6 * n, m) * 1e8;
+    body.stress_modes(3, 1) = -0.0;
+    QCOMPARE(QString::fromStdString(io::checkReducedBody(body)), QString());
+    const std::string bytes = io::encodeReducedBody(body);
+    fe::ReducedBody back;
+    std::string error;
+    QVERIFY2(io::decodeReducedBody(bytes, back, &error), error.c_str());
+    compareBodies(body, back);
+    QVERIFY(sameBits(body.stress_modes, back.stress_modes));
+    // none: no chunk, and none after loading
+    const std::string plain = io::encodeReducedBody(fullBody());
+    QVERIFY(plain.find("STRS") == std::string::npos);
+    QVERIFY(io::decodeReducedBody(plain, back, &error));
+    QCOMPARE(back.stress_modes.size(), Eigen::Index(0));
+    // wrong shapes
+    fe::ReducedBody bad = body;
+    bad.stress_modes = Eigen::MatrixXd::Zero(6 * n - 1, m);
+    QVERIFY(QString::fromStdString(io::checkReducedBody(bad)).contains("stress modes are"));
+    bad.stress_modes = Eigen::MatrixXd::Zero(6 * n, m);
+    bad.stress_modes(0, 0) = std::nan("");
+    QVERIFY(QString::fromStdString(io::checkReducedBody(bad)).contains("stress modes contain NaN"));
+    std::string wrongCount = bytes;
+    std::string payload(16 + 8 * 6 * n * (m - 1), '\0');
+    putU64(payload, 0, static_cast<std::uint64_t>(m - 1));
+    putU64(payload, 8, static_cast<std::uint64_t>(6 * n));
+    replacePayload(wrongCount, "STRS", payload);
+    QVERIFY2(QString::fromStdString(decodeError(wrongCount)).contains("chunk STRS: stress modes are for"),
+             decodeError(wrongCount).c_str());
+    std::string wrongRows = bytes;
+    putU64(payload, 0, static_cast<std::uint64_t>(m));
+    putU64(payload, 8, static_cast<std::uint64_t>(3 * n));
+    replacePayload(wrongRows, "STRS", payload);
+    QVERIFY2(QString::fromStdString(decodeError(wrongRows)).contains("stress modes have"), decodeError(wrongRows).c_str());
+  }
+
   void layout() {
     const std::string b = io::encodeReducedBody(fullBody());
     QCOMPARE(b.substr(0, 8), std::string("FLXRBODY"));
