@@ -1,7 +1,6 @@
 #include "core/run/sensors.h"
 
 #include "core/fe/stress.h"
-
 #include "core/model/description.h"
 
 #include "core/system/joints.h"

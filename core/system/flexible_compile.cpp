@@ -27,7 +27,6 @@ std::string mm(double metres) {
   return buf;
 }
 
-/// Invariants of the first m modes (no loop over nodes: the invariants are linear/bilinear in the modes).
 /// Rotation whose columns are the principal axes of J, ordered and signed to be closest to the identity.
 Mat3 principalAxes(const Mat3& J) {
   Eigen::SelfAdjointEigenSolver<Mat3> eig(J);
