@@ -17,10 +17,6 @@ namespace {
 
 constexpr int kMaxElementErrors = 20;  // per kind of error; the rest is counted
 
-std::string elementName(const Element& e) {
-  return "element " + std::to_string(e.id) + " (" + abaqusName(e.type) + ")";
-}
-
 std::string num(double v) {
   std::ostringstream s;
   s.precision(6);
@@ -59,20 +55,40 @@ bool checkMaterial(const Material& m, bool inp, Diagnostics& diag) {
 
 }  // namespace
 
+std::string elementName(const Element& e) {
+  return "element " + std::to_string(e.id) + " (" + abaqusName(e.type) + ")";
+}
+
+std::string jacobianMessage(const JacobianFailure& f) {
+  std::string where = f.point == 0 ? std::string("the element centre")
+                                   : std::string(f.massRule ? "mass " : "") + "integration point " + std::to_string(f.point);
+  if (f.degenerate)
+    return "zero Jacobian determinant (" + num(f.detJ) + ") at " + where + " — degenerate (flat) element";
+  return "negative Jacobian determinant (" + num(f.detJ) + ") at " + where +
+         " — inverted or badly ordered element";
+}
+
+void ElementErrors::add(const Element& e, const std::string& message) {
+  if (m_count++ < kMaxElementErrors) m_diag.error(elementName(e), message);
+}
+
+bool ElementErrors::finish() {
+  if (m_count > kMaxElementErrors)
+    m_diag.error("mesh", std::to_string(m_count - kMaxElementErrors) + " more elements with " + m_what);
+  return m_count == 0;
+}
+
 bool checkElementNodes(const FeModel& mesh, Diagnostics& diag) {
   const int n = mesh.nodeCount();
-  int badNodes = 0;
+  ElementErrors badNodes(diag, "bad node indices");
   for (const Element& e : mesh.elements)
     for (int a = 0; a < nodeCount(e.type); ++a)
       if (e.nodes[a] < 0 || e.nodes[a] >= n) {
-        if (badNodes++ < kMaxElementErrors)
-          diag.error(elementName(e), "node " + std::to_string(a + 1) + " has index " + std::to_string(e.nodes[a]) +
-                                         ", which is not a node of the mesh (" + std::to_string(n) + " nodes)");
+        badNodes.add(e, "node " + std::to_string(a + 1) + " has index " + std::to_string(e.nodes[a]) +
+                            ", which is not a node of the mesh (" + std::to_string(n) + " nodes)");
         break;
       }
-  if (badNodes > kMaxElementErrors)
-    diag.error("mesh", std::to_string(badNodes - kMaxElementErrors) + " more elements with bad node indices");
-  return badNodes == 0;
+  return badNodes.finish();
 }
 
 bool resolveMaterials(const FeModel& mesh, const AssemblyOptions& opt, std::vector<const Material*>& mat,
@@ -94,23 +110,21 @@ bool resolveMaterials(const FeModel& mesh, const AssemblyOptions& opt, std::vect
   bool ok = true;
   std::vector<char> used(mesh.materials.size(), 0);
   std::vector<int> unassigned;
-  int badIndex = 0;
+  ElementErrors badIndex(diag, "a bad material index");
   for (std::size_t i = 0; i < ne; ++i) {
     const Element& e = mesh.elements[i];
     if (e.material < 0) {
       unassigned.push_back(static_cast<int>(i));
     } else if (e.material >= static_cast<int>(mesh.materials.size())) {
-      if (badIndex++ < kMaxElementErrors)
-        diag.error(elementName(e), "material index " + std::to_string(e.material) + " does not exist (" +
-                                       std::to_string(mesh.materials.size()) + " materials)");
+      badIndex.add(e, "material index " + std::to_string(e.material) + " does not exist (" +
+                          std::to_string(mesh.materials.size()) + " materials)");
       ok = false;
     } else {
       mat[i] = &owned[static_cast<std::size_t>(e.material)];
       used[static_cast<std::size_t>(e.material)] = 1;
     }
   }
-  if (badIndex > kMaxElementErrors)
-    diag.error("mesh", std::to_string(badIndex - kMaxElementErrors) + " more elements with a bad material index");
+  badIndex.finish();
 
   if (!unassigned.empty()) {
     ok = false;
@@ -208,14 +222,6 @@ void allocate(Eigen::SparseMatrix<double>& A, int n, const std::vector<std::int6
   std::fill(A.valuePtr(), A.valuePtr() + outer[n], 0.0);
 }
 
-std::string jacobianMessage(const JacobianFailure& f) {
-  std::string where = f.point == 0 ? std::string("the element centre")
-                                   : std::string(f.massRule ? "mass " : "") + "integration point " + std::to_string(f.point);
-  if (f.degenerate)
-    return "zero Jacobian determinant (" + num(f.detJ) + ") at " + where + " — degenerate (flat) element";
-  return "negative Jacobian determinant (" + num(f.detJ) + ") at " + where +
-         " — inverted or badly ordered element";
-}
 
 /// Discrete springs and masses must name existing nodes and carry finite, non-negative values.
 bool checkDiscrete(const FeModel& mesh, Diagnostics& diag) {
@@ -353,7 +359,7 @@ bool assemble(const FeModel& mesh, const AssemblyOptions& opt, AssembledMatrices
   ElementMatrix Ke, me, meCcx;
   ElementVector lumped;
   std::array<int, 400> pos{};  // pos[a * nodes + b] = position of node a in nbr(b)
-  int badJacobian = 0;
+  ElementErrors badJacobian(diag, "a non-positive Jacobian determinant");
   for (std::size_t ie = 0; ie < ne; ++ie) {
     const Element& e = mesh.elements[ie];
     const ElementKind& kind = elementKind(e.type);
@@ -370,10 +376,10 @@ bool assemble(const FeModel& mesh, const AssemblyOptions& opt, AssembledMatrices
       good = elementMass(kind, X, m.rho, kind.ccxMassRule, meCcx, v2, &fail);
     }
     if (!good) {
-      if (badJacobian++ < kMaxElementErrors) diag.error(elementName(e), jacobianMessage(fail));
+      badJacobian.add(e, jacobianMessage(fail));
       continue;
     }
-    if (badJacobian) continue;  // no point assembling any more
+    if (badJacobian.count()) continue;  // no point assembling any more
 
     out.volume += vol;
     out.mass += m.rho * vol;
@@ -398,10 +404,7 @@ bool assemble(const FeModel& mesh, const AssemblyOptions& opt, AssembledMatrices
       }
     }
   }
-  if (badJacobian) {
-    if (badJacobian > kMaxElementErrors)
-      diag.error("mesh", std::to_string(badJacobian - kMaxElementErrors) +
-                             " more elements with a non-positive Jacobian determinant");
+  if (!badJacobian.finish()) {
     out = AssembledMatrices{};
     return false;
   }

@@ -11,6 +11,8 @@
 
 #include <Eigen/SparseCore>
 
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace flexim::fe {
@@ -40,6 +42,30 @@ struct AssembledMatrices {
   double volume = 0.0;  ///< sum of element volumes [m^3]
   double mass = 0.0;    ///< sum of rho * element volume [kg]
   double point_mass = 0.0;  ///< translational mass of FeModel::masses [kg] (a one-direction mass counts 1/3)
+};
+
+struct JacobianFailure;  // element_library.h
+
+/// "element 12 (C3D10)": how messages name an element.
+std::string elementName(const Element& e);
+
+/// What went wrong at a failed Jacobian check, for a message that names the element.
+std::string jacobianMessage(const JacobianFailure& f);
+
+/// Per-element errors of one kind: the first 20 are reported in full, the rest counted, and
+/// finish() reports how many more there were ("N more elements with <what>").
+class ElementErrors {
+ public:
+  ElementErrors(Diagnostics& diag, std::string what) : m_diag(diag), m_what(std::move(what)) {}
+  void add(const Element& e, const std::string& message);
+  int count() const { return m_count; }
+  /// Reports the uncounted rest; true if there was no error at all.
+  bool finish();
+
+ private:
+  Diagnostics& m_diag;
+  std::string m_what;
+  int m_count = 0;
 };
 
 /// Every element's node indices are nodes of the mesh; errors name the element (at most 20,

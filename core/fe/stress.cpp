@@ -7,7 +7,6 @@
 
 #include <array>
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,7 +14,6 @@ namespace flexim::fe {
 
 namespace {
 
-constexpr int kMaxElementErrors = 20;  // per kind of error; the rest is counted
 constexpr int kTypes = 11;             // ElementType enumerators
 
 /// The field fitted to the integration-point values (see stress.h).
@@ -94,17 +92,6 @@ const Scheme& scheme(ElementType t) {
   return all[static_cast<std::size_t>(t)];
 }
 
-std::string elementName(const Element& e) {
-  return "element " + std::to_string(e.id) + " (" + abaqusName(e.type) + ")";
-}
-
-std::string num(double v) {
-  std::ostringstream s;
-  s.precision(6);
-  s << v;
-  return s.str();
-}
-
 /// Stresses at a point for all columns: Sq (m x 6) from the element displacements Ue (m x 3 *
 /// rows of G: nodes, then incompatible modes) and the shape-function gradients G. Voigt xx, yy,
 /// zz, xy, yz, zx; engineering shear strains.
@@ -158,7 +145,7 @@ bool nodalStresses(const FeModel& mesh, const AssemblyOptions& options, const Ei
   ElementCoords X;
   ShapeGradients G;
   ElementMatrix R;
-  int badJacobian = 0;
+  ElementErrors badJacobian(diag, "a non-positive Jacobian determinant");
   for (std::size_t ie = 0; ie < mesh.elements.size(); ++ie) {
     const Element& e = mesh.elements[ie];
     const ElementKind& kind = elementKind(e.type);
@@ -187,7 +174,7 @@ bool nodalStresses(const FeModel& mesh, const AssemblyOptions& options, const Ei
       const double xi[3] = {p.xi, p.eta, p.zeta};
       const double det = shapeGradients(kind, X, xi, J0inv, det0, G);
       if (!(det > 0.0)) {
-        fail = {static_cast<int>(q) + 1, false, det, false};
+        fail = {static_cast<int>(q) + 1, false, det, !(det < 0.0)};
         good = false;
         break;
       }
@@ -198,11 +185,7 @@ bool nodalStresses(const FeModel& mesh, const AssemblyOptions& options, const Ei
       }
     }
     if (!good) {
-      if (badJacobian++ < kMaxElementErrors)
-        diag.error(elementName(e), "non-positive Jacobian determinant (" + num(fail.detJ) + ") at " +
-                                       (fail.point == 0 ? std::string("the element centre")
-                                                        : "integration point " + std::to_string(fail.point)) +
-                                       " — inverted, badly ordered or flat element");
+      badJacobian.add(e, jacobianMessage(fail));
       continue;
     }
     for (int a = 0; a < nn; ++a) {
@@ -210,12 +193,7 @@ bool nodalStresses(const FeModel& mesh, const AssemblyOptions& options, const Ei
       ++count[static_cast<std::size_t>(e.nodes[a])];
     }
   }
-  if (badJacobian) {
-    if (badJacobian > kMaxElementErrors)
-      diag.error("mesh", std::to_string(badJacobian - kMaxElementErrors) +
-                             " more elements with a non-positive Jacobian determinant");
-    return false;
-  }
+  if (!badJacobian.finish()) return false;
   for (int i = 0; i < n; ++i)
     if (count[static_cast<std::size_t>(i)] > 1)
       St.middleCols(6 * static_cast<Eigen::Index>(i), 6) /= static_cast<double>(count[static_cast<std::size_t>(i)]);
