@@ -439,6 +439,13 @@ QWizardPage* FeImportWizard::makeReductionPage() {
                                      "frequencies exactly; the lumped (HRZ) masses are the paper's sums over nodes. "
                                      "The report says what the other choice would change."));
   form->addRow(m_lumpedInvariants);
+  m_stiffening = new QCheckBox(tr("Geometric stiffening load cases (centrifugal, gravity and interface loads)"), right);
+  m_stiffening->setObjectName("stiffening");
+  m_stiffening->setChecked(true);
+  m_stiffening->setToolTip(tr("Static solves of unit inertia and interface loads whose stresses stiffen the body "
+                               "at run time (a spinning blade, a swinging soft bar). Costs one more factorisation "
+                               "of the stiffness; the body's \"geometric_stiffening\" field switches it at run time."));
+  form->addRow(m_stiffening);
   form->addRow(m_pickMessage);
   form->addRow(m_reductionError);
   auto* splitter = new QSplitter(page);
@@ -524,6 +531,7 @@ bool FeImportWizard::reductionOptions(fe::ReductionOptions& options, QString& wh
     options.interfaces.push_back(spec);
   }
   if (m_lumpedInvariants->isChecked()) options.invariant_mass = fe::ReductionOptions::InvariantMass::Lumped;
+  options.geometric_stiffening = m_stiffening->isChecked();
   if (options.method == fe::ReductionOptions::Method::CraigBampton && options.interfaces.empty()) {
     why = tr("Craig–Bampton needs at least one interface: tick a node set, or pick a bore or a face");
     return false;

@@ -129,6 +129,7 @@ class FeImportWizard : public QWizard {
   QDoubleSpinBox* m_cutoff = nullptr;
   QTableWidget* m_interfaces = nullptr;
   QCheckBox* m_lumpedInvariants = nullptr;
+  QCheckBox* m_stiffening = nullptr;
   QLabel* m_pickMessage = nullptr;
   QPushButton *m_pickBore = nullptr, *m_pickFace = nullptr;
   QLabel* m_reductionError = nullptr;

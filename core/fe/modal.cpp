@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <numeric>
 #include <sstream>
@@ -140,9 +141,19 @@ int sturmCount(const SpMat& K, const SpMat& M, double s, std::string& error) {
 }
 
 /// |K x - lambda M x| / max(|K x|, |lambda| |M x|).
-double modeResidual(const SpMat& K, const SpMat& M, const Eigen::VectorXd& x, double lambda) {
+/// The relative residual of a mode (modal.h) and the level that rounding alone gives it: each
+/// entry of K x is a sum of products as large as |K| |x|, and a low mode of a slender body has a
+/// small K x (a clamped 10 m beam: |K| |x| / |K x| ~ lambda_max / lambda_1 ~ 1e10), so its residual
+/// cannot be computed below about eps |K| |x| / |K x| however exact the mode is.
+struct Residual {
+  double value = 0.0, roundoff = 0.0;
+};
+
+Residual modeResidual(const SpMat& K, const SpMat& absK, const SpMat& M, const Eigen::VectorXd& x, double lambda) {
   const Eigen::VectorXd Kx = K * x, Mx = M * x;
-  return (Kx - lambda * Mx).norm() / std::max({Kx.norm(), std::abs(lambda) * Mx.norm(), 1e-300});
+  const double scale = std::max({Kx.norm(), std::abs(lambda) * Mx.norm(), 1e-300});
+  const Eigen::VectorXd absKx = absK * x.cwiseAbs();
+  return {(Kx - lambda * Mx).norm() / scale, std::numeric_limits<double>::epsilon() * absKx.norm() / scale};
 }
 
 std::string hz(double lambda) {
@@ -236,12 +247,16 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     std::ostringstream bad;
     int badCount = 0;
     out.residuals.assign(values.size(), 0.0);
+    const SpMat absK = K.cwiseAbs();
     for (int j = firstComputed; j < keep; ++j) {
-      out.residuals[j] = modeResidual(K, M, vectors.col(j), values(j));
+      const Residual r = modeResidual(K, absK, M, vectors.col(j), values(j));
+      out.residuals[j] = r.value;
       const bool rigidLike = std::abs(values(j)) < 1e-6 * std::abs(sigma);
-      if (!rigidLike && out.residuals[j] > opt.residual_tolerance && badCount++ < 5)
+      // the tolerance, or a few times what rounding alone leaves when that is more
+      const double tolerance = std::max(opt.residual_tolerance, opt.roundoff_factor * r.roundoff);
+      if (!rigidLike && r.value > tolerance && badCount++ < 5)
         bad << (badCount > 1 ? ", " : "") << "mode " << j + 1 << " (" << hz(values(j) * lambdaScale) << ", residual "
-            << out.residuals[j] << ")";
+            << r.value << ")";
     }
     named = bad.str();
     return badCount;

@@ -29,6 +29,9 @@ struct ModalOptions {
   bool exact_rigid_modes = true;   ///< replace the computed rigid modes by exact ones
   double tolerance = 1e-10;        ///< Lanczos convergence tolerance
   double residual_tolerance = 1e-6;  ///< largest accepted relative residual of a mode
+  /// The residual may also be up to this many times what rounding alone leaves in it (modal.cpp;
+  /// a low mode of a slender body); 0 = the tolerance alone.
+  double roundoff_factor = 10.0;
 };
 
 struct ModalResult {

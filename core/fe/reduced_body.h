@@ -68,6 +68,20 @@ struct Interface {
   bool reference_given = false;  ///< only while reducing: the user chose the reference point, keep it
 };
 
+/// Geometric stiffening by the load-case method (Wallrapp & Schwertassek 1991, "Representation of
+/// geometric stiffening in multibody system simulation", IJNME 32): the linear stress state of
+/// each unit load case below, solved statically on the free FE model with inertia relief, enters
+/// the modal geometric stiffness Phi^T K_G(sigma) Phi (m x m). At run time the body's geometric
+/// stiffness is their sum weighted by the current load factors. Loads per unit mass at x, FE axes:
+///   0-2   translational acceleration of the frame, a = e_i:   -e_i
+///   3-5   angular acceleration, alpha = e_i:                 -e_i x x
+///   6-11  products of the angular velocity w_x^2, w_y^2, w_z^2, w_x w_y, w_y w_z, w_z w_x: minus
+///         the derivative of w x (w x x) by the product (the centrifugal load)
+/// then per interface k (in file order) the cases 12 + 6k + j: a unit force (j = 0..2) or moment
+/// (j = 3..5) at its reference point, spread over its nodes like an averaging interface.
+constexpr int kInertiaLoadCases = 12;
+inline int interfaceLoadCase(int interface, int j) { return kInertiaLoadCases + 6 * interface + j; }
+
 struct SourceFile {
   std::string path;
   std::string sha256;
@@ -83,6 +97,9 @@ struct ReducedBody {
   /// to the nodes and averaged), 6n x m node-major, Voigt order xx, yy, zz, xy, yz, zx, in the
   /// FE axes [Pa per unit modal coordinate]; empty when the reduction did not compute them.
   Eigen::MatrixXd stress_modes;
+  /// Modal geometric stiffness per load case (kInertiaLoadCases + 6 per interface, m x m each,
+  /// see above); empty when the reduction did not compute them.
+  std::vector<Eigen::MatrixXd> geometric_stiffness;
   Eigen::VectorXd eigenvalues;              ///< (rad/s)^2 per mode (0 for rigid/constraint modes)
   std::vector<ModeKind> kinds;              ///< per mode
   ModalInvariants invariants;

@@ -3,6 +3,7 @@
 #include "core/base/rotation.h"
 #include "core/fe/active_dofs.h"
 #include "core/fe/assembly.h"
+#include "core/fe/stiffening.h"
 #include "core/fe/stress.h"
 #include "core/fe/surface.h"
 
@@ -507,6 +508,18 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
     if (!nodalStresses(mesh, aopt, out.modes, out.stress_modes, diag)) return false;
     report.seconds_stress = seconds(start);
     out.method += ", stress modes";
+  }
+  if (opt.geometric_stiffening) {
+    start = std::chrono::steady_clock::now();
+    Eigen::MatrixXd loadCases;
+    std::string error;
+    if (!stiffeningLoadCases(mesh.coords, mats.K, mats.M, active, out.interfaces, loadCases, error)) {
+      diag.warning("reduce", "geometric stiffening left out: " + error);
+    } else {
+      if (!modalGeometricStiffness(mesh, aopt, loadCases, out.modes, out.geometric_stiffness, diag)) return false;
+      out.method += ", geometric stiffening (" + std::to_string(out.geometric_stiffness.size()) + " load cases)";
+    }
+    report.seconds_stiffening = seconds(start);
   }
   Eigen::MatrixXd Kbar = out.modes.transpose() * (mats.K * out.modes);
   Kbar = 0.5 * (Kbar + Kbar.transpose());

@@ -49,6 +49,8 @@ struct ReductionOptions {
   enum class InvariantMass { Consistent, Lumped };
   InvariantMass invariant_mass = InvariantMass::Consistent;
   bool stress_modes = true;        ///< compute the nodal stress of every mode (ReducedBody::stress_modes)
+  /// compute the modal geometric stiffness of the stiffening load cases (ReducedBody::geometric_stiffness)
+  bool geometric_stiffening = true;
   const Material* material = nullptr;  ///< overrides the mesh's materials when set
   double density = 0.0;                ///< > 0: overrides the density of every material (AssemblyOptions)
 };
@@ -66,7 +68,7 @@ struct ReductionReport {
   /// mass (Frobenius norm), and the largest relative change of an elastic mode's modal mass.
   double other_mass_centre_shift = 0.0, other_mass_inertia_change = 0.0, other_mass_modal_mass_change = 0.0;
   int other_mass_modal_mass_mode = -1;  ///< 0-based mode of that largest change
-  double seconds_assembly = 0.0, seconds_eigen = 0.0, seconds_stress = 0.0;
+  double seconds_assembly = 0.0, seconds_eigen = 0.0, seconds_stress = 0.0, seconds_stiffening = 0.0;
 };
 
 /// Reduces `mesh`. Errors name the set/element/material; false when any occurred.

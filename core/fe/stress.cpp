@@ -115,33 +115,33 @@ void pointStresses(const ShapeGradients& G, const Eigen::Map<Eigen::MatrixXd>& U
   }
 }
 
-}  // namespace
-
-bool nodalStresses(const FeModel& mesh, const AssemblyOptions& options, const Eigen::MatrixXd& displacements,
-                   Eigen::MatrixXd& stresses, Diagnostics& diag) {
-  stresses.resize(0, 0);
+/// Checks and prepares the inputs of the stress loops: the materials as the assembly takes them.
+bool prepare(const FeModel& mesh, const AssemblyOptions& options, const Eigen::MatrixXd& displacements,
+             std::vector<const Material*>& mat, std::vector<Material>& materials, Diagnostics& diag) {
   const int n = mesh.nodeCount();
-  const Eigen::Index m = displacements.cols();
   if (displacements.rows() != 3 * static_cast<Eigen::Index>(n)) {
     diag.error("displacements", "have " + std::to_string(displacements.rows()) + " rows, expected 3 x " +
                                     std::to_string(n) + " nodes");
     return false;
   }
   bool ok = checkElementNodes(mesh, diag);
-  std::vector<const Material*> mat;
-  std::vector<Material> materials;  // what mat points to
   if (!resolveMaterials(mesh, options, mat, materials, diag)) ok = false;
-  if (!ok) return false;
+  return ok;
+}
 
-  // Transposed work layout (m x dofs): a node's values for all columns are contiguous, so the
-  // gather per element and the scatter per node run over memory sequentially.
-  const Eigen::MatrixXd Ut = displacements.transpose();
-  Eigen::MatrixXd St = Eigen::MatrixXd::Zero(m, 6 * static_cast<Eigen::Index>(n));
-  std::vector<int> count(static_cast<std::size_t>(n), 0);
-
-  // per-element buffers, sized for the largest element (20 nodes, 27 points; 8 + 3 bubbles)
-  std::vector<double> ueBuf(static_cast<std::size_t>(m) * 60), sqBuf(static_cast<std::size_t>(m) * 6),
-      ndBuf(static_cast<std::size_t>(m) * 120);
+/// The stress loop both results share: for every element, its stresses at its integration
+/// points for all columns of the displacements, Ut (m x 3n, transposed: a node's values for all
+/// columns are contiguous). Calls
+///   atPoint(e, kind, q, G, Sq, weight)  with the gradients G, the stresses Sq (m x 6) and the
+///                                       integration weight times det J at stiffness point q;
+///   atElementEnd(e, kind)               after the last point of an element with good Jacobians.
+/// Elements with a non-positive Jacobian determinant are reported and skipped; false if any.
+template <class AtPoint, class AtElementEnd>
+bool forEachPointStress(const FeModel& mesh, const std::vector<const Material*>& mat, const Eigen::MatrixXd& Ut,
+                        Diagnostics& diag, AtPoint&& atPoint, AtElementEnd&& atElementEnd) {
+  const Eigen::Index m = Ut.rows();
+  // per-element buffers, sized for the largest element (20 nodes; 8 + 3 bubbles)
+  std::vector<double> ueBuf(static_cast<std::size_t>(m) * 60), sqBuf(static_cast<std::size_t>(m) * 6);
   ElementCoords X;
   ShapeGradients G;
   ElementMatrix R;
@@ -167,8 +167,7 @@ bool nodalStresses(const FeModel& mesh, const AssemblyOptions& options, const Ei
       good = incompatibleModeFrame(kind, X, J0inv, det0, &fail) && incompatibleModeRecovery(kind, X, E, nu, R, &fail);
       if (good) Ue.rightCols(3 * kind.bubbles).noalias() = Ue.leftCols(3 * nn) * R.transpose();
     }
-    Eigen::Map<Eigen::MatrixXd> Sq(sqBuf.data(), m, 6), Nd(ndBuf.data(), m, 6 * nn);
-    Nd.setZero();
+    Eigen::Map<Eigen::MatrixXd> Sq(sqBuf.data(), m, 6);
     for (std::size_t q = 0; good && q < sch.points.size(); ++q) {
       const QuadPoint& p = sch.points[q];
       const double xi[3] = {p.xi, p.eta, p.zeta};
@@ -179,25 +178,98 @@ bool nodalStresses(const FeModel& mesh, const AssemblyOptions& options, const Ei
         break;
       }
       pointStresses(G, Ue, lambda, mu, Sq);
-      for (int a = 0; a < nn; ++a) {
-        const double w = sch.E(a, static_cast<Eigen::Index>(q));
-        if (w != 0.0) Nd.middleCols(6 * a, 6) += w * Sq;
-      }
+      atPoint(e, kind, static_cast<Eigen::Index>(q), G, Sq, p.w * det);
     }
     if (!good) {
       badJacobian.add(e, jacobianMessage(fail));
       continue;
     }
-    for (int a = 0; a < nn; ++a) {
-      St.middleCols(6 * static_cast<Eigen::Index>(e.nodes[a]), 6) += Nd.middleCols(6 * a, 6);
-      ++count[static_cast<std::size_t>(e.nodes[a])];
-    }
+    atElementEnd(e, kind);
   }
-  if (!badJacobian.finish()) return false;
+  return badJacobian.finish();
+}
+
+}  // namespace
+
+bool nodalStresses(const FeModel& mesh, const AssemblyOptions& options, const Eigen::MatrixXd& displacements,
+                   Eigen::MatrixXd& stresses, Diagnostics& diag) {
+  stresses.resize(0, 0);
+  std::vector<const Material*> mat;
+  std::vector<Material> materials;  // what mat points to
+  if (!prepare(mesh, options, displacements, mat, materials, diag)) return false;
+  const int n = mesh.nodeCount();
+  const Eigen::Index m = displacements.cols();
+
+  // Transposed work layout (m x dofs): a node's values for all columns are contiguous, so the
+  // gather per element and the scatter per node run over memory sequentially.
+  const Eigen::MatrixXd Ut = displacements.transpose();
+  Eigen::MatrixXd St = Eigen::MatrixXd::Zero(m, 6 * static_cast<Eigen::Index>(n));
+  std::vector<int> count(static_cast<std::size_t>(n), 0);
+  std::vector<double> ndBuf(static_cast<std::size_t>(m) * 120);  // 20 nodes x 6
+  Eigen::Map<Eigen::MatrixXd> Nd(ndBuf.data(), m, 120);
+  const bool good = forEachPointStress(
+      mesh, mat, Ut, diag,
+      [&](const Element& e, const ElementKind& kind, Eigen::Index q, const ShapeGradients&, const auto& Sq, double) {
+        const Scheme& sch = scheme(e.type);
+        if (q == 0) Nd.leftCols(6 * kind.nodes).setZero();
+        for (int a = 0; a < kind.nodes; ++a) {
+          const double w = sch.E(a, q);
+          if (w != 0.0) Nd.middleCols(6 * a, 6) += w * Sq;
+        }
+      },
+      [&](const Element& e, const ElementKind& kind) {
+        for (int a = 0; a < kind.nodes; ++a) {
+          St.middleCols(6 * static_cast<Eigen::Index>(e.nodes[a]), 6) += Nd.middleCols(6 * a, 6);
+          ++count[static_cast<std::size_t>(e.nodes[a])];
+        }
+      });
+  if (!good) return false;
   for (int i = 0; i < n; ++i)
     if (count[static_cast<std::size_t>(i)] > 1)
       St.middleCols(6 * static_cast<Eigen::Index>(i), 6) /= static_cast<double>(count[static_cast<std::size_t>(i)]);
   stresses = St.transpose();
+  return true;
+}
+
+bool modalGeometricStiffness(const FeModel& mesh, const AssemblyOptions& options, const Eigen::MatrixXd& displacements,
+                             const Eigen::MatrixXd& modes, std::vector<Eigen::MatrixXd>& out, Diagnostics& diag) {
+  out.clear();
+  std::vector<const Material*> mat;
+  std::vector<Material> materials;
+  if (!prepare(mesh, options, displacements, mat, materials, diag)) return false;
+  if (modes.rows() != displacements.rows()) {
+    diag.error("modes", "have " + std::to_string(modes.rows()) + " rows, expected " + std::to_string(displacements.rows()));
+    return false;
+  }
+  const Eigen::Index L = displacements.cols(), m = modes.cols();
+  const Eigen::MatrixXd Ut = displacements.transpose();
+  std::vector<Eigen::MatrixXd> Kg(static_cast<std::size_t>(L), Eigen::MatrixXd::Zero(m, m));
+  // F rows 3c + i: d(Phi component c)/dx_i at the point, for all modes (9 x m); then
+  // Phi^T K_G Phi += F^T (I3 (x) S) F with S the 3 x 3 stress times the weight.
+  Eigen::MatrixXd F(9, m), SF(9, m);
+  const bool good = forEachPointStress(
+      mesh, mat, Ut, diag,
+      [&](const Element& e, const ElementKind& kind, Eigen::Index, const ShapeGradients& G, const auto& Sq, double w) {
+        F.setZero();
+        for (int a = 0; a < kind.nodes; ++a) {
+          const Eigen::Index row = 3 * static_cast<Eigen::Index>(e.nodes[a]);
+          for (int c = 0; c < 3; ++c)
+            for (int i = 0; i < 3; ++i) F.row(3 * c + i) += G(a, i) * modes.row(row + c);
+        }
+        for (Eigen::Index l = 0; l < L; ++l) {
+          Eigen::Matrix3d S;
+          S << Sq(l, 0), Sq(l, 3), Sq(l, 5),  //
+              Sq(l, 3), Sq(l, 1), Sq(l, 4),   //
+              Sq(l, 5), Sq(l, 4), Sq(l, 2);
+          S *= w;
+          for (int c = 0; c < 3; ++c) SF.middleRows(3 * c, 3).noalias() = S * F.middleRows(3 * c, 3);
+          Kg[static_cast<std::size_t>(l)].noalias() += F.transpose() * SF;
+        }
+      },
+      [](const Element&, const ElementKind&) {});
+  if (!good) return false;
+  for (Eigen::MatrixXd& k : Kg) k = 0.5 * (k + k.transpose());
+  out = std::move(Kg);
   return true;
 }
 

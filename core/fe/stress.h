@@ -39,6 +39,8 @@
 
 #include <Eigen/Core>
 
+#include <vector>
+
 namespace flexim::fe {
 
 /// Voigt order used everywhere: xx, yy, zz, xy, yz, zx [Pa].
@@ -56,6 +58,15 @@ using Stress6 = Eigen::Matrix<double, 6, 1>;
 /// are processed at once.
 bool nodalStresses(const FeModel& mesh, const AssemblyOptions& options, const Eigen::MatrixXd& displacements,
                    Eigen::MatrixXd& stresses, Diagnostics& diag);
+
+/// Modal geometric (initial-stress) stiffness of the stress states of displacement fields: for
+/// each column l of `displacements` (3n x L), out[l] = Phi^T K_G(sigma_l) Phi (m x m, symmetric)
+/// with Phi = `modes` (3n x m) and K_G the initial-stress stiffness of the linear stresses sigma_l
+/// at the integration points: K_G(a i, b j) = delta_ij * integral of grad N_a . sigma grad N_b dV.
+/// The stresses include C3D8I's incompatible modes; the mode gradients use the nodal shape
+/// functions only. Errors as nodalStresses. Cost O(elements * points * L * m^2).
+bool modalGeometricStiffness(const FeModel& mesh, const AssemblyOptions& options, const Eigen::MatrixXd& displacements,
+                             const Eigen::MatrixXd& modes, std::vector<Eigen::MatrixXd>& out, Diagnostics& diag);
 
 /// von Mises equivalent stress sqrt(3 J2).
 double vonMises(const Stress6& s);

@@ -177,6 +177,10 @@ void reportReducedBody(const ReducedBody& body, ValidationReport& r) {
                static_cast<long>(body.modes.cols()), body.surface.size(), body.interfaces.size()));
   r.add(body.stress_modes.size() > 0 ? "stress modes: the nodal stress of every mode (stress sensors and contours)"
                                      : "stress modes: none (reduce the mesh again to record stresses)");
+  r.add(!body.geometric_stiffness.empty()
+            ? "geometric stiffening: " + std::to_string(body.geometric_stiffness.size()) +
+                  " load cases (12 inertia + 6 per interface)"
+            : std::string("geometric stiffening: none (reduce the mesh again with this Flexim to have it)"));
   r.add(format("mass (invariant I1): %.7g kg, centre of mass: (%.6g, %.6g, %.6g) m", body.invariants.I1,
                body.invariants.I2.x() / body.invariants.I1, body.invariants.I2.y() / body.invariants.I1,
                body.invariants.I2.z() / body.invariants.I1));

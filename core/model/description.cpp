@@ -393,6 +393,10 @@ struct Registry {
              "multiplies the modal stiffness (large values approach the rigid body)")
         .above(0)
         .byDefault("1");
+    f.value("geometric_stiffening", FieldType::Bool, &FlexibleBodySpec::geometric_stiffening, "",
+            "geometric (stress) stiffening from the body's inertia loads and gravity, balanced at its frame's "
+            "interface (or its one connected interface); needs a file reduced with the load cases")
+        .byDefault("true");
     f.check(checkFlexibleBody);
   }
 

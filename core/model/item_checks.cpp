@@ -114,6 +114,11 @@ void checkFlexibleBody(ItemCheck& c) {
   }
   if (b.reference == ReferenceFrame::Interface && !b.reference_interface.empty())
     checkInterface(c, "reference_interface", b.reference_interface, b.name, data);
+  if (b.geometric_stiffening && data->geometric_stiffness.empty())
+    c.warning("geometric_stiffening", "the file " + inQuotes(b.file) +
+                                          " has no stiffening load cases (reduced before format version 2, or "
+                                          "without them): the body runs without geometric stiffening; reduce the "
+                                          "mesh again with this Flexim to have it, or set it false");
 }
 
 void checkVirtualBody(ItemCheck& c) {

@@ -74,9 +74,11 @@ TimeValue TimeFunction::operator()(double t) const {
       const auto& x = s.times;
       const auto& y = s.values;
       if (x.size() < 2 || m_second.size() != x.size()) return {y.empty() ? 0.0 : y.front(), 0, 0};
-      if (t <= x.front()) return {y.front(), 0, 0};
-      if (t >= x.back()) return {y.back(), 0, 0};
-      const size_t i = std::upper_bound(x.begin(), x.end(), t) - x.begin() - 1;
+      // constant outside the knots; on the first and last knot the spline's own slope, so that a
+      // driver starting at the first knot starts with the table's velocity
+      if (t < x.front()) return {y.front(), 0, 0};
+      if (t > x.back()) return {y.back(), 0, 0};
+      const size_t i = std::min<size_t>(std::upper_bound(x.begin(), x.end(), t) - x.begin() - 1, x.size() - 2);
       const double h = x[i + 1] - x[i], a = (x[i + 1] - t) / h, b = (t - x[i]) / h;
       const double m0 = m_second[i], m1 = m_second[i + 1];
       const double f = a * y[i] + b * y[i + 1] + ((a * a * a - a) * m0 + (b * b * b - b) * m1) * h * h / 6;

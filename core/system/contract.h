@@ -107,7 +107,8 @@ class Formulation {
   virtual double potentialEnergy(const BodyKinematics& k, const Vec3& gravity) const { return 0.0; }
   virtual double strainEnergy(const BodyKinematics& k) const { return 0.0; }
   /// Power [W] of the forces() that kineticEnergy() and potentialEnergy() do not account for
-  /// (structural damping, <= 0), for the work-energy balance of a run (core/run/quality_monitor.h).
+  /// (structural damping, <= 0; a flexible body's geometric stiffening, either sign), for the
+  /// work-energy balance of a run (core/run/quality_monitor.h).
   /// NaN when the formulation cannot tell: the balance is then not checked.
   virtual double dampingPower(const BodyKinematics& k) const { return std::numeric_limits<double>::quiet_NaN(); }
 };

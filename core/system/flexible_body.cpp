@@ -4,6 +4,9 @@
 
 #include "core/base/rotation.h"
 
+#include <Eigen/Eigenvalues>
+
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -36,6 +39,35 @@ FlexibleBodyDynamics::FlexibleBodyDynamics(const fe::ModalInvariants& inv, const
     const double kj = std::max(0.0, m_inv.Kbar(j, j)), mj = std::max(0.0, m_inv.Mbar(j, j));
     m_D(j, j) += 2.0 * damping.zeta(j) * std::sqrt(kj * mj);
   }
+}
+
+void FlexibleBodyDynamics::setGeometricStiffening(std::shared_ptr<const GeometricStiffening> stiffening) {
+  m_stiffening = std::move(stiffening);
+  // J0^-1 I4 on the well-determined axes of J0 (the others keep the frame's rate)
+  const Eigen::SelfAdjointEigenSolver<Mat3> eig(m_inv.J0);
+  const Vec3 moments = eig.eigenvalues();
+  Mat3 inverse = Mat3::Zero();
+  for (int i = 0; i < 3; ++i)
+    if (moments(i) >= 1e-2 * moments.maxCoeff() && moments(i) > 0)
+      inverse += eig.eigenvectors().col(i) * eig.eigenvectors().col(i).transpose() / moments(i);
+  m_meanRate = inverse * m_inv.I4;
+}
+
+VecX FlexibleBodyDynamics::stiffeningForce(const Mat3& A, const Vec3& om, const VecX& w, const VecX& wdot) const {
+  VecX f = VecX::Zero(m_m);
+  if (!m_stiffening || m_m == 0) return f;
+  const GeometricStiffening& S = *m_stiffening;
+  // gravity: the translational cases with the factors -g (body axes)
+  const Vec3 g = A.transpose() * S.gravity;
+  for (int i = 0; i < 3; ++i)
+    if (g(i) != 0.0) f.noalias() += g(i) * (S.translational[static_cast<size_t>(i)] * w);
+  // the centrifugal cases with the products of the body's mean angular velocity
+  const Vec3 o = om + m_meanRate * wdot;
+  const std::array<double, 6> P = {o.x() * o.x(), o.y() * o.y(), o.z() * o.z(),
+                                   o.x() * o.y(), o.y() * o.z(), o.z() * o.x()};
+  for (int p = 0; p < 6; ++p)
+    if (P[static_cast<size_t>(p)] != 0.0) f.noalias() -= P[static_cast<size_t>(p)] * (S.centrifugal[static_cast<size_t>(p)] * w);
+  return f;
 }
 
 Vec3 FlexibleBodyDynamics::firstMoment(const VecX& w) const { return m_inv.I2 + m_inv.I3 * w; }

@@ -31,6 +31,8 @@
 
 #include <Eigen/Core>
 
+#include <array>
+#include <memory>
 #include <vector>
 
 namespace flexim {
@@ -48,10 +50,38 @@ struct ModalDamping {
   double beta = 0.0;   ///< Rayleigh stiffness-proportional coefficient [s]
 };
 
+/// Geometric stiffening (issue #16, load-case method of Wallrapp and Schwertassek): the modal
+/// geometric stiffness of the inertia load cases (fe::balancedInertiaCases), each with the
+/// reaction that balances it at the interface the body is held at folded in, turned into the
+/// internal axes about the frame origin:
+///   translational[i]  a unit acceleration field along axis i (gravity: its factor is -g_i),
+///   centrifugal[p]    the angular-velocity products P = xx, yy, zz, xy, yz, zx.
+/// The modal equations get -K_G w, K_G = -sum_i g_i translational[i] + sum_p P_p(omega_m)
+/// centrifugal[p], with g gravity in the body axes and omega_m = omega + J0^-1 I4 w_dot the
+/// body's mean angular velocity (on the axes of J0 with at least 1e-2 of its largest moment:
+/// about a slender bar's own axis the mean rate is ill-determined, and spin there stresses the
+/// bar little, so the frame's rate is taken). The force is not conservative; its power is
+/// reported with the damping's.
+/// Why not more: with the frame's own omega, the force pumps energy from the frame's vibration
+/// into the modes (a frame held at an interface that turns freely vibrates with the body); as
+/// second-order inertia (foreshortening: c += dc(w), M_phi_w += P(w), J -= dJ(w), conservative)
+/// it breaks down there too: such a frame keeps only ~2e-4 of the body's rotational inertia in
+/// its own rotation (the modes carry the rest), which the second-order terms soon exceed, and
+/// the kinetic energy loses its sign. The frame accelerations' cases are left out for the same
+/// reason (their factors are accelerations, which only the mass matrix could carry).
+struct GeometricStiffening {
+  std::array<MatX, 3> translational;
+  std::array<MatX, 6> centrifugal;
+  Vec3 gravity = Vec3::Zero();  ///< global [m/s^2]
+};
+
 class FlexibleBodyDynamics {
  public:
   explicit FlexibleBodyDynamics(const fe::ModalInvariants& inv, const ModalDamping& damping = {});
 
+  /// Geometric stiffening (null: none, the linear body).
+  void setGeometricStiffening(std::shared_ptr<const GeometricStiffening> stiffening);
+  bool hasGeometricStiffening() const { return m_stiffening != nullptr; }
   int modes() const { return m_m; }
   int size() const { return 6 + m_m; }  ///< velocity coordinates
   const fe::ModalInvariants& invariants() const { return m_inv; }
@@ -76,7 +106,12 @@ class FlexibleBodyDynamics {
   /// Equal to -sum_k m_k J_k^T A (omega~ omega~ b'_k + 2 omega~ Phi_k w_dot) (d'Alembert).
   void quadraticVelocity(const Mat3& A, const Vec3& omega_body, const VecX& w, const VecX& wdot, VecX& s) const;
 
-  /// Elastic and damping forces, size 6+m with zero rigid rows: [0; 0; -Kbar w - D w_dot].
+  /// The geometric stiffening force -K_G w on the modal coordinates (size m; zero without
+  /// stiffening; see GeometricStiffening), part of elasticForces' modal rows.
+  VecX stiffeningForce(const Mat3& A, const Vec3& omega_body, const VecX& w, const VecX& wdot) const;
+
+  /// Elastic and damping forces, size 6+m with zero rigid rows: [0; 0; -Kbar w - D w_dot]
+  /// (without the stiffening force).
   void elasticForces(const VecX& w, const VecX& wdot, VecX& f) const;
 
   /// T = 1/2 v^T M v (Eq. 12), v = [r_dot, omega', w_dot].
@@ -117,6 +152,8 @@ class FlexibleBodyDynamics {
   fe::ModalInvariants m_inv;
   int m_m = 0;
   MatX m_D;  ///< m x m damping matrix
+  std::shared_ptr<const GeometricStiffening> m_stiffening;
+  MatX m_meanRate;  ///< 3 x m: omega_m - omega = m_meanRate w_dot
 };
 
 }  // namespace flexim

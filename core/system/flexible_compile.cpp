@@ -4,6 +4,7 @@
 // rigid-flexible joints and consistent initial poses/velocities of the virtual bodies.
 #include "core/base/rotation.h"
 #include "core/fe/reduced_body.h"
+#include "core/fe/stiffening.h"
 #include "core/system/flexible_elements.h"
 #include "core/system/system.h"
 
@@ -53,6 +54,43 @@ MatX interfaceMotion(const fe::ReducedBody& body, const fe::Interface& face) {
     rows.middleRows<3>(3 * k) = body.modes.middleRows<3>(3 * face.nodes[k]);
   }
   return interfaceRigidModes(x, rows, face.reference);
+}
+
+/// The stiffening of the 12 inertia cases G (FE axes, about the FE origin) for the internal frame
+/// x_FE = c0 + R x: the cases about the origin c0 (a spin about c0 adds a uniform field, a
+/// translational case), then turned into the internal axes (translational cases as a vector,
+/// the products as a symmetric tensor). The angular-acceleration cases are not used.
+std::shared_ptr<GeometricStiffening> internalStiffening(const std::array<MatX, fe::kInertiaLoadCases>& G, const Vec3& c0,
+                                                        const Mat3& R, const Vec3& gravity) {
+  std::array<MatX, fe::kInertiaLoadCases> o = G;
+  for (int c = 6; c < fe::kInertiaLoadCases; ++c) {
+    Vec3 f0;
+    Mat3 B;
+    fe::inertiaCaseField(c, f0, B);
+    const Vec3 uniform = B * c0;  // field B (x - c0) = B x - B c0
+    for (int j = 0; j < 3; ++j) o[static_cast<size_t>(c)] -= uniform(j) * G[static_cast<size_t>(j)];
+  }
+  auto S = std::make_shared<GeometricStiffening>();
+  S->gravity = gravity;
+  const MatX zero = MatX::Zero(G[0].rows(), G[0].cols());
+  for (int k = 0; k < 3; ++k) {
+    S->translational[static_cast<size_t>(k)] = zero;
+    for (int i = 0; i < 3; ++i) S->translational[static_cast<size_t>(k)] += R(i, k) * o[static_cast<size_t>(i)];
+  }
+  // products: P_p(omega_FE) = omega' (R' E_p R) omega with E_p the unit symmetric matrices
+  constexpr int kRow[6] = {0, 1, 2, 0, 1, 2}, kCol[6] = {0, 1, 2, 1, 2, 0};
+  for (int q = 0; q < 6; ++q) S->centrifugal[static_cast<size_t>(q)] = zero;
+  for (int p = 0; p < 6; ++p) {
+    Mat3 E = Mat3::Zero();
+    E(kRow[p], kCol[p]) += p < 3 ? 1.0 : 0.5;
+    E(kCol[p], kRow[p]) += p < 3 ? 0.0 : 0.5;
+    const Mat3 Ei = R.transpose() * E * R;
+    for (int q = 0; q < 6; ++q) {
+      const double coef = q < 3 ? Ei(kRow[q], kCol[q]) : 2.0 * Ei(kRow[q], kCol[q]);
+      if (coef != 0.0) S->centrifugal[static_cast<size_t>(q)] += coef * o[static_cast<size_t>(6 + p)];
+    }
+  }
+  return S;
 }
 
 }  // namespace
@@ -149,6 +187,32 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     for (size_t k = 0; k < eff->node_ids.size(); ++k) F.nodeIndex.emplace(eff->node_ids[k], static_cast<int>(k));
     F.dyn = std::make_unique<FlexibleBodyDynamics>(eff->invariants, damping);
     F.data = eff;
+    if (spec.geometric_stiffening && !src.geometric_stiffness.empty()) {
+      // the reaction that balances the inertia loads acts at the frame's interface, or at the
+      // one interface a virtual body connects; other connections' forces are not known here
+      std::vector<std::string> connections;
+      int balance = -1;
+      for (const VirtualBodySpec& vb : model.virtual_bodies)
+        if (vb.flexible_body == spec.name) connections.push_back(vb.interface.empty() ? vb.name : vb.interface);
+      std::string at = spec.reference == ReferenceFrame::Interface ? spec.reference_interface
+                       : connections.size() == 1                   ? connections.front()
+                                                                   : std::string();
+      for (size_t f = 0; f < src.interfaces.size(); ++f)
+        if (src.interfaces[f].name == at) balance = static_cast<int>(f);
+      F.dyn->setGeometricStiffening(
+          internalStiffening(fe::balancedInertiaCases(src, m, balance), offset, R, model.gravity));
+      std::string note = "geometric stiffening from its spin and gravity";
+      note += balance >= 0 ? ", balanced at interface " + quoted(at) : ", balanced by its own inertia (free body)";
+      std::vector<std::string> left;
+      for (const std::string& c : connections)
+        if (c != at) left.push_back(quoted(c));
+      if (!left.empty()) {
+        note += "; the forces at ";
+        for (size_t j = 0; j < left.size(); ++j) note += (j ? ", " : "") + left[j];
+        note += " are not in it";
+      }
+      diag.info(where, who + ": " + note);
+    }
     const int b = addBlock(spec.name, std::make_unique<FlexibleBodyFormulation>(F), q0, v0);
     flexBodyOf[i] = b;
 

@@ -152,6 +152,7 @@ void FlexibleBodyFormulation::forces(const BodyKinematics& k, const Vec3& gravit
   f = part;
   dyn.elasticForces(k.w, k.wdot, part);
   f += part;
+  if (dyn.hasGeometricStiffening()) f.tail(k.w.size()) += dyn.stiffeningForce(k.A, k.omega_body, k.w, k.wdot);
   part.setZero(nv());
   dyn.addGravity(k.A, k.w, gravity, part);
   f += part;
@@ -175,7 +176,9 @@ double FlexibleBodyFormulation::strainEnergy(const BodyKinematics& k) const { re
 
 double FlexibleBodyFormulation::dampingPower(const BodyKinematics& k) const {
   const MatX& D = m_body.dyn->dampingMatrix();
-  return D.size() == 0 ? 0.0 : -k.wdot.dot(D * k.wdot);
+  const double damping = D.size() == 0 ? 0.0 : -k.wdot.dot(D * k.wdot);
+  if (!m_body.dyn->hasGeometricStiffening()) return damping;
+  return damping + k.wdot.dot(m_body.dyn->stiffeningForce(k.A, k.omega_body, k.w, k.wdot));
 }
 
 }  // namespace flexim

@@ -74,7 +74,8 @@ class FlexibleBodyFormulation final : public Formulation {
   double kineticEnergy(const BodyKinematics& k) const override;
   double potentialEnergy(const BodyKinematics& k, const Vec3& gravity) const override;
   double strainEnergy(const BodyKinematics& k) const override;
-  /// -w_dot' D w_dot (the modal damping; the inertia terms do no work).
+  /// -w_dot' D w_dot (the modal damping; the inertia terms do no work) plus the power of the
+  /// geometric stiffening (FlexibleBodyDynamics::stiffeningForce), which no energy holds.
   double dampingPower(const BodyKinematics& k) const override;
   const FlexibleBody& body() const { return m_body; }
 

@@ -31,6 +31,7 @@ constexpr const char* kInvr = "INVR";
 constexpr const char* kSurf = "SURF";
 constexpr const char* kIntf = "INTF";
 constexpr const char* kStrs = "STRS";  // optional, written since issue #16: older readers skip it
+constexpr const char* kGstf = "GSTF";  // optional, format version 2: geometric stiffening load cases
 constexpr const char* kEnd = "END ";
 
 // Fixed byte counts per item.
@@ -243,6 +244,11 @@ bool lengthFromCounts(const std::string& tag, const unsigned char* payload, std:
     what = "stress modes of " + num(m) + " modes of " + num(rows) + " rows";
     std::uint64_t column = 0;
     if (mul(rows, 8, column)) plus(16, m, column);
+  } else if (tag == kGstf && available >= 16) {
+    const std::uint64_t cases = readU64(payload), m = readU64(payload + 8);
+    what = num(cases) + " stiffening load cases of " + num(m) + " modes";
+    std::uint64_t square = 0;
+    if (mul(m, m, square) && mul(square, 8, square)) plus(16, cases, square);
   } else if (tag == kInvr && available >= 8) {
     const std::uint64_t m = readU64(payload);
     what = "invariants for " + num(m) + " modes";
@@ -341,6 +347,21 @@ void decodeStressModes(Reader r, fe::ReducedBody& b) {
     r.error("has " + num(r.remaining()) + " bytes of stress modes, expected " + num(bytes) + " (corrupted)");
   b.stress_modes.resize(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(m));
   r.matrix(b.stress_modes, "stress modes");
+  r.finish();
+}
+
+void decodeGeometricStiffness(Reader r, fe::ReducedBody& b) {
+  const std::uint64_t cases = r.u64(), m = r.u64();
+  const auto modes = static_cast<std::uint64_t>(b.modes.cols());
+  const auto expected = static_cast<std::uint64_t>(fe::kInertiaLoadCases) + 6 * b.interfaces.size();
+  if (m != modes) r.error("geometric stiffness is for " + num(m) + " modes, but the MODE chunk has " + num(modes));
+  if (cases != expected)
+    r.error("has " + num(cases) + " stiffening load cases, expected " + num(expected) + " (12 + 6 per interface)");
+  std::uint64_t bytes = 0;
+  if (!mul(m * m, 8 * cases, bytes) || bytes != r.remaining())
+    r.error("has " + num(r.remaining()) + " bytes of geometric stiffness, expected " + num(bytes) + " (corrupted)");
+  b.geometric_stiffness.assign(static_cast<std::size_t>(cases), Eigen::MatrixXd(static_cast<Eigen::Index>(m), static_cast<Eigen::Index>(m)));
+  for (Eigen::MatrixXd& k : b.geometric_stiffness) r.matrix(k, "geometric stiffness");
   r.finish();
 }
 
@@ -453,6 +474,17 @@ std::string checkReducedBody(const fe::ReducedBody& b) {
       (b.stress_modes.rows() != static_cast<Eigen::Index>(6 * n) || b.stress_modes.cols() != m))
     return "stress modes are " + shape(b.stress_modes) + ", expected " + std::to_string(6 * n) + " x " + std::to_string(m);
   if (!allFinite(b.stress_modes)) return "stress modes contain NaN or Inf";
+  if (!b.geometric_stiffness.empty()) {
+    const std::size_t cases = static_cast<std::size_t>(fe::kInertiaLoadCases) + 6 * b.interfaces.size();
+    if (b.geometric_stiffness.size() != cases)
+      return std::to_string(b.geometric_stiffness.size()) + " stiffening load cases, expected " + std::to_string(cases) +
+             " (12 + 6 per interface)";
+    for (const Eigen::MatrixXd& k : b.geometric_stiffness) {
+      if (k.rows() != m || k.cols() != m)
+        return "a geometric stiffness is " + shape(k) + ", expected " + std::to_string(m) + " x " + std::to_string(m);
+      if (!allFinite(k)) return "geometric stiffness contains NaN or Inf";
+    }
+  }
 
   const fe::ModalInvariants& inv = b.invariants;
   const auto sized = [m](const Eigen::MatrixXd& x, Eigen::Index rows) {
@@ -571,6 +603,14 @@ std::string encodeReducedBody(const fe::ReducedBody& b) {
     w.endChunk(at);
   }
 
+  if (!b.geometric_stiffness.empty()) {
+    at = w.beginChunk(kGstf);
+    w.u64(b.geometric_stiffness.size());
+    w.u64(m);
+    for (const Eigen::MatrixXd& k : b.geometric_stiffness) w.matrix(k);
+    w.endChunk(at);
+  }
+
   const std::array<std::uint8_t, 32> digest = [&] {
     Sha256 h;
     h.update(w.bytes);
@@ -617,7 +657,7 @@ bool decodeReducedBody(std::string_view bytes, fe::ReducedBody& out, std::string
         break;
       }
       const bool known = tag == kMeta || tag == kNode || tag == kMode || tag == kInvr || tag == kSurf || tag == kIntf ||
-                         tag == kStrs;
+                         tag == kStrs || tag == kGstf;
       if (known && !chunks.emplace(tag, span).second) fail("duplicate chunk " + shownTag(tag) + " at byte " + num(pos));
       // unknown chunks (written by a newer Flexim) are skipped
       pos = span.end;
@@ -646,6 +686,7 @@ bool decodeReducedBody(std::string_view bytes, fe::ReducedBody& out, std::string
     if (chunks.count(kSurf)) decodeSurface(reader(kSurf), b);
     if (chunks.count(kIntf)) decodeInterfaces(reader(kIntf), b);
     if (chunks.count(kStrs)) decodeStressModes(reader(kStrs), b);
+    if (chunks.count(kGstf)) decodeGeometricStiffness(reader(kGstf), b);
     out = std::move(b);
     return true;
   } catch (const FormatError& e) {

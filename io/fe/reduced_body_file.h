@@ -11,8 +11,9 @@
 
 namespace flexim::io {
 
-/// The format version this build writes and the newest one it reads.
-inline constexpr std::uint32_t kReducedBodyFormatVersion = 1;
+/// The format version this build writes and the newest one it reads. Version 2 (issue #16) adds
+/// the GSTF chunk (geometric stiffening); version 1 files load without it.
+inline constexpr std::uint32_t kReducedBodyFormatVersion = 2;
 
 /// Why `body` cannot be saved (sizes that disagree, NaN/Inf, negative masses, node indices out
 /// of range, duplicate node ids, ...), or an empty string if it is consistent. Everything the

@@ -407,10 +407,16 @@ class CliTest : public QObject {
     r = cli({"info", body});
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
     QVERIFY(r.out.contains("Craig-Bampton: 12 constraint + 4 fixed-interface modes"));
-    QVERIFY(r.out.contains("stress modes, consistent-mass invariants"));
+    QVERIFY2(r.out.contains("stress modes, geometric stiffening (24 load cases), consistent-mass invariants"),
+             qPrintable(r.out));
     QVERIFY(r.out.contains("stress modes: the nodal stress of every mode"));
+    QVERIFY(r.out.contains("geometric stiffening: 24 load cases (12 inertia + 6 per interface)"));
     QVERIFY2(r.out.contains("interface BORE_SMALL (rigid): 116 nodes, reference point (0.1, 0.002, 0.006)"), qPrintable(r.out));
     // the other choices of the CLI, and its refusals
+    r = cli({"reduce", deck, "--modes", "4", "--no-stiffening", "--out", body});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    r = cli({"info", body});
+    QVERIFY2(r.out.contains("geometric stiffening: none"), qPrintable(r.out));
     r = cli({"reduce", deck, "--modes", "4", "--invariants", "lumped", "--out", body});
     QVERIFY2(r.code == 0 && (r.out + r.err).contains("from the lumped (HRZ) nodal masses, as asked"), qPrintable(r.err + r.out));
     r = cli({"reduce", deck, "--reference", "centroid", "--out", body});

@@ -1,6 +1,7 @@
 // Force elements against closed forms: spring-damper oscillator (period, logarithmic decrement,
 // preload), point force and torque with time functions on a free body, 6-DOF bushing
 // frequencies and static deflection.
+#include "core/model/time_function.h"
 #include "recording_sink.h"
 
 #include <QtTest>
@@ -74,6 +75,24 @@ std::vector<std::pair<double, double>> peaks(const RecordingSink& s, const std::
 class ForcesTest : public QObject {
   Q_OBJECT
  private slots:
+  void tableSlopeAtItsEndKnots() {
+    // a table driver that starts at its first knot starts with the spline's velocity (it used
+    // to take the constant extension's 0 there, so IDA's consistent start failed)
+    TimeFunctionSpec spec;
+    spec.type = TimeFunctionSpec::Type::Table;
+    spec.times = {0.0, 1.0, 2.0, 3.0};
+    spec.values = {0.0, 1.0, 4.0, 9.0};
+    const TimeFunction f(spec);
+    const double h = 1e-6;
+    QCOMPARE(f(0.0).f, 0.0);
+    QVERIFY(f(0.0).df > 0.5);
+    QVERIFY(std::abs(f(0.0).df - (f(h).f - f(0.0).f) / h) < 1e-4);
+    QVERIFY(std::abs(f(3.0).df - (f(3.0).f - f(3.0 - h).f) / h) < 1e-4);
+    QCOMPARE(f(3.0).f, 9.0);
+    QCOMPARE(f(-1e-9).df, 0.0);  // constant outside
+    QCOMPARE(f(3.0 + 1e-9).df, 0.0);
+  }
+
   void springDamperOscillator_data() {
     QTest::addColumn<int>("integrator");
     QTest::newRow("ida") << static_cast<int>(IntegratorType::Ida);

@@ -400,10 +400,49 @@ class ReducedBodyTest : public QObject {
     QVERIFY2(QString::fromStdString(decodeError(wrongRows)).contains("stress modes have"), decodeError(wrongRows).c_str());
   }
 
+  void geometricStiffnessRoundTripAndChecks() {
+    fe::ReducedBody body = fullBody();
+    const Eigen::Index m = body.modes.cols();
+    const std::size_t cases = fe::kInertiaLoadCases + 6 * body.interfaces.size();
+    for (std::size_t c = 0; c < cases; ++c) body.geometric_stiffness.push_back(Eigen::MatrixXd::Random(m, m) * 1e3);
+    body.geometric_stiffness[1](0, 1) = -0.0;
+    QCOMPARE(QString::fromStdString(io::checkReducedBody(body)), QString());
+    const std::string bytes = io::encodeReducedBody(body);
+    fe::ReducedBody back;
+    std::string error;
+    QVERIFY2(io::decodeReducedBody(bytes, back, &error), error.c_str());
+    QCOMPARE(back.geometric_stiffness.size(), cases);
+    for (std::size_t c = 0; c < cases; ++c) QVERIFY(sameBits(body.geometric_stiffness[c], back.geometric_stiffness[c]));
+    // a version-1 file (no GSTF chunk) still loads, without stiffening
+    std::string v1 = io::encodeReducedBody(fullBody());
+    QVERIFY(v1.find("GSTF") == std::string::npos);
+    putU32(v1, 8, 1);
+    reseal(v1);
+    QVERIFY2(io::decodeReducedBody(v1, back, &error), error.c_str());
+    QVERIFY(back.geometric_stiffness.empty());
+    // wrong counts and shapes, on save and on load
+    fe::ReducedBody bad = body;
+    bad.geometric_stiffness.pop_back();
+    QVERIFY(QString::fromStdString(io::checkReducedBody(bad)).contains("stiffening load cases, expected"));
+    bad = body;
+    bad.geometric_stiffness[3] = Eigen::MatrixXd::Zero(m, m - 1);
+    QVERIFY(QString::fromStdString(io::checkReducedBody(bad)).contains("a geometric stiffness is"));
+    bad.geometric_stiffness[3] = Eigen::MatrixXd::Zero(m, m);
+    bad.geometric_stiffness[3](1, 1) = std::nan("");
+    QVERIFY(QString::fromStdString(io::checkReducedBody(bad)).contains("geometric stiffness contains NaN"));
+    std::string wrongCases = bytes;
+    std::string payload(16 + 8 * m * m * (cases - 1), '\0');
+    putU64(payload, 0, static_cast<std::uint64_t>(cases - 1));
+    putU64(payload, 8, static_cast<std::uint64_t>(m));
+    replacePayload(wrongCases, "GSTF", payload);
+    QVERIFY2(QString::fromStdString(decodeError(wrongCases)).contains("stiffening load cases, expected"),
+             decodeError(wrongCases).c_str());
+  }
+
   void layout() {
     const std::string b = io::encodeReducedBody(fullBody());
     QCOMPARE(b.substr(0, 8), std::string("FLXRBODY"));
-    QCOMPARE(static_cast<int>(b[8]), 1);
+    QCOMPARE(static_cast<int>(b[8]), 2);
     QCOMPARE(b.substr(9, 3), std::string(3, '\0'));
     std::vector<std::string> tags;
     for (const Chunk& c : chunks(b)) tags.push_back(c.tag);
@@ -496,12 +535,12 @@ class ReducedBodyTest : public QObject {
 
   void newerAndInvalidVersion() {
     std::string b = io::encodeReducedBody(fullBody());
-    putU32(b, 8, 2);
+    putU32(b, 8, 3);
     reseal(b);
-    QVERIFY2(decodeError(b).find("reduced-body format version 2 is newer than this Flexim supports (1)") == 0,
+    QVERIFY2(decodeError(b).find("reduced-body format version 3 is newer than this Flexim supports (2)") == 0,
              decodeError(b).c_str());
     const std::string viaFile = loadError(b);
-    QVERIFY2(viaFile.find("probe.frb': reduced-body format version 2 is newer") != std::string::npos, viaFile.c_str());
+    QVERIFY2(viaFile.find("probe.frb': reduced-body format version 3 is newer") != std::string::npos, viaFile.c_str());
     putU32(b, 8, 0);
     QVERIFY2(decodeError(b).find("invalid reduced-body format version 0") != std::string::npos, decodeError(b).c_str());
   }
