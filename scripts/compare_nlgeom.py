@@ -385,6 +385,17 @@ def make_plots(plot_dir, spin_results, spin_ref, pend_results, pend_ref, rigid_e
         print("plots skipped: matplotlib is not installed (apt-get install python3-matplotlib)")
         return []
     os.makedirs(plot_dir, exist_ok=True)
+
+    def finish(fig, ax, name):
+        """Grid, legend, layout; writes the PNG and returns its path."""
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+        path = os.path.join(plot_dir, name)
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        return path
+
     written = []
     if spin_results:
         fig, ax = plt.subplots(figsize=(9, 5))
@@ -401,13 +412,7 @@ def make_plots(plot_dir, spin_results, spin_ref, pend_results, pend_ref, rigid_e
         ax.set_xlabel("t [s]")
         ax.set_ylabel("tip deflection in the hub frame v [m]")
         ax.set_title("Spin-up beam (Kane et al. 1987): tip transverse deflection")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
-        p = os.path.join(plot_dir, "spin_up_tip_deflection.png")
-        fig.tight_layout()
-        fig.savefig(p, dpi=110)
-        plt.close(fig)
-        written.append(p)
+        written.append(finish(fig, ax, "spin_up_tip_deflection.png"))
     if pend_results or rigid_errs:
         fig, ax = plt.subplots(figsize=(9, 5))
         if rigid_errs:
@@ -424,13 +429,7 @@ def make_plots(plot_dir, spin_results, spin_ref, pend_results, pend_ref, rigid_e
         ax.set_xlabel("t [s]")
         ax.set_ylabel("|p_tip - p_tip,ccx| [mm]")
         ax.set_title("Soft pendulum: tip position error against CalculiX NLGEOM")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
-        p = os.path.join(plot_dir, "pendulum_tip_error.png")
-        fig.tight_layout()
-        fig.savefig(p, dpi=110)
-        plt.close(fig)
-        written.append(p)
+        written.append(finish(fig, ax, "pendulum_tip_error.png"))
     return written
 
 

@@ -108,6 +108,30 @@ def flexible_body(name, frb, extra=None):
     return fb
 
 
+def hinged(frb, body, marker, gravity, joint=None):
+    """The parts both models share: the body with its frame on ROOTFACE, a virtual body there,
+    a revolute joint about global z through the origin, the tip and joint-angle sensors."""
+    joint = joint or marker
+    return {
+        "gravity": gravity,
+        "ground": {"markers": [{"name": marker, "position": [0, 0, 0]}]},
+        "flexible_bodies": [flexible_body(body, frb)],
+        "virtual_bodies": [
+            {"name": "root", "flexible_body": body, "interface": "ROOTFACE",
+             "markers": [{"name": marker, "position": [0, 0, 0]}]},
+        ],
+        "joints": [
+            {"name": joint, "type": "revolute", "body1": "ground", "marker1": marker,
+             "body2": "root", "marker2": marker},
+        ],
+        "sensors": [
+            {"name": "tip", "type": "node", "body": body, "node": TIP_NODE, "frame": "global",
+             "quantities": ["position"]},
+            {"name": joint, "type": "joint", "joint": joint, "quantities": ["coordinate"]},
+        ],
+    }
+
+
 def spin_model(frb, name, description_extra):
     return {
         "schema_version": 1,
@@ -125,24 +149,9 @@ def spin_model(frb, name, description_extra):
             "Sensors: %s (global position), the hub angle. "
             "Reference: tests/reference/nlgeom/spin_up_beam.csv (CalculiX NLGEOM)."
             % (KNOT_STEP, "the tip-face centre node %d" % TIP_NODE)),
-        "gravity": [0, 0, 0],
-        "ground": {"markers": [{"name": "hub", "position": [0, 0, 0]}]},
-        "flexible_bodies": [flexible_body("beam", frb)],
-        "virtual_bodies": [
-            {"name": "root", "flexible_body": "beam", "interface": "ROOTFACE",
-             "markers": [{"name": "hub", "position": [0, 0, 0]}]},
-        ],
-        "joints": [
-            {"name": "hub", "type": "revolute", "body1": "ground", "marker1": "hub",
-             "body2": "root", "marker2": "hub"},
-        ],
+        **hinged(frb, "beam", "hub", [0, 0, 0]),
         "drivers": [
             {"name": "spin_up", "joint": "hub", "coordinate": "rotation", "function": theta_table()},
-        ],
-        "sensors": [
-            {"name": "tip", "type": "node", "body": "beam", "node": TIP_NODE, "frame": "global",
-             "quantities": ["position"]},
-            {"name": "hub", "type": "joint", "joint": "hub", "quantities": ["coordinate"]},
         ],
         "simulation": {"t_end": T_END_SPIN, "step": 0.01, "output_interval": 0.02,
                        "integrator": "ida", "rtol": 1e-6, "atol": 1e-8},
@@ -162,22 +171,7 @@ def pendulum_model(frb, name, description_extra):
             "the end-face centre (the origin). Released at rest, straight and horizontal, gravity -y. "
             "Sensors: the tip-face centre node %d (global position), the hinge angle. "
             "Reference: tests/reference/nlgeom/soft_pendulum.csv (CalculiX NLGEOM)." % TIP_NODE),
-        "gravity": [0, -9.81, 0],
-        "ground": {"markers": [{"name": "pin", "position": [0, 0, 0]}]},
-        "flexible_bodies": [flexible_body("bar", frb)],
-        "virtual_bodies": [
-            {"name": "root", "flexible_body": "bar", "interface": "ROOTFACE",
-             "markers": [{"name": "pin", "position": [0, 0, 0]}]},
-        ],
-        "joints": [
-            {"name": "hinge", "type": "revolute", "body1": "ground", "marker1": "pin",
-             "body2": "root", "marker2": "pin"},
-        ],
-        "sensors": [
-            {"name": "tip", "type": "node", "body": "bar", "node": TIP_NODE, "frame": "global",
-             "quantities": ["position"]},
-            {"name": "hinge", "type": "joint", "joint": "hinge", "quantities": ["coordinate"]},
-        ],
+        **hinged(frb, "bar", "pin", [0, -9.81, 0], joint="hinge"),
         "simulation": {"t_end": 2.0, "step": 0.002, "output_interval": 0.01,
                        "integrator": "ida", "rtol": 1e-7, "atol": 1e-9},
     }
