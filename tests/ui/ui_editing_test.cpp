@@ -25,6 +25,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QPushButton>
@@ -706,6 +707,22 @@ class EditingTest : public QObject {
 
   /// A reduced body opened with File > Open lists its modes; a click on a row animates that
   /// mode on the body, scaled to the chosen share of the model size; a run takes the view back.
+  void stiffeningIsACheckBox() {
+    // the flexible body's geometric stiffening (issue #16) is a check box of its properties
+    QVERIFY(m_window->openModelFile(kFlexibleCrank));
+    clickRow("rod");
+    auto* box = m_window->propertyPanel()->findChild<QCheckBox*>("field:geometric_stiffening");
+    QVERIFY(box);
+    QVERIFY(box->isChecked());
+    QVERIFY(m_window->model().flexible_bodies.at(0).geometric_stiffening);
+    QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(box->height() / 2, box->height() / 2));
+    QVERIFY(!m_window->model().flexible_bodies.at(0).geometric_stiffening);
+    QVERIFY(!box->isChecked());
+    QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(m_window->model().flexible_bodies.at(0).geometric_stiffening);
+    QVERIFY(box->isChecked());
+  }
+
   void modeBrowserAnimatesTheClickedMode() {
     QVERIFY(m_window->openModelFile(kRodBody));
     ModeBrowser* modes = m_window->modeBrowser();
