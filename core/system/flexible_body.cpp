@@ -3,10 +3,10 @@
 #include "core/system/flexible_body.h"
 
 #include "core/base/rotation.h"
+#include "core/fe/stiffening.h"
 
 #include <Eigen/Eigenvalues>
 
-#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -57,16 +57,14 @@ VecX FlexibleBodyDynamics::stiffeningForce(const Mat3& A, const Vec3& om, const 
   VecX f = VecX::Zero(m_m);
   if (!m_stiffening || m_m == 0) return f;
   const GeometricStiffening& S = *m_stiffening;
-  // gravity: the translational cases with the factors -g (body axes)
-  const Vec3 g = A.transpose() * S.gravity;
+  // the load factors of gravity (body axes) and of the body's mean angular velocity; the frame's
+  // accelerations are left out (GeometricStiffening)
+  const auto factors = fe::inertiaLoadFactors(Vec3::Zero(), Vec3::Zero(), om + m_meanRate * wdot,
+                                              A.transpose() * S.gravity);
   for (int i = 0; i < 3; ++i)
-    if (g(i) != 0.0) f.noalias() += g(i) * (S.translational[static_cast<size_t>(i)] * w);
-  // the centrifugal cases with the products of the body's mean angular velocity
-  const Vec3 o = om + m_meanRate * wdot;
-  const std::array<double, 6> P = {o.x() * o.x(), o.y() * o.y(), o.z() * o.z(),
-                                   o.x() * o.y(), o.y() * o.z(), o.z() * o.x()};
+    if (factors[i] != 0.0) f.noalias() -= factors[i] * (S.translational[static_cast<size_t>(i)] * w);
   for (int p = 0; p < 6; ++p)
-    if (P[static_cast<size_t>(p)] != 0.0) f.noalias() -= P[static_cast<size_t>(p)] * (S.centrifugal[static_cast<size_t>(p)] * w);
+    if (factors[6 + p] != 0.0) f.noalias() -= factors[6 + p] * (S.centrifugal[static_cast<size_t>(p)] * w);
   return f;
 }
 
