@@ -203,9 +203,9 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
           internalStiffening(fe::balancedInertiaCases(src, m, balance), offset, R, model.gravity));
       std::string note = "geometric stiffening from its spin and gravity";
       note += balance >= 0 ? ", balanced at interface " + quoted(at) : ", balanced by its own inertia (free body)";
-      std::vector<std::string> left;
+      std::vector<std::string> left;  // every connection but the balancing interface
       for (const std::string& c : connections)
-        if (c != at) left.push_back(quoted(c));
+        if (balance < 0 || c != at) left.push_back(quoted(c));
       if (!left.empty()) {
         note += "; the forces at ";
         for (size_t j = 0; j < left.size(); ++j) note += (j ? ", " : "") + left[j];
