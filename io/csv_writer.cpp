@@ -85,6 +85,7 @@ void CsvResultWriter::begin(const std::vector<Channel>& channels, const RunSumma
   head += "# integrator: " + oneLine(info.integrator) + "\n";
   head += "# settings: " + oneLine(info.settings) + "\n";
   for (const auto& n : info.notes) head += "# note: " + oneLine(n) + "\n";
+  m_notesInHeader = info.notes.size();
   head += "# date: " + utcNow() + "\n";
   head += "time [s]";
   for (const Channel& c : channels) (head += ',') += csvField(c.header());
@@ -131,7 +132,10 @@ std::string qualityLines(const RunQuality& q) {
 
 void CsvResultWriter::end(const RunSummary& summary) {
   if (!m_file) return;
-  std::string line = qualityLines(summary.quality) + "# end: " + summary.status() +
+  // notes that only the end of the run knows (hand-overs between integrators, stress hot spots)
+  std::string line;
+  for (size_t i = m_notesInHeader; i < summary.notes.size(); ++i) line += "# note: " + oneLine(summary.notes[i]) + "\n";
+  line += qualityLines(summary.quality) + "# end: " + summary.status() +
                      " t=" + formatDouble(summary.t_reached) + " steps=" + std::to_string(summary.steps);
   if (!summary.message.empty()) (line += ' ') += oneLine(summary.message);
   // a warning says why on the end line itself

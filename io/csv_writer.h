@@ -39,6 +39,7 @@ class CsvResultWriter : public ResultSink {
   std::string m_path, m_modelPath, m_error;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> m_file{nullptr, &std::fclose};
   std::size_t m_columns = 0;  ///< channel values per row (time not counted)
+  std::size_t m_notesInHeader = 0;  ///< the summary's notes already written by begin()
 };
 
 /// Writes a stored run (the table of its samples and its summary) as one CSV file; modelPath as

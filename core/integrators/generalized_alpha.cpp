@@ -58,6 +58,9 @@ constexpr double kNewtonShareOfAtol = 1e-3;
 /// Adaptive step: Newton error of the velocities as a share of atol, and the smallest Newton
 /// tolerance used [m, rad] (round-off).
 constexpr double kNewtonVelocityShareOfAtol = 0.1, kNewtonFloor = 1e-14;
+/// Newton increments that stop shrinking within this factor of the tolerance, with the constraints
+/// holding to round-off, are taken as converged (round-off near a singular configuration).
+constexpr double kRoundOffStall = 100, kStallShareOfTolerance = 1.0;
 
 class GeneralizedAlpha final : public Integrator {
  public:
@@ -302,6 +305,10 @@ class GeneralizedAlpha final : public Integrator {
     const double newtonTol =
         m_adaptive ? std::max(kNewtonFloor, std::min(m_newtonTol, kNewtonVelocityShareOfAtol * m_spec.atol * betap / gammap))
                    : m_newtonTol;
+    // stalled increments this small are round-off (adaptive: also up to the local error
+    // tolerance of a coordinate of size 1)
+    const double stallTol =
+        std::max(kRoundOffStall * newtonTol, m_adaptive ? kStallShareOfTolerance * (m_spec.atol + m_spec.rtol) : 0.0);
     // a matrix at this step's predictor: one from the last step is an O(h) worse model and
     // costs more iterations than its factorisation
     m_matrixValid = false;
@@ -388,7 +395,13 @@ class GeneralizedAlpha final : public Integrator {
       update();
       const double incr = betap * rhs.head(nv).lpNorm<Eigen::Infinity>();
       const double phiNorm = nc ? phi.lpNorm<Eigen::Infinity>() : 0.0;
-      if (remainingError(incr, k > 0 ? prevNorm : 0.0) <= newtonTol && phiNorm <= 10 * newtonTol) {
+      const bool stalled = k > 0 && incr > 0.5 * prevNorm;
+      // converged; or stalled at round-off: near a singular configuration the increments along
+      // the direction the constraints barely fix stop shrinking at round-off amplified by
+      // 1/sigma, while the constraints hold to round-off (a motion of that size along a
+      // direction they allow is no error)
+      if ((remainingError(incr, k > 0 ? prevNorm : 0.0) <= newtonTol && phiNorm <= 10 * newtonTol) ||
+          (stalled && incr <= stallTol && phiNorm <= kRoundOffResidual)) {
         if (!projectVelocities(p, h, gammap / betap * newtonTol * kProjectionTolerance)) {
           why = "velocity projection failed (singular constraint Jacobian)";
           return false;
@@ -398,7 +411,7 @@ class GeneralizedAlpha final : public Integrator {
       }
       // a matrix that stops contracting is refreshed once at the current iterate before the
       // step is rejected
-      if (k > 0 && incr > 0.5 * prevNorm) {
+      if (stalled) {
         if (assemblies > 1) {
           why = "Newton iterations do not converge" + newtonDiagnosis(rhs, betap, phi);
           m_matrixValid = false;

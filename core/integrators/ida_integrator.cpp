@@ -14,6 +14,14 @@
 // The Jacobian dF/dy + cj dF/dy_dot is built by column-coloured finite differences over a
 // structural pattern from the body/constraint topology (O(N) per Jacobian); the KLU symbolic
 // factorisation is computed once by SUNLinSol_KLU and reused.
+//
+// Singular configurations (docs/theory/singular-configurations.md): where the constraint
+// Jacobian loses rank for an instant (an aligned four-bar), the multipliers have a pole and
+// IDA's multistep predictor and Newton fail on steps that end near it. When IDA's corrector or
+// error test fails repeatedly, the interval from its last accepted state is handed to adaptive
+// generalized-alpha (a one-step method whose Newton solves a regularised KKT matrix, at the same
+// tolerances), and IDA restarts at order 1 at the end of it. Every hand-over is reported
+// (notes()); a failure of generalized-alpha, or too many hand-overs in a row, ends the run.
 #include "core/integrators/integrator.h"
 #include "core/integrators/constraint_norm.h"
 #include "core/integrators/diagnosis.h"
@@ -26,6 +34,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <set>
 #include <sstream>
 
@@ -36,6 +45,16 @@ namespace {
 /// Size of the iteration-matrix regularisation relative to the multiplier blocks it completes
 /// (see Ida::regularize).
 constexpr double kRegularization = 1e-9;
+/// Hand-overs to generalized-alpha (file comment): the interval is this many times IDA's largest
+/// recent step, doubled when IDA fails again before it has stepped as far; this many in a row end
+/// the run; generalized-alpha's atol is at least kHandoverAtolFloor (see startHandover).
+constexpr double kHandoverSteps = 4;
+constexpr int kMaxHandoversInARow = 10;
+/// IDA's largest recent step: over this many accepted steps. A step below kCollapsedStep times it
+/// is a collapse, handed over like a failure.
+constexpr size_t kRecentSteps = 32;
+constexpr double kCollapsedStep = 1e-6;
+constexpr double kHandoverAtolFloor = 1e-10;
 
 // IDA measures local errors and Newton corrections only through N_VWrmsNorm and N_VWrmsNormMask
 // of its vectors, all clones of y. Replacing those two operations of y before IDAInit gives it
@@ -98,17 +117,10 @@ class Ida final : public Integrator {
     m_atol = N_VNew_Serial(m_N, m_ctx);
     m_id = N_VNew_Serial(m_N, m_ctx);
     m_dky = N_VNew_Serial(m_N, m_ctx);
-    Eigen::Map<VecX> y(N_VGetArrayPointer(m_y), m_N), yp(N_VGetArrayPointer(m_yp), m_N);
+    setStartingPoint(s0, vdot0, lambda0);
     Eigen::Map<VecX> atol(N_VGetArrayPointer(m_atol), m_N), id(N_VGetArrayPointer(m_id), m_N);
-    y.setZero();
-    yp.setZero();
-    y.head(m_nq) = s0.q;
-    y.segment(m_nq, m_nv) = s0.v;
-    y.segment(m_nq + m_nv, m_nc) = lambda0;
-    yp.segment(m_nq, m_nv) = vdot0;
     id.setZero();
     id.head(m_nq + m_nv).setOnes();
-    m_sys.coordinateRate(s0.q, s0.v, yp.head(m_nq));
     for (int b = 0; b < m_nb; ++b) {
       const Block& B = m_sys.block(b);
       if (B.formulation->massless()) id.segment(m_nq + B.v0, B.nv()).setZero();  // massless: algebraic
@@ -143,6 +155,7 @@ class Ida final : public Integrator {
   }
 
   bool step(double t_stop, std::string& error) override {
+    if (m_handingOver) return handoverStep(t_stop, error);
     double tret = m_t;
     m_lastError.clear();
     t_stepping = &m_norm;
@@ -150,13 +163,25 @@ class Ida final : public Integrator {
     t_stepping = nullptr;
     if (flag < 0) {
       error = diagnose(flag, tret);
+      if ((flag == IDA_CONV_FAIL || flag == IDA_ERR_FAIL) && startHandover(error)) return handoverStep(t_stop, error);
       return false;
     }
     double h = 0;
     IDAGetLastStep(m_mem, &h);
     m_history.accepted(h);
+    const double largest = m_recentSteps.empty() ? h : *std::max_element(m_recentSteps.begin(), m_recentSteps.end());
+    m_recentSteps.push_back(h);
+    if (m_recentSteps.size() > kRecentSteps) m_recentSteps.pop_front();
+    ++m_stepsSinceRestart;
+    m_lastStepHandedOver = false;
     m_tPrev = m_t;
     m_t = tret;
+    // IDA crawling at steps many decades below its recent ones (it can creep towards a
+    // singular instant without ever failing): hand over as after a failure
+    if (h < kCollapsedStep * largest && m_t < m_spec.t_end) {
+      std::string why = "IDA's step fell from " + fmt(largest) + " to " + fmt(h) + " s at t=" + fmt(m_t);
+      startHandover(why);  // when it cannot, IDA goes on
+    }
     return true;
   }
 
@@ -164,6 +189,7 @@ class Ida final : public Integrator {
   double previousTime() const override { return m_tPrev; }
 
   void interpolate(double t, State& out) const override {
+    if (m_lastStepHandedOver) return m_handover->interpolate(t, out);
     IDAGetDky(m_mem, std::clamp(t, m_tPrev, m_t), 0, m_dky);
     const Eigen::Map<const VecX> y(N_VGetArrayPointer(m_dky), m_N);
     out.t = t;
@@ -174,6 +200,7 @@ class Ida final : public Integrator {
 
   // run-quality monitor: y at the last step holds the state and the multipliers
   void currentState(State& out) const override {
+    if (m_lastStepHandedOver) return m_handover->currentState(out);
     const Eigen::Map<const VecX> y(N_VGetArrayPointer(m_y), m_N);
     out.t = m_t;
     out.q = y.head(m_nq);
@@ -181,14 +208,72 @@ class Ida final : public Integrator {
     out.v = y.segment(m_nq, m_nv);
   }
   const VecX* currentMultipliers() const override {
+    if (m_lastStepHandedOver) return nullptr;  // generalized-alpha's carry its numerical damping
     m_lambda = Eigen::Map<const VecX>(N_VGetArrayPointer(m_y) + m_nq + m_nv, m_nc);
     return &m_lambda;
   }
 
+  /// IDA's counters since its last (re)start, plus those of the runs before and of the
+  /// hand-overs (IDAReInit zeroes IDA's own).
   IntegratorStats stats() const override {
+    IntegratorStats s = m_earlierStats;
+    if (!m_mem) return s;
+    add(s, idaStats());
+    if (m_handover) add(s, m_handover->stats());
+    return s;
+  }
+
+  void setConsistentState(ConsistentState f) override { m_consistent = std::move(f); }
+
+  std::vector<std::string> notes() const override {
+    if (m_handovers.empty()) return {};
+    std::ostringstream s;
+    s.precision(4);
+    double total = 0;
+    for (const Handover& h : m_handovers) total += h.t1 - h.t0;
+    s << "IDA handed " << m_handovers.size() << (m_handovers.size() == 1 ? " interval" : " intervals") << " ("
+      << total << " s in all, " << m_handedOverSteps + (m_handover ? m_handover->stats().steps : 0)
+      << " steps) to adaptive generalized-alpha at the same tolerances, where its corrector or error test failed "
+         "repeatedly or its step collapsed (a singular configuration: docs/theory/singular-configurations.md): ";
+    for (size_t i = 0; i < m_handovers.size() && i < 5; ++i)
+      s << (i ? ", " : "") << "t = " << m_handovers[i].t0 << " ... " << m_handovers[i].t1;
+    if (m_handovers.size() > 5) s << " and " << m_handovers.size() - 5 << " more";
+    return {s.str()};
+  }
+
+ private:
+  static std::string fmt(double x) {
+    std::ostringstream s;
+    s.precision(6);
+    s << x;
+    return s.str();
+  }
+  static bool fail(std::string& error, const std::string& what) {
+    error = "IDA: " + what;
+    return false;
+  }
+
+  /// y = [q, v, lambda, mu = 0] and y' = [q_dot, v_dot, 0, 0] of a consistent state.
+  void setStartingPoint(const State& s, const VecX& vdot, const VecX& lambda) {
+    Eigen::Map<VecX> y(N_VGetArrayPointer(m_y), m_N), yp(N_VGetArrayPointer(m_yp), m_N);
+    y.setZero();
+    yp.setZero();
+    y.head(m_nq) = s.q;
+    y.segment(m_nq, m_nv) = s.v;
+    y.segment(m_nq + m_nv, m_nc) = lambda;
+    yp.segment(m_nq, m_nv) = vdot;
+    m_sys.coordinateRate(s.q, s.v, yp.head(m_nq));
+  }
+
+  static void add(IntegratorStats& to, const IntegratorStats& from) {
+    to.steps += from.steps;
+    to.newton_iterations += from.newton_iterations;
+    to.failures += from.failures;
+  }
+
+  IntegratorStats idaStats() const {
     IntegratorStats s;
     long v = 0;
-    if (!m_mem) return s;
     IDAGetNumSteps(m_mem, &v);
     s.steps = v;
     IDAGetNumNonlinSolvIters(m_mem, &v);
@@ -200,10 +285,104 @@ class Ida final : public Integrator {
     return s;
   }
 
- private:
-  static bool fail(std::string& error, const std::string& what) {
-    error = "IDA: " + what;
-    return false;
+  /// After IDA failed (`why`): generalized-alpha takes over from IDA's last accepted state, at
+  /// m_t, for kHandoverSteps times IDA's largest recent step (doubled when the previous hand-over
+  /// ended less than its own length ago). False when it cannot.
+  bool startHandover(std::string& why) {
+    const bool again = !m_handovers.empty() && m_t < m_handovers.back().t1 + (m_handovers.back().t1 - m_handovers.back().t0);
+    m_handoversInARow = again ? m_handoversInARow + 1 : 1;
+    if (m_handoversInARow > kMaxHandoversInARow) {
+      why += "; IDA failed again after " + std::to_string(kMaxHandoversInARow) + " hand-overs to generalized-alpha in a row";
+      return false;
+    }
+    const double h = m_recentSteps.empty() ? 0.0 : *std::max_element(m_recentSteps.begin(), m_recentSteps.end());
+    if (!(h > 0)) return false;  // not a single step yet: the start itself fails
+    double length = kHandoverSteps * h;
+    if (again) length = std::max(length, 2 * (m_handovers.back().t1 - m_handovers.back().t0));
+    length = std::min(length, m_spec.t_end - m_t);
+    if (!(length > 0)) return false;
+    if (again && m_stepsSinceRestart == 0 && m_handover && m_handover->time() == m_t) {
+      // IDA failed at once after its restart: generalized-alpha goes on from where it stopped
+      m_handovers.back().t1 = m_t + length;
+      m_handoverFailure = why;
+      m_handingOver = true;
+      return true;
+    }
+
+    // IDA's state satisfies the constraints to its tolerance only: generalized-alpha (index 3)
+    // would close that gap in its first step, a jump its error test cannot pass; and its
+    // accelerations start generalized-alpha's acceleration history, which IDA's interpolant gives
+    // only to its order near the singular instant
+    State s;
+    currentState(s);
+    VecX vdot, lambda;
+    std::string e;
+    if (!m_consistent) return false;
+    if (!m_consistent(s, vdot, lambda, e)) {
+      why += "; its last state could not be put onto the constraints for generalized-alpha: " + e;
+      return false;
+    }
+
+    SolverSpec g = m_spec;
+    g.integrator = IntegratorType::GeneralizedAlpha;
+    g.step_control = StepControl::Adaptive;
+    g.step = m_spec.step > 0 ? std::min(m_spec.step, length) : length;
+    // near the singular instant generalized-alpha's Newton increments and error estimate carry
+    // round-off amplified by 1/sigma: below this atol they fail its tests (measured on the aligned
+    // four-bar at atol 1e-12)
+    g.atol = std::max(m_spec.atol, kHandoverAtolFloor);
+    if (m_handover) {  // keep the counters of the earlier hand-overs
+      add(m_earlierStats, m_handover->stats());
+      m_handedOverSteps += m_handover->stats().steps;
+    }
+    m_handover = makeGeneralizedAlpha(m_sys, g);
+    if (!m_dropped.empty()) m_handover->setDependentRows(m_dropped);
+    if (!m_handover->initialize(s, vdot, lambda, e)) {
+      why += "; generalized-alpha could not take over: " + e;
+      return false;
+    }
+    m_handovers.push_back({m_t, m_t + length});
+    m_handoverFailure = why;
+    m_handingOver = true;
+    return true;
+  }
+
+  /// One generalized-alpha step of the hand-over; IDA restarts at its end.
+  bool handoverStep(double t_stop, std::string& error) {
+    const double end = std::min(t_stop, m_handovers.back().t1);
+    std::string e;
+    if (!m_handover->step(end, e)) {
+      error = m_handoverFailure + "; generalized-alpha, which took over at t=" + fmt(m_handovers.back().t0) +
+              ", failed too: " + e;
+      return false;
+    }
+    m_tPrev = m_handover->previousTime();
+    m_t = m_handover->time();
+    m_lastStepHandedOver = true;
+    if (m_t >= m_handovers.back().t1 * (1 - 1e-14) || m_t >= t_stop * (1 - 1e-14)) {
+      m_handovers.back().t1 = m_t;
+      return restartIda(error);
+    }
+    return true;
+  }
+
+  /// IDA from generalized-alpha's state at m_t with consistent accelerations and multipliers
+  /// (mu = 0), at order 1, with its first step the hand-over's last one.
+  bool restartIda(std::string& error) {
+    State s;
+    VecX vdot, lambda;
+    m_handover->currentState(s);
+    std::string e;
+    if (!m_consistent(s, vdot, lambda, e)) return fail(error, "no consistent state to restart from at t=" + fmt(s.t) + ": " + e);
+    for (size_t i = 0; i < m_dropped.size(); ++i)
+      if (m_dropped[i]) lambda(static_cast<int>(i)) = 0;  // IDA holds the dependent rows' multipliers at 0
+    setStartingPoint(s, vdot, lambda);
+    add(m_earlierStats, idaStats());
+    if (IDAReInit(m_mem, s.t, m_y, m_yp) != IDA_SUCCESS) return fail(error, "IDAReInit failed at t=" + fmt(s.t));
+    IDASetInitStep(m_mem, m_t - m_tPrev);
+    m_stepsSinceRestart = 0;
+    m_handingOver = false;
+    return true;
   }
 
   /// Names the real cause of a failure: the variable with the largest weighted local error (error
@@ -502,6 +681,21 @@ class Ida final : public Integrator {
   VecX m_f, m_GtLambda, m_GtMu, m_vbar, m_massDiagonal;
   MatX m_M;
   mutable VecX m_lambda;  ///< currentMultipliers()
+  // hand-overs to generalized-alpha (file comment)
+  struct Handover {
+    double t0, t1;
+  };
+  std::vector<Handover> m_handovers;
+  std::unique_ptr<Integrator> m_handover;  ///< the current or last one
+  bool m_handingOver = false;              ///< steps go to m_handover
+  bool m_lastStepHandedOver = false;       ///< the last accepted step was m_handover's
+  int m_handoversInARow = 0;
+  long m_handedOverSteps = 0;              ///< steps of the earlier hand-overs
+  std::string m_handoverFailure;           ///< IDA's failure that started the current one
+  std::deque<double> m_recentSteps;        ///< IDA's last accepted step sizes
+  long m_stepsSinceRestart = 0;            ///< IDA's accepted steps since it (re)started
+  IntegratorStats m_earlierStats;          ///< counters of IDA before its restarts and of earlier hand-overs
+  ConsistentState m_consistent;            ///< projects the state handed over (run layer)
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "core/system/system.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -44,6 +45,16 @@ class Integrator {
   /// Multipliers of all System::nc() rows at time() (M v_dot + G^T lambda = f there); nullptr
   /// when the integrator has none to give (the monitor then solves for them).
   virtual const VecX* currentMultipliers() const { return nullptr; }
+
+  /// Puts a state onto its constraints (positions, then velocities) and solves for its
+  /// accelerations and multipliers (false with a message when it cannot), for an integrator that
+  /// hands a state over to another method. Set by the run layer, which owns the consistency
+  /// solver; ignored by integrators that need none.
+  using ConsistentState = std::function<bool(State&, VecX& vdot, VecX& lambda, std::string&)>;
+  virtual void setConsistentState(ConsistentState) {}
+  /// Facts about how the run was integrated that a reader of the results must know (e.g.
+  /// intervals stepped by another method); empty by default.
+  virtual std::vector<std::string> notes() const { return {}; }
 };
 
 std::unique_ptr<Integrator> makeGeneralizedAlpha(const System& sys, const SolverSpec& spec);

@@ -265,6 +265,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       sum.newton_iterations = st.newton_iterations;
       sum.failures = st.failures;
       if (monitor) sum.quality = monitor->finish(st.steps, st.failures, ok);
+      for (std::string& note : integ->notes()) sum.notes.push_back(std::move(note));
       if (spec.integrator == IntegratorType::Ida)
         if (std::string note = stiffModeNote(m_model, sum); !note.empty()) sum.notes.push_back(std::move(note));
     }
@@ -316,6 +317,16 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
     } else if (!cons.accelerations(s, vdot, lambda)) {
       return finish(false, "initial conditions: singular KKT matrix" + redundancyHint());
     }
+    // states handed from one method to another are put onto the constraints like the initial one
+    auto handover = std::make_shared<Consistency>(sys);
+    if (!rank.dependent.empty()) handover->setRegularization(KktMatrix::Regularization::Always);
+    integ->setConsistentState([handover, posTol](State& st, VecX& a, VecX& l, std::string& e) {
+      double r = 0, vr = 0;
+      if (!handover->assemblePositions(st, posTol, 20, r, e)) return false;
+      if (handover->projectVelocities(st, vr) && handover->accelerations(st, a, l)) return true;
+      e = "velocity projection or accelerations failed";
+      return false;
+    });
     if (!integ->initialize(s, vdot, lambda, error)) return finish(false, error);
     // quality: residuals, step sizes and the energy balance at every accepted step
     monitor = std::make_unique<QualityMonitor>(sys, spec, modelScale(m_model));

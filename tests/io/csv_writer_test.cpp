@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -135,6 +136,27 @@ class CsvWriterTest : public QObject {
     s.cancelled = true;
     w.end(s);
     QCOMPARE(fileLines(out).back(), std::string("# end: cancelled t=0 steps=0"));
+  }
+
+  /// Notes known at the start go to the header; notes the run adds by its end (hand-overs between
+  /// integrators) go to the trailer, before the end line, each once.
+  void notesOfTheEndGoToTheTrailer() {
+    QTemporaryDir dir;
+    const std::string out = dir.filePath("n.csv").toStdString();
+    io::CsvResultWriter w(out);
+    RunSummary s = info();
+    s.notes = {"redundant constraints"};
+    w.begin(kChannels, s);
+    w.sample(sample(0, {0.45, 14.0700375}));
+    s.notes.push_back("IDA handed 1 interval\n(0.01 s in all) to adaptive generalized-alpha");
+    s.ok = true;
+    s.t_reached = 0.1;
+    w.end(s);
+    const auto lines = fileLines(out);
+    QCOMPARE(std::count(lines.begin(), lines.end(), std::string("# note: redundant constraints")), 1L);
+    QCOMPARE(lines[4], std::string("# note: redundant constraints"));
+    QCOMPARE(lines[lines.size() - 2], std::string("# note: IDA handed 1 interval (0.01 s in all) to adaptive generalized-alpha"));
+    QCOMPARE(lines.back(), std::string("# end: ok t=0.1 steps=0"));
   }
 
   /// The quality summary goes before the end line as "# quality:" lines; a finished run with a
