@@ -46,9 +46,10 @@ namespace {
 /// (see Ida::regularize).
 constexpr double kRegularization = 1e-9;
 /// Hand-overs to generalized-alpha (file comment): the interval is this many times IDA's largest
-/// recent step, doubled when IDA fails again before it has stepped as far; this many in a row end
-/// the run; generalized-alpha's atol is at least kHandoverAtolFloor (see startHandover).
-constexpr double kHandoverSteps = 4;
+/// recent step, doubled when IDA fails again before it has stepped as far; generalized-alpha's
+/// steps are at most 1/kHandoverSubsteps of IDA's; this many in a row end the run;
+/// generalized-alpha's atol is at least kHandoverAtolFloor (see startHandover).
+constexpr double kHandoverSteps = 4, kHandoverSubsteps = 32;
 constexpr int kMaxHandoversInARow = 10;
 /// IDA's largest recent step: over this many accepted steps. A step below kCollapsedStep times it
 /// is a collapse, handed over like a failure.
@@ -326,7 +327,12 @@ class Ida final : public Integrator {
     SolverSpec g = m_spec;
     g.integrator = IntegratorType::GeneralizedAlpha;
     g.step_control = StepControl::Adaptive;
-    g.step = m_spec.step > 0 ? std::min(m_spec.step, length) : length;
+    // generalized-alpha is second order and IDA up to fifth: at the same local tolerance its
+    // energy error per unit time is far larger (up to 2.3e-5 J per bridge on the N = 10 four-bar
+    // at rtol 1e-8, against the 2e-7 ... 3e-6 J IDA's own steps add between two bridges); its steps
+    // are capped so that a bridge adds no more than IDA does (at most 1.6e-6 J at 1/32, 1e-7 J at
+    // 1/128: the error falls as h^2; docs/theory/singular-configurations.md)
+    g.step = std::min(m_spec.step > 0 ? std::min(m_spec.step, length) : length, h / kHandoverSubsteps);
     // near the singular instant generalized-alpha's Newton increments and error estimate carry
     // round-off amplified by 1/sigma: below this atol they fail its tests (measured on the aligned
     // four-bar at atol 1e-12)
@@ -337,6 +343,11 @@ class Ida final : public Integrator {
     }
     m_handover = makeGeneralizedAlpha(m_sys, g);
     if (!m_dropped.empty()) m_handover->setDependentRows(m_dropped);
+    // IDA's interpolating polynomial knows v_ddot, which generalized-alpha's start needs
+    int order = 0;
+    IDAGetLastOrder(m_mem, &order);
+    if (order >= 2 && IDAGetDky(m_mem, m_t, 2, m_dky) == IDA_SUCCESS)
+      m_handover->setStartingJerk(Eigen::Map<const VecX>(N_VGetArrayPointer(m_dky) + m_nq, m_nv));
     if (!m_handover->initialize(s, vdot, lambda, e)) {
       why += "; generalized-alpha could not take over: " + e;
       return false;

@@ -52,6 +52,11 @@ class Integrator {
   /// solver; ignored by integrators that need none.
   using ConsistentState = std::function<bool(State&, VecX& vdot, VecX& lambda, std::string&)>;
   virtual void setConsistentState(ConsistentState) {}
+  /// The second time derivative of the velocities (v_ddot, the positions' third) at the state
+  /// the next initialize() starts from, when the caller knows it (a hand-over from a multistep
+  /// method): generalized-alpha's acceleration-like variable starts from it (see
+  /// generalized_alpha.cpp); ignored by integrators that need none.
+  virtual void setStartingJerk(const VecX&) {}
   /// Facts about how the run was integrated that a reader of the results must know (e.g.
   /// intervals stepped by another method); empty by default.
   virtual std::vector<std::string> notes() const { return {}; }
