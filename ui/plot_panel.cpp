@@ -88,7 +88,10 @@ PlotView::PlotView(const ResultTable& results, QWidget* parent) : QChartView(par
   m_cursor->attachAxis(m_time);
   m_cursor->attachAxis(m_value);
   for (QLegendMarker* marker : chart->legend()->markers(m_cursor)) marker->setVisible(false);
+  // setChart releases the chart QChartView made for itself without deleting it
+  QChart* made = this->chart();
   setChart(chart);
+  delete made;
   setRenderHint(QPainter::Antialiasing);
   setRubberBand(QChartView::RectangleRubberBand);
   setAcceptDrops(true);
