@@ -17,45 +17,72 @@
 #include "ui/playback_bar.h"
 
 #include <cstdio>
+#include <string>
+
+namespace {
+
+/// The command line; the same for --help without a display as for the application.
+void describeCommandLine(QCommandLineParser& parser) {
+  parser.setApplicationDescription("Flexible multibody modeller and simulator");
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument("model", "Model file (.json) to open.", "[MODEL.json]");
+  parser.addOptions({
+      {"run", "Run the model to completion after loading."},
+      {"screenshot", "Save a screenshot of the window.", "FILE.png"},
+      {"quit", "Quit when done; the exit code tells success (0)."},
+      {"deformation-scale", "Scale factor of the drawn deformation of flexible bodies (default 1).", "FACTOR"},
+      {"select", "Select an item after loading, by its JSON path (bodies[1]).", "PATH"},
+      {"plot", "Plot a channel of the run (repeat for several), e.g. slider.position.x.", "CHANNEL"},
+      {"mode", "Show mode N (1-based) of the first flexible body, at its largest deflection.", "N"},
+      {"time", "After --run, show the results at time T [s].", "T"},
+      {"export-csv", "After --run, export the results CSV to FILE.", "FILE.csv"},
+      {"contour",
+       "Colour flexible bodies by the displacement magnitude or one body-frame component (magnitude, x, y, z), or "
+       "by a stress: von_mises, max_principal, min_principal, sxx, syy, szz, sxy, syz, szx.",
+       "QUANTITY"},
+      {"colour-range", "Colour scale over the whole run (run, the default) or the frame shown (frame).", "run|frame"},
+      {"undeformed", "Show the undeformed shape of flexible bodies as a ghost."},
+      {"export-animation",
+       "After --run, write the animation: FILE.ogv (Ogg Theora video) or FILE.png (frames FILE_0000.png, ...).",
+       "FILE"},
+      {"speed", "Playback speed of --export-animation: simulated seconds per second (default 1).", "S"},
+  });
+}
+
+/// --help and --version answer without a display: QApplication would abort without one.
+bool asksOnlyForText(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h" || a == "-?" || a == "--help-all" || a == "--version" || a == "-v") return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  if (asksOnlyForText(argc, argv)) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName("Flexim");
+    QCoreApplication::setApplicationVersion(FLEXIM_VERSION);
+    QCommandLineParser parser;
+    describeCommandLine(parser);
+    parser.process(app);  // prints and exits
+    return 0;
+  }
   flexim::ui::setDefaultSurfaceFormatForVtk();  // must precede QApplication
   QApplication app(argc, argv);
   QApplication::setApplicationName("Flexim");
   QApplication::setApplicationVersion(FLEXIM_VERSION);
 
   QCommandLineParser parser;
-  parser.setApplicationDescription("Flexible multibody modeller and simulator");
-  parser.addHelpOption();
-  parser.addVersionOption();
-  parser.addPositionalArgument("model", "Model file (.json) to open.", "[MODEL.json]");
-  const QCommandLineOption runOption("run", "Run the model to completion after loading.");
-  const QCommandLineOption screenshotOption("screenshot", "Save a screenshot of the window.", "FILE.png");
-  const QCommandLineOption quitOption("quit", "Quit when done; the exit code tells success (0).");
-  const QCommandLineOption scaleOption("deformation-scale",
-                                       "Scale factor of the drawn deformation of flexible bodies (default 1).",
-                                       "FACTOR");
-  const QCommandLineOption selectOption("select", "Select an item after loading, by its JSON path (bodies[1]).",
-                                        "PATH");
-  const QCommandLineOption plotOption("plot", "Plot a channel of the run (repeat for several), e.g. slider.position.x.",
-                                      "CHANNEL");
-  const QCommandLineOption modeOption("mode", "Show mode N (1-based) of the first flexible body, at its largest deflection.",
-                                      "N");
-  const QCommandLineOption timeOption("time", "After --run, show the results at time T [s].", "T");
-  const QCommandLineOption csvOption("export-csv", "After --run, export the results CSV to FILE.", "FILE.csv");
-  const QCommandLineOption contourOption("contour", "Colour flexible bodies by the displacement magnitude or one "
-                                         "body-frame component (magnitude, x, y, z), or by a stress: von_mises, "
-                                         "max_principal, min_principal, sxx, syy, szz, sxy, syz, szx.", "QUANTITY");
-  const QCommandLineOption rangeOption("colour-range", "Colour scale over the whole run (run, the default) or the frame shown (frame).",
-                                       "run|frame");
-  const QCommandLineOption undeformedOption("undeformed", "Show the undeformed shape of flexible bodies as a ghost.");
-  const QCommandLineOption animationOption("export-animation", "After --run, write the animation: FILE.ogv (Ogg Theora "
-                                           "video) or FILE.png (frames FILE_0000.png, ...).", "FILE");
-  const QCommandLineOption speedOption("speed", "Playback speed of --export-animation: simulated seconds per second (default 1).",
-                                       "S");
-  parser.addOptions({runOption, screenshotOption, quitOption, scaleOption, selectOption, plotOption, modeOption,
-                     timeOption, csvOption, contourOption, rangeOption, undeformedOption, animationOption, speedOption});
+  describeCommandLine(parser);
   parser.process(app);
+  const QString runOption = "run", screenshotOption = "screenshot", quitOption = "quit",
+                scaleOption = "deformation-scale", selectOption = "select", plotOption = "plot", modeOption = "mode",
+                timeOption = "time", csvOption = "export-csv", contourOption = "contour", rangeOption = "colour-range",
+                undeformedOption = "undeformed", animationOption = "export-animation", speedOption = "speed";
   if (parser.positionalArguments().size() > 1) {
     std::fprintf(stderr, "flexim: expected at most one model file\n");
     return 1;
@@ -129,8 +156,6 @@ int main(int argc, char** argv) {
   if (parser.isSet(undeformedOption)) window.displayToolBar()->undeformedAction()->setChecked(true);
   window.playbackBar()->setSpeed(speed);
   window.show();
-  // a session that ended without saving left its changes: offer them (not in automation runs)
-  if (!request.quit) QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
 
   flexim::ui::GuiAutomation automation(window, request);
   QObject::connect(&automation, &flexim::ui::GuiAutomation::finished, &app,
@@ -139,5 +164,8 @@ int main(int argc, char** argv) {
                      if (request.quit) QApplication::exit(exitCode);
                    });
   automation.start();
+  // a session that ended without saving left its changes: offer them (not in automation runs),
+  // after the model named on the command line is open, so that the recovered one is not replaced
+  if (!request.quit) QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
   return QApplication::exec();
 }

@@ -116,9 +116,10 @@ std::string qualityLines(const RunQuality& q) {
        kv("smallest_step", q.smallest_step) + "\n";
   s += "# quality: energy" + kv("initial", q.energy_initial) + kv("final", q.energy_final);
   if (q.energy_known) {
-    s += kv("work_drivers", q.work_drivers) + kv("work_dampers", q.work_dampers) + kv("work_loads", q.work_loads) +
-         kv("balance_error", q.energy_error) + kv("scale", q.energy_scale);
-    s += q.energy_checked ? kv("limit", quality::kEnergyFraction) + " check=conservative"
+    s += kv("work_drivers", q.work_drivers) + kv("work_dampers", q.work_dampers) + kv("work_loads", q.work_loads);
+    if (q.work_stiffening != 0) s += kv("work_stiffening", q.work_stiffening);
+    s += kv("balance_error", q.energy_error) + kv("scale", q.energy_scale);
+    s += q.energy_checked ? kv("limit", q.energy_limit) + " check=" + q.energy_check
                           : " check=none (" + oneLine(q.energy_note) + ")";
   } else {
     s += " check=unknown (" + oneLine(q.energy_note) + ")";

@@ -204,12 +204,12 @@ void eachNested(const ItemDescription& d, Json& item, const Visit& visit) {
   }
 }
 
-/// Rewrites every "file" string of a JSON item (and of its nested objects and items).
+/// Rewrites every file name (a field with file types) of a JSON item (and of its nested objects and items).
 template <class Rewrite>
 void rewriteFiles(const ItemDescription& d, Json& item, const Rewrite& rewrite) {
   eachNested(d, item, [&](const ItemDescription& nd, Json& j) {
     for (const FieldDescription& f : nd.fields) {
-      if (f.type != FieldType::String || f.key != "file" || f.inputOnly) continue;
+      if (f.type != FieldType::String || f.fileTypes.empty() || f.inputOnly) continue;
       const auto it = j.find(f.key);
       if (it == j.end() || !it->is_string() || it->get<std::string>().empty()) continue;
       *it = rewrite(it->get<std::string>());
@@ -220,7 +220,7 @@ void rewriteFiles(const ItemDescription& d, Json& item, const Rewrite& rewrite) 
 /// The same for an item of the spec.
 void absoluteFiles(const ItemDescription& d, void* item, const fs::path& base) {
   for (const FieldDescription& f : d.fields) {
-    if (f.type == FieldType::String && f.key == "file" && !f.inputOnly && f.get && f.set) {
+    if (f.type == FieldType::String && !f.fileTypes.empty() && !f.inputOnly && f.get && f.set) {
       const FieldValue v = f.get(item);
       const auto* file = std::get_if<std::string>(&v);
       if (!file || file->empty() || fs::path(*file).is_absolute()) continue;

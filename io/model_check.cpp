@@ -158,15 +158,15 @@ void figureMessages(const ModelCheck& c, bool assembled, Diagnostics& out) {
 }
 
 /// PAC need distinct principal moments; a PAC body that has them is told so, one that has not
-/// is warned by the compile (here only when the model did not compile).
-void principalAxisMessages(const ModelSpec& model, bool compiled, Diagnostics& out) {
+/// is refused by the compile (here only when the model was not compiled).
+void principalAxisMessages(const ModelSpec& model, bool compileTried, Diagnostics& out) {
   for (std::size_t i = 0; i < model.flexible_bodies.size(); ++i) {
     const FlexibleBodySpec& body = model.flexible_bodies[i];
     if (body.reference != ReferenceFrame::PrincipalAxis || !body.data) continue;
     const PrincipalAxisCheck pac = PrincipalAxisConditions::applicability(body.data->invariants);
     const std::string where = flexWhere(i) + ".reference";
     if (!pac.distinct) {
-      if (!compiled) out.warning(where, pac.warning);
+      if (!compileTried) out.error(where, "flexible body " + inQuotes(body.name) + ": " + pac.warning);
       continue;
     }
     char buf[200];
@@ -213,7 +213,7 @@ ModelCheckReport checkModel(const ModelSpec& model, const std::string& modelDir)
     // Massless items: virtual bodies are the only ones (a rigid body's mass must be positive),
     // and each is attached to its flexible body by construction; validate() reports one that
     // names no flexible body, and the topology above one whose body floats free.
-    principalAxisMessages(model, report.compiled, out);
+    principalAxisMessages(model, !validation.hasErrors(), out);
 
     // the structured location too, as validate() gives it: item "joints[4] 'pin'", field "file"
     for (Diagnostic& d : out.items()) {

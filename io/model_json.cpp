@@ -3,6 +3,7 @@
 #include "core/fe/reduced_body.h"
 #include "core/model/description.h"
 #include "core/model/validate.h"
+#include "io/atomic_file.h"
 #include "io/fe/reduced_body_file.h"
 #include "io/json_reader.h"
 
@@ -148,8 +149,8 @@ std::string joined(const std::vector<std::string>& items) {
 /// names, references, the reduced-body files' contents) is left to validate().
 class ModelReader {
  public:
-  ModelReader(ModelSpec& model, Diagnostics& diag, const std::string& baseDir)
-      : m_model(model), m_diag(diag), m_files(baseDir) {}
+  ModelReader(ModelSpec& model, Diagnostics& diag, const std::string& baseDir, MissingData missing)
+      : m_model(model), m_diag(diag), m_files(baseDir), m_missing(missing) {}
 
   void readObject(const Node& n, const ItemDescription& d, void* item) {
     ObjectReader o(n);
@@ -319,12 +320,17 @@ class ModelReader {
     if (body.file.empty() || !fileNameProblem(body.file).empty()) return;  // validate() says why
     std::string error;
     body.data = m_files.load(body.file, error);
-    if (!body.data) n.error(error);
+    if (body.data) return;
+    if (m_missing == MissingData::Refuse) return n.error(error);
+    // kept without its data: validate()'s "not loaded" would repeat this warning as an error
+    n.warning(error + "; the body is kept without its data until its file is found");
+    m_unread.push_back(n.path());
   }
 
   ModelSpec& m_model;
   Diagnostics& m_diag;
   BodyFiles m_files;
+  MissingData m_missing;
   std::vector<std::string> m_unread;
 };
 
@@ -373,7 +379,7 @@ Location locationOf(const ModelSpec& m, const std::string& where, const std::str
 /// Fills m from a parsed document; problems go to diag. Reduced-body files are resolved
 /// against baseDir.
 void readModel(const Json& root, ModelSpec& m, Diagnostics& diag, const std::string& source,
-               const std::string& baseDir) {
+               const std::string& baseDir, MissingData missing) {
   if (!root.is_object()) {
     diag.error(source, "expected a JSON object at the top level");
     return;
@@ -386,7 +392,7 @@ void readModel(const Json& root, ModelSpec& m, Diagnostics& diag, const std::str
     return;
   }
   Diagnostics read;
-  ModelReader reader(m, read, baseDir);
+  ModelReader reader(m, read, baseDir, missing);
   reader.readObject(Node(&root, "", read), modelDescription(), &m);
   if (root.contains("schema_version") && m.schema_version < 1)
     read.error("schema_version", "must be " + std::to_string(kModelSchemaVersion));
@@ -406,6 +412,24 @@ void readModel(const Json& root, ModelSpec& m, Diagnostics& diag, const std::str
     d.location.file = source;
     diag.add(d);
   }
+}
+
+/// Why text is not a text file ("" when it is): a NUL byte or bytes that are not UTF-8, as in a
+/// binary file opened by mistake. Said before parsing, which would quote the bytes.
+std::string binaryText(const std::string& text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    // the length of a UTF-8 sequence from its first byte (0: not a first byte)
+    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool valid = c != 0 && n > 0 && i + n <= text.size();
+    for (std::size_t k = 1; valid && k < n; ++k) valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    if (!valid)
+      return "not a text file (binary data at byte " + std::to_string(i) +
+             "); a Flexim model is a JSON text file (.json)";
+    i += n;
+  }
+  return {};
 }
 
 std::string tooLarge(std::uintmax_t bytes) {
@@ -503,15 +527,17 @@ OrderedJson toJson(const ModelSpec& m) {
 }  // namespace
 
 bool loadModelString(const std::string& text, ModelSpec& out, Diagnostics& diag, const std::string& source,
-                     const std::string& baseDir) {
+                     const std::string& baseDir, MissingData missing) {
   Diagnostics local;  // so the result reflects this load only, whatever diag held before
   try {
     Json root;
     ModelSpec model;
     if (text.size() > kMaxModelBytes)
       local.error(source, tooLarge(text.size()));
+    else if (const std::string why = binaryText(text); !why.empty())
+      local.error(source, why);
     else if (parseJson(text, source, root, local))
-      readModel(root, model, local, source, baseDir);
+      readModel(root, model, local, source, baseDir, missing);
     if (!local.hasErrors()) out = std::move(model);
     // lines are found only when there is something to say
     if (!local.items().empty() && root.is_object()) {
@@ -534,7 +560,7 @@ bool loadModelString(const std::string& text, ModelSpec& out, Diagnostics& diag,
   return !local.hasErrors();
 }
 
-bool loadModelFile(const std::string& path, ModelSpec& out, Diagnostics& diag) {
+bool loadModelFile(const std::string& path, ModelSpec& out, Diagnostics& diag, MissingData missing) {
   std::string text, error;
   try {
     if (!readTextFile(path, text, error)) {
@@ -546,39 +572,17 @@ bool loadModelFile(const std::string& path, ModelSpec& out, Diagnostics& diag) {
     return false;
   }
   // reduced-body files are named relative to the model file's folder
-  return loadModelString(text, out, diag, path, std::filesystem::path(path).parent_path().string());
+  return loadModelString(text, out, diag, path, std::filesystem::path(path).parent_path().string(), missing);
 }
 
 std::string saveModelString(const ModelSpec& m) { return formatJson(toJson(m)); }
 
 bool saveModelFile(const ModelSpec& m, const std::string& path, std::string* error) {
-  const auto fail = [&](const std::string& why) {
-    if (error) *error = "cannot write " + inQuotes(path) + ": " + why;
-    return false;
-  };
   try {
-    const std::string text = saveModelString(m);
-    // write beside the target, then rename: a failure never leaves a half-written model
-    const std::string tmp = path + ".tmp";
-    {
-      std::ofstream outFile(tmp, std::ios::binary | std::ios::trunc);
-      if (!outFile) return fail(std::strerror(errno));
-      outFile << text;
-      outFile.flush();
-      if (!outFile) {
-        std::remove(tmp.c_str());
-        return fail("write error");
-      }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-      std::remove(tmp.c_str());
-      return fail(ec.message());
-    }
-    return true;
+    return writeFileAtomically(path, saveModelString(m), error);
   } catch (const std::exception& e) {
-    return fail(e.what());
+    if (error) *error = "cannot write " + inQuotes(path) + ": " + e.what();
+    return false;
   }
 }
 

@@ -21,12 +21,20 @@ inline constexpr int kModelSchemaVersion = 1;
 /// FlexibleBodySpec::data (each distinct file once, shared); a file that cannot be loaded is an
 /// error ("flexible_bodies[0].file: <reason>"), and what depends on its contents (node ids,
 /// interfaces, mode counts) is then not checked.
-bool loadModelFile(const std::string& path, ModelSpec& out, Diagnostics& diag);
+/// What a flexible body whose reduced-body file cannot be loaded does to the load: refuse the
+/// model (the default: a run needs the data), or keep the body without its data with a warning
+/// (an editor, so that the user can point the body at its file; validate() and a run still
+/// refuse the body, naming it).
+enum class MissingData { Refuse, Keep };
+
+bool loadModelFile(const std::string& path, ModelSpec& out, Diagnostics& diag,
+                   MissingData missing = MissingData::Refuse);
 
 /// Same, from text; source names the text in syntax-error locations ("<source>:LINE:COL") and
 /// baseDir is the folder reduced-body files are resolved against ("" = the current directory).
 bool loadModelString(const std::string& text, ModelSpec& out, Diagnostics& diag,
-                     const std::string& source = "<string>", const std::string& baseDir = "");
+                     const std::string& source = "<string>", const std::string& baseDir = "",
+                     MissingData missing = MissingData::Refuse);
 
 /// Canonical JSON text of a model (2-space indent, fixed key order, final newline).
 std::string saveModelString(const ModelSpec& m);

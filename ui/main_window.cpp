@@ -36,7 +36,11 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -465,9 +469,42 @@ void MainWindow::createMenus() {
   animation->addSeparator();
   animation->addAction(m_exportAnimationAction);
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QMenu* examples = help->addMenu(tr("&Examples"));
+  examples->setObjectName("menuExamples");
+  fillExamplesMenu(examples);
   QAction* about = help->addAction(tr("&About Flexim"), this,
                                    [this] { QMessageBox::about(this, tr("About Flexim"), aboutText()); });
   about->setObjectName("actionAbout");
+}
+
+QString MainWindow::examplesFolder() {
+  // installed: <prefix>/bin/flexim and <prefix>/share/flexim/examples; else the source tree's
+  const QDir installed(QCoreApplication::applicationDirPath() + "/../share/flexim/examples");
+  if (installed.exists()) return installed.canonicalPath();
+  return QStringLiteral(FLEXIM_SOURCE_EXAMPLES);
+}
+
+void MainWindow::fillExamplesMenu(QMenu* menu) {
+  const QDir folder(examplesFolder());
+  const QFileInfoList files = folder.entryInfoList({"*.json"}, QDir::Files, QDir::Name);
+  if (files.isEmpty()) {
+    menu->addAction(tr("No examples found in %1").arg(QDir::toNativeSeparators(folder.path())))->setEnabled(false);
+    return;
+  }
+  for (const QFileInfo& file : files) {
+    QAction* open = menu->addAction(file.completeBaseName(), this, [this, path = file.absoluteFilePath()] {
+      openModelFile(path);
+    });
+    open->setObjectName("example:" + file.completeBaseName());
+    // the model's own description as the tooltip (shown by the menu, and in the status bar)
+    QFile text(file.absoluteFilePath());
+    if (text.open(QIODevice::ReadOnly)) {
+      const QString description = QJsonDocument::fromJson(text.readAll()).object().value("description").toString();
+      open->setStatusTip(description.left(200));
+      open->setToolTip(description);
+    }
+  }
+  menu->setToolTipsVisible(true);
 }
 
 QString MainWindow::aboutText() const {
@@ -880,6 +917,14 @@ bool MainWindow::saveModelFile(const QString& path) {
   QString error;
   if (!m_document->save(path, error)) {
     m_messages->add(Severity::Error, path, error);
+    m_statusText->setText(tr("Not saved: %1").arg(QFileInfo(path).fileName()));
+    // said where the user looks, without blocking: the model is unchanged and still open
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Save failed"), error, QMessageBox::Ok, this);
+    box->setObjectName("saveFailedBox");
+    box->setInformativeText(tr("Nothing was changed: the model is still open, and %1 is as it was.")
+                                .arg(m_document->path().isEmpty() ? tr("no file") : QFileInfo(m_document->path()).fileName()));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
     return false;
   }
   m_modelSource = path;

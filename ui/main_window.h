@@ -92,6 +92,10 @@ class MainWindow : public QMainWindow {
   void restoreLayout();
   /// The Help > About text: Flexim's version and the libraries it is built with.
   QString aboutText() const;
+  /// The folder of the bundled example models (installed, else the source tree's).
+  static QString examplesFolder();
+  /// Help > Examples: one entry per example model, its description as the tooltip.
+  void fillExamplesMenu(QMenu* menu);
   /// The degrees of freedom shown in the status bar ("8 DOF"; empty when the model does not compile).
   QString dofText() const;
   /// The readout of the last click in the view ("" before any): item, FE node, coordinates.

@@ -3,6 +3,7 @@
 #include "io/item_clipboard.h"
 
 #include "core/model/validate.h"
+#include "io/atomic_file.h"
 #include "io/fe/reduced_body_file.h"
 #include "io/model_json.h"
 
@@ -129,28 +130,36 @@ bool ModelDocument::open(const QString& path, Diagnostics& diag) {
   std::stringstream text;
   text << in.rdbuf();
   ModelSpec model;
-  if (!io::loadModelFile(path.toStdString(), model, diag)) return false;
+  // a body whose reduced-body file is missing is kept (marked in the tree) so that the user
+  // can point it at its file
+  if (!io::loadModelFile(path.toStdString(), model, diag, io::MissingData::Keep)) return false;
   reset(std::move(model), path);
   m_savedText = text.str();
   return true;
 }
 
-void ModelDocument::rewriteFilePaths(const QString& newPath) {
+std::vector<std::pair<ItemId, std::string>> ModelDocument::rewriteForNewPath(ModelSpec& trial, const QString& newPath) const {
+  std::vector<std::pair<ItemId, std::string>> changed;
+  // a model named after its file takes the new file's name
+  const QString newName = QFileInfo(newPath).completeBaseName();
+  if (!m_path.isEmpty() && trial.name == QFileInfo(m_path).completeBaseName().toStdString() &&
+      trial.name != newName.toStdString()) {
+    trial.name = newName.toStdString();
+    changed.emplace_back(kModelId, "name");
+  }
   // the model's "file" fields (a flexible body's .frb, a visual mesh) are relative to the model
   // file: saved in another folder, they are rewritten to name the same files from there (a
   // file named absolutely stays so, unless the model had no folder yet and the file is below
   // the new one)
   const QDir oldDir = m_path.isEmpty() ? QDir() : QFileInfo(m_path).absoluteDir();
   const QDir newDir = QFileInfo(newPath).absoluteDir();
-  if (!m_path.isEmpty() && oldDir == newDir) return;
-  ModelSpec trial = m_model;
-  std::vector<std::pair<ItemId, std::string>> changed;
+  if (!m_path.isEmpty() && oldDir == newDir) return changed;
   const std::function<void(ItemId, const ItemDescription&, const std::string&)> visit =
       [&](ItemId id, const ItemDescription& d, const std::string& prefix) {
         for (const FieldDescription& f : d.fields) {
           const std::string key = prefix + f.key;
           if (f.type == FieldType::Object && f.item && f.object && id != kModelId) visit(id, *f.item, key + ".");
-          if (f.type != FieldType::String || f.key != "file" || !f.get || !f.set) continue;
+          if (f.type != FieldType::String || f.fileTypes.empty() || !f.get || !f.set) continue;
           const Target t = target(trial, id, key);
           if (!t.field) continue;
           const QString file = QString::fromStdString(std::get<std::string>(t.field->get(t.object)));
@@ -168,24 +177,31 @@ void ModelDocument::rewriteFilePaths(const QString& newPath) {
         }
       };
   for (ItemId id : m_order) visit(id, *description(id), "");
-  if (changed.empty()) return;
-  // the text first: the command takes `changed` over
-  const QString folder = QDir::toNativeSeparators(newDir.path());
-  const QString text = changed.size() == 1 ? tr("Rewrite 1 file path for %1").arg(folder)
-                                           : tr("Rewrite %1 file paths for %2").arg(changed.size()).arg(folder);
-  m_undo.push(new ModelChangeCommand(*this, text, m_model, std::move(trial), std::move(changed)));
+  return changed;
 }
 
 bool ModelDocument::save(const QString& path, QString& error) {
-  rewriteFilePaths(path);
+  // One transaction: the fields that follow the file (its name, relative paths) are changed in a
+  // trial, the trial is written to a temporary file beside the target and renamed over it, and
+  // only then does the document take the changes. A failed write leaves the document and the
+  // old file as they were.
+  ModelSpec trial = m_model;
+  std::vector<std::pair<ItemId, std::string>> changed = rewriteForNewPath(trial, path);
   // unchanged since it was read or saved: the same bytes (a hand-formatted file stays as it is)
-  const std::string text = !isDirty() && !m_savedText.empty() ? m_savedText : io::saveModelString(m_model);
-  std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
-    error = tr("cannot write '%1'").arg(path);
+  const std::string text =
+      changed.empty() && !isDirty() && !m_savedText.empty() ? m_savedText : io::saveModelString(trial);
+  // (not QSaveFile: under a file-size limit it commits a truncated file and reports success)
+  std::string why;
+  if (!io::writeFileAtomically(path.toStdString(), text, &why)) {
+    error = QString::fromStdString(why) + tr("; nothing was changed");
     return false;
+  }
+  if (!changed.empty()) {
+    // the text first: the command takes `changed` over
+    const QString folder = QDir::toNativeSeparators(QFileInfo(path).absolutePath());
+    const QString what = changed.size() == 1 ? tr("Rewrite 1 field for %1").arg(folder)
+                                             : tr("Rewrite %1 fields for %2").arg(changed.size()).arg(folder);
+    m_undo.push(new ModelChangeCommand(*this, what, m_model, std::move(trial), std::move(changed)));
   }
   m_savedText = text;
   m_path = path;
@@ -406,12 +422,15 @@ bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue
                                        std::move(changed)));
   else if (changed.size() == 1)
     m_undo.push(new SetFieldCommand(*this, id, key, before, v));
-  else
-    m_undo.push(new ModelChangeCommand(*this,
-                                       tr("Rename %1 to '%2' (and %3 references)")
-                                           .arg(itemLabel(id), QString::fromStdString(*newName))
-                                           .arg(changed.size() - 1),
-                                       m_model, std::move(trial), std::move(changed)));
+  else {
+    // the text before the command takes `changed` over (argument order is unspecified)
+    const std::size_t references = changed.size() - 1;
+    const QString text = tr("Rename %1 to '%2' (and %3 %4)")
+                             .arg(itemLabel(id), QString::fromStdString(*newName))
+                             .arg(references)
+                             .arg(references == 1 ? tr("reference") : tr("references"));
+    m_undo.push(new ModelChangeCommand(*this, text, m_model, std::move(trial), std::move(changed)));
+  }
   return true;
 }
 

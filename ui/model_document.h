@@ -50,10 +50,12 @@ class ModelDocument : public QObject {
   void markUnsaved() { m_undo.resetClean(); }
   /// Reads a model file (problems into diag, the document unchanged on failure).
   bool open(const QString& path, Diagnostics& diag);
-  /// Writes the model JSON to path and makes it the document's file; false with a reason. A
-  /// document without changes since it was opened or saved writes the bytes it read. Saved to
-  /// another folder, the relative file paths in the model (reduced bodies, visual meshes) are
-  /// first rewritten to name the same files from there (an undoable command).
+  /// Writes the model JSON to path and makes it the document's file; false with a reason, and
+  /// then nothing changed (neither the document nor any file). A document without changes since
+  /// it was opened or saved writes the bytes it read. Saved to another folder, the relative file
+  /// paths in the model (reduced bodies, visual meshes) name the same files from there, and a
+  /// model named after its old file takes the new file's name (one undoable command, pushed
+  /// only when the file was written whole).
   bool save(const QString& path, QString& error);
 
   const ModelSpec& model() const { return m_model; }
@@ -191,8 +193,9 @@ class ModelDocument : public QObject {
   void replaceStructure(const ModelSpec& model, const Lists& lists, ItemId select);
   /// The reference fields of item `from` that name item `to` (a marker together with its body).
   std::vector<const FieldDescription*> referencesTo(ItemId from, ItemId to) const;
-  /// Rewrites relative "file" fields for a model file at newPath (see save()).
-  void rewriteFilePaths(const QString& newPath);
+  /// The fields that follow the model file to newPath, changed in trial (see save()): relative
+  /// "file" fields, and a name that was the old file's.
+  std::vector<std::pair<ItemId, std::string>> rewriteForNewPath(ModelSpec& trial, const QString& newPath) const;
   /// Reads a flexible body's reduced-body file (relative to the model file) into its data in trial.
   bool loadData(ModelSpec& trial, ItemId id, QString& error) const;
   /// The name a reference to item id's holder gives it: a body's name, "ground" for the ground.

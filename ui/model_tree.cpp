@@ -1,8 +1,10 @@
 #include "ui/model_tree.h"
 
 #include "core/model/description.h"
+#include "core/model/validate.h"
 
 #include <QHeaderView>
+#include <QStyle>
 
 #include <map>
 
@@ -90,7 +92,10 @@ void ModelTree::setDocument(ModelDocument* document) {
   m_document = document;
   connect(document, &ModelDocument::modelReset, this, &ModelTree::rebuild);
   connect(document, &ModelDocument::itemsChanged, this, &ModelTree::rebuild);
-  connect(document, &ModelDocument::fieldChanged, this, [this](ItemId id, const QString&) { refreshRow(id); });
+  connect(document, &ModelDocument::fieldChanged, this, [this](ItemId id, const QString&) {
+    refreshRow(id);
+    markProblems();
+  });
   connect(document, &ModelDocument::selectionChanged, this, &ModelTree::showSelection);
   rebuild();
 }
@@ -100,6 +105,7 @@ void ModelTree::rebuild() {
   m_updatingSelection = true;
   clear();
   m_updatingSelection = false;
+  m_problems.clear();
   if (!m_document) return;
   const ModelDocument& doc = *m_document;
   // the model's lists make one group per name scope, in document order, from the item
@@ -130,34 +136,76 @@ void ModelTree::rebuild() {
     }
     rows[id] = row;
     row->setData(0, kIdRole, id);
-    refreshRow(id);
+    fillRow(row, id);
   }
   for (const auto& [scope, group] : groups) group->setText(1, QString::number(counts[scope]));
+  markProblems();
   expandAll();
   showSelection(doc.selected());
 }
 
 void ModelTree::refreshRow(ItemId id) {
-  QTreeWidgetItem* row = rowOf(id);
-  if (!row || !m_document) return;
+  if (QTreeWidgetItem* row = rowOf(id)) fillRow(row, id);
+}
+
+void ModelTree::fillRow(QTreeWidgetItem* row, ItemId id) {
+  if (!m_document) return;
   const ModelDocument& doc = *m_document;
   const ItemDescription& d = *doc.description(id);
+  QString tip;
   if (id == ModelDocument::kModelId) {
     row->setText(1, text(doc.value(id, "name")));
-    row->setToolTip(0, QString::fromStdString(d.help));
-    return;
-  }
-  if (d.nameScope.empty()) {  // the ground, the simulation: the kind names the row, its choice (integrator) beside it
+    tip = QString::fromStdString(d.help);
+  } else if (d.nameScope.empty()) {  // the ground, the simulation: the kind names the row, its choice (integrator) beside it
     QString choice;
     for (const FieldDescription& f : d.fields)
       if (choice.isEmpty() && f.type == FieldType::Enum && f.get && doc.applies(id, f)) choice = text(doc.value(id, f.key));
     row->setText(1, choice);
-    row->setToolTip(0, QString::fromStdString(d.help));
-    return;
+    tip = QString::fromStdString(d.help);
+  } else {
+    row->setText(0, QString::fromStdString(doc.itemName(id)));
+    row->setText(1, typeOf(doc, id, kindsPerScope()[d.nameScope] > 1));
+    tip = detailOf(doc, id);
   }
-  row->setText(0, QString::fromStdString(doc.itemName(id)));
-  row->setText(1, typeOf(doc, id, kindsPerScope()[d.nameScope] > 1));
-  row->setToolTip(0, detailOf(doc, id));
+  // an item with a validation error: a warning icon, the error first in the tooltip
+  const auto problem = m_problems.find(id);
+  const bool marked = problem != m_problems.end();
+  row->setIcon(0, marked ? style()->standardIcon(QStyle::SP_MessageBoxWarning) : QIcon());
+  row->setToolTip(0, marked ? problem->second + "\n\n" + tip : tip);
+}
+
+void ModelTree::markProblems() {
+  if (!m_document) return;
+  const ModelDocument& doc = *m_document;
+  // each error goes to the item whose path is the longest prefix of the error's path
+  std::map<ItemId, QString> problems;
+  const Diagnostics checked = validate(doc.model());  // named: items() refers into it
+  for (const Diagnostic& d : checked.items()) {
+    if (d.severity != Severity::Error) continue;
+    ItemId owner = ModelDocument::kNoItem;
+    std::size_t longest = 0;
+    for (ItemId id : doc.items()) {
+      const std::string path = doc.itemPath(id);
+      const bool prefix = !path.empty() && d.where.compare(0, path.size(), path) == 0 &&
+                          (d.where.size() == path.size() || d.where[path.size()] == '.');
+      if (prefix && path.size() > longest) {
+        owner = id;
+        longest = path.size();
+      }
+    }
+    if (owner == ModelDocument::kNoItem) continue;
+    QString& text = problems[owner];
+    text += (text.isEmpty() ? "" : "\n") + QString::fromStdString(d.message);
+  }
+  if (problems == m_problems) return;
+  m_problems = std::move(problems);
+  for (QTreeWidgetItemIterator it(this); *it; ++it)
+    if (const ItemId id = (*it)->data(0, kIdRole).toInt(); id != ModelDocument::kNoItem) fillRow(*it, id);
+}
+
+QString ModelTree::problemOf(ItemId id) const {
+  const auto it = m_problems.find(id);
+  return it == m_problems.end() ? QString() : it->second;
 }
 
 QTreeWidgetItem* ModelTree::rowOf(ItemId id) const {

@@ -8,6 +8,8 @@
 
 #include <QTreeWidget>
 
+#include <map>
+
 namespace flexim::ui {
 
 class ModelTree : public QTreeWidget {
@@ -21,13 +23,20 @@ class ModelTree : public QTreeWidget {
   QStringList itemNames(const QString& group) const;
   /// The row of an item (null if not shown).
   QTreeWidgetItem* rowOf(ItemId id) const;
+  /// The validation errors marked on an item's row ("" when none).
+  QString problemOf(ItemId id) const;
 
  private:
   void rebuild();
   void refreshRow(ItemId id);
+  void fillRow(QTreeWidgetItem* row, ItemId id);
+  /// Marks the rows of items that have a validation error (a flexible body whose file is
+  /// missing, a reference to nothing) with a warning icon and the message as the tooltip.
+  void markProblems();
   void showSelection(ItemId id);
 
   ModelDocument* m_document = nullptr;
+  std::map<ItemId, QString> m_problems;
   bool m_updatingSelection = false;
 };
 

@@ -4,6 +4,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -15,6 +18,7 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <array>
@@ -391,7 +395,30 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, const std::string&
       row.show = [e](const FieldValue& v) {
         if (const auto* s = std::get_if<std::string>(&v)) e->setText(QString::fromStdString(*s));
       };
-      return e;
+      if (f.fileTypes.empty()) return e;
+      // a file name: typed, or chosen with "…" (named relative to the model file's folder)
+      auto* w = new QWidget(m_form);
+      auto* h = new QHBoxLayout(w);
+      h->setContentsMargins(0, 0, 0, 0);
+      e->setParent(w);
+      h->addWidget(e, 1);
+      auto* browse = new QToolButton(w);
+      browse->setObjectName("browse:" + QString::fromStdString(key));
+      browse->setText(QStringLiteral("…"));
+      browse->setToolTip(tr("Choose the file"));
+      h->addWidget(browse);
+      QStringList patterns;
+      for (const std::string& p : f.fileTypes) patterns << QString::fromStdString(p);
+      connect(browse, &QToolButton::clicked, this, [this, key, e, patterns] {
+        const QString folder = m_document->path().isEmpty() ? QString() : QFileInfo(m_document->path()).absolutePath();
+        const QString current = e->text().isEmpty() ? folder : QDir(folder).absoluteFilePath(e->text());
+        const QString chosen = QFileDialog::getOpenFileName(
+            this, tr("Choose %1").arg(QString::fromStdString(key)), current,
+            tr("%1 (%2);;All files (*)").arg(QString::fromStdString(key), patterns.join(' ')));
+        if (chosen.isEmpty()) return;
+        commit(key, (folder.isEmpty() ? chosen : QDir(folder).relativeFilePath(chosen)).toStdString());
+      });
+      return w;
     }
     case FieldType::Enum:
     case FieldType::Reference: {
@@ -403,10 +430,14 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, const std::string&
         e->addItems(referenceChoices(*m_document, m_item, f));
         e->setEditable(true);  // a name not (yet) in the model is refused with validation's message
         e->setInsertPolicy(QComboBox::NoInsert);
-        // Return commits what is typed, also the name the combo shows already (a draft's first
-        // entry, which the combo itself does not report as activated)
-        connect(e->lineEdit(), &QLineEdit::returnPressed, this,
-                [this, key, e] { commit(key, e->currentText().toStdString()); });
+        // Return, Tab or the focus leaving commit what is typed, also the name the combo shows
+        // already (a draft's first entry, which the combo itself does not report as activated)
+        connect(e->lineEdit(), &QLineEdit::editingFinished, this, [this, key, e] {
+          const std::string text = e->currentText().toStdString();
+          const FieldValue held = m_document->value(m_item, key);
+          const auto* name = std::get_if<std::string>(&held);
+          if (!name || *name != text) commit(key, text);
+        });
       }
       connect(e, &QComboBox::textActivated, this,
               [this, key](const QString& text) { commit(key, text.toStdString()); });

@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QStandardPaths>
+#include <QUndoStack>
 
 #include <algorithm>
 
@@ -21,7 +22,21 @@ qint64 pidOf(const QString& file) {
   return base.startsWith("session-") ? base.mid(8).toLongLong() : 0;
 }
 
-bool running(qint64 pid) { return pid > 0 && QFileInfo::exists(QString("/proc/%1").arg(pid)); }
+/// Whether process pid is a live Flexim session. A process killed a moment ago may still be a
+/// zombie (its parent has not reaped it yet): it holds /proc/<pid> but runs no more. A pid used
+/// again by another program is not a session either.
+bool running(qint64 pid) {
+  if (pid <= 0) return false;
+  QFile stat(QString("/proc/%1/stat").arg(pid));
+  if (!stat.open(QIODevice::ReadOnly)) return false;
+  // "pid (comm) S ...": the state is the first field after the last ')'
+  const QByteArray line = stat.readAll();
+  const int close = line.lastIndexOf(')');
+  const QByteArray state = close < 0 ? QByteArray() : line.mid(close + 2, 1);
+  if (state == "Z" || state == "X" || state == "x") return false;
+  const QString exe = QFileInfo(QString("/proc/%1/exe").arg(pid)).symLinkTarget();
+  return exe.isEmpty() || QFileInfo(exe).fileName() == QFileInfo(QCoreApplication::applicationFilePath()).fileName();
+}
 
 QString originOf(const QString& file) { return file + ".origin"; }
 
@@ -33,6 +48,14 @@ Recovery::Recovery(ModelDocument* document, QObject* parent, int intervalMs)
   m_timer.setInterval(intervalMs);
   connect(&m_timer, &QTimer::timeout, this, &Recovery::autosave);
   m_timer.start();
+  // a change is written soon after it is made (a crash a moment later loses nothing), at most
+  // once a second however fast the edits come
+  m_soon.setSingleShot(true);
+  m_soon.setInterval(std::min(intervalMs, 1000));
+  connect(&m_soon, &QTimer::timeout, this, &Recovery::autosave);
+  connect(m_document->undoStack(), &QUndoStack::indexChanged, this, [this] {
+    if (!m_soon.isActive()) m_soon.start();
+  });
   // saved (or undone back to the saved state): nothing to recover
   connect(m_document, &ModelDocument::dirtyChanged, this, [this](bool dirty) {
     if (!dirty) discard();
@@ -90,7 +113,8 @@ bool Recovery::read(const LeftBehind& left, ModelSpec& model, Diagnostics& diag)
     return false;
   }
   const std::string baseDir = left.modelPath.isEmpty() ? std::string() : QFileInfo(left.modelPath).absolutePath().toStdString();
-  return io::loadModelString(file.readAll().toStdString(), model, diag, left.file.toStdString(), baseDir);
+  return io::loadModelString(file.readAll().toStdString(), model, diag, left.file.toStdString(), baseDir,
+                             io::MissingData::Keep);
 }
 
 void Recovery::remove(const LeftBehind& left) {

@@ -1,5 +1,6 @@
-// Autosave and crash recovery (issue #10 item 7): while the model has unsaved changes it is
-// written every minute to a recovery file of this session (beside it, the model file's path);
+// Autosave and crash recovery: while the model has unsaved changes it is written to a recovery
+// file of this session a second after each change and every minute (beside it, the model
+// file's path);
 // a save, a clean close or a model without changes removes it. A recovery file still there at
 // the next start belongs to a session that ended without saving (a crash, a killed process):
 // the application offers to open it.
@@ -45,7 +46,8 @@ class Recovery : public QObject {
 
  private:
   ModelDocument* m_document;
-  QTimer m_timer;
+  QTimer m_timer;  ///< every interval while there are unsaved changes
+  QTimer m_soon;   ///< shortly after a change
   QString m_file;
 };
 

@@ -19,6 +19,10 @@ FieldDescription& FieldDescription::notEmpty() {
   nonEmpty = true;
   return *this;
 }
+FieldDescription& FieldDescription::file(std::vector<std::string> patterns) {
+  fileTypes = std::move(patterns);
+  return *this;
+}
 FieldDescription& FieldDescription::byDefault(std::string jsonText) {
   defaultText = std::move(jsonText);
   return *this;
@@ -321,7 +325,11 @@ struct Registry {
       Fields<VisualSpec> f(visual);
       f.choice("shape", &VisualSpec::shape, "a mesh file or a primitive shape").byDefault("\"mesh\"")
           .inUse = Fields<VisualSpec>::when([](const VisualSpec& v) { return v.shape != VisualSpec::Shape::Mesh; });
-      f.string("file", &VisualSpec::file, "mesh file, relative to the model file").when("shape", {"mesh"}).require().notEmpty();
+      f.string("file", &VisualSpec::file, "mesh file, relative to the model file")
+          .when("shape", {"mesh"})
+          .require()
+          .notEmpty()
+          .file({"*.stl", "*.obj", "*.ply", "*.gltf", "*.glb", "*.off", "*.3ds"});
       f.number("scale", &VisualSpec::scale, "", "mesh units → m (0.001 for a mesh in mm)")
           .when("shape", {"mesh"}).above(0).byDefault("1");
       f.vec3("size", &VisualSpec::size, "m", "edge lengths along the shape's x, y, z").when("shape", {"box"}).require();
@@ -370,7 +378,8 @@ struct Registry {
     f.name("unique among all bodies; `ground` is reserved");
     f.string("file", &FlexibleBodySpec::file, "the reduced-body file (`.frb`), relative to the model file's folder")
         .require()
-        .notEmpty();
+        .notEmpty()
+        .file({"*.frb"});
     f.integer("modes", &FlexibleBodySpec::mode_count,
               "use the first N modes of the file; 0 = all of them; at most the number in the file")
         .atLeast(0)

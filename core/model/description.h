@@ -83,6 +83,9 @@ struct FieldDescription {
   std::optional<Condition> condition;
   std::string alternative;  ///< a key that takes this one's place (exactly one of the two is given)
   bool inputOnly = false;   ///< an input form read by another field (z_axis); neither stored nor written
+  /// String: names a file relative to the model file's folder; these are its patterns ("*.frb").
+  /// The file follows the model when it is saved elsewhere, and editors offer to browse for it.
+  std::vector<std::string> fileTypes;
 
   // Access to the value in the spec struct (the item's type, see ItemDescription::type).
   std::function<FieldValue(const void*)> get;
@@ -108,6 +111,7 @@ struct FieldDescription {
   FieldDescription& instead(std::string alternativeKey);
   FieldDescription& refers(std::string kind, std::string note = {});
   FieldDescription& markerOf(std::string bodyField);
+  FieldDescription& file(std::vector<std::string> patterns);  ///< a file name (see fileTypes)
 
   /// "must be positive", "must not be negative", "must be in [0, 1]", ... ("" when v is allowed).
   std::string limitProblem(double v) const;

@@ -41,13 +41,15 @@ std::vector<std::string> RunQuality::lines() const {
   std::string e = "energy: E(0) = " + num(energy_initial, 6) + " J, E(end) = " + num(energy_final, 6) + " J";
   if (energy_known) {
     e += ", work of drivers " + num(work_drivers, 4) + " J, dampers " + num(work_dampers, 4) + " J, loads " +
-         num(work_loads, 4) + " J; balance error max |E - E(0) - W| = " + num(energy_error) + " J = " +
+         num(work_loads, 4) + " J";
+    if (work_stiffening != 0) e += ", geometric stiffening " + num(work_stiffening, 4) + " J";
+    e += "; balance error max |E - E(0) - W| = " + num(energy_error) + " J = " +
          num(energy_scale > 0 ? energy_error / energy_scale : 0.0) + " of the energy scale " + num(energy_scale) +
          " J";
-    e += energy_checked ? " (limit " + num(energy_limit) +
-                              (energy_limit == quality::kEnergyFraction ? ": nothing does work on the model)"
-                                                                        : ": no driver does work on the model)")
-                        : " (not checked: " + energy_note + ")";
+    const char* why = energy_check == "conservative" ? ": nothing does work on the model)"
+                      : energy_check == "loaded"     ? ": no driver does work on the model)"
+                                                     : ": drivers do work on the model, their work from their multipliers)";
+    e += energy_checked ? " (limit " + num(energy_limit) + why : " (not checked: " + energy_note + ")";
   } else {
     e += "; balance not known: " + energy_note;
   }
@@ -58,7 +60,7 @@ std::vector<std::string> RunQuality::lines() const {
 struct QualityMonitor::Point {
   double t = 0;
   double T = 0, V = 0;
-  double drivers = 0, dampers = 0, loads = 0;  ///< powers [W]
+  double drivers = 0, dampers = 0, loads = 0, stiffening = 0;  ///< powers [W]
   double E() const { return T + V; }
 };
 
@@ -80,7 +82,7 @@ struct QualityMonitor::Impl {
   bool known = true, worked = false, driven = false;
   std::string note;
   double Tmax = 0, Vmin = std::numeric_limits<double>::infinity(), Vmax = -Vmin;
-  double Wdrivers = 0, Wdampers = 0, Wloads = 0, Wabs = 0, err = 0;
+  double Wdrivers = 0, Wdampers = 0, Wloads = 0, Wstiffening = 0, Wabs = 0, err = 0;
   // steps
   struct StepSizes {
     long halvings = 0;
@@ -144,12 +146,14 @@ bool QualityMonitor::evaluate(const State& s, const std::vector<char>* activeRow
   if (!I.known) return true;
   // powers of what the energies do not hold: damping of the formulations, force elements, drivers
   for (int b = 0; b < m_sys.nblocks() && I.known; ++b) {
-    const double P = m_sys.block(b).formulation->dampingPower(I.kin[b + 1]);
-    if (!std::isfinite(P)) {
+    const Formulation& f = *m_sys.block(b).formulation;
+    const double P = f.dampingPower(I.kin[b + 1]), S = f.stiffeningPower(I.kin[b + 1]);
+    if (!std::isfinite(P) || !std::isfinite(S)) {
       I.known = false;
       I.note = "the formulation of '" + m_sys.block(b).name + "' does not give its damping power";
     }
     p.dampers += P;
+    p.stiffening += S;
   }
   for (const auto& e : m_sys.forces()) {
     if (!I.known) break;
@@ -176,7 +180,7 @@ bool QualityMonitor::evaluate(const State& s, const std::vector<char>* activeRow
       }
     }
   }
-  if (p.drivers != 0 || p.dampers != 0 || p.loads != 0) I.worked = true;
+  if (p.drivers != 0 || p.dampers != 0 || p.loads != 0 || p.stiffening != 0) I.worked = true;
   if (p.drivers != 0) I.driven = true;
   return I.known;
 }
@@ -237,11 +241,12 @@ void QualityMonitor::step(const State& s, double tPrev, const std::vector<char>*
     I.Wdrivers += 0.5 * (I.prev.drivers + p.drivers) * dt;
     I.Wdampers += 0.5 * (I.prev.dampers + p.dampers) * dt;
     I.Wloads += 0.5 * (I.prev.loads + p.loads) * dt;
+    I.Wstiffening += 0.5 * (I.prev.stiffening + p.stiffening) * dt;
     I.Wabs += 0.5 *
               (std::abs(I.prev.drivers) + std::abs(p.drivers) + std::abs(I.prev.dampers) + std::abs(p.dampers) +
-               std::abs(I.prev.loads) + std::abs(p.loads)) *
+               std::abs(I.prev.loads) + std::abs(p.loads) + std::abs(I.prev.stiffening) + std::abs(p.stiffening)) *
               dt;
-    I.err = std::max(I.err, std::abs(p.E() - I.first.E() - (I.Wdrivers + I.Wdampers + I.Wloads)));
+    I.err = std::max(I.err, std::abs(p.E() - I.first.E() - (I.Wdrivers + I.Wdampers + I.Wloads + I.Wstiffening)));
   }
   I.prev = p;
 }
@@ -272,16 +277,19 @@ RunQuality QualityMonitor::finish(long steps, long rejected, bool completed) con
   q.energy_initial = I.first.E();
   q.energy_final = I.prev.E();
   q.energy_known = I.known;
-  q.energy_checked = I.known && !I.driven;
-  q.energy_limit = I.worked ? quality::kLoadedEnergyFraction : quality::kEnergyFraction;
+  q.energy_checked = I.known;
+  q.energy_check = !I.known ? "" : I.driven ? "driven" : I.worked ? "loaded" : "conservative";
+  q.energy_limit = I.driven   ? quality::kDrivenEnergyFraction
+                   : I.worked ? quality::kLoadedEnergyFraction
+                              : quality::kEnergyFraction;
   q.energy_note = I.note;
   if (I.known) {
     q.work_drivers = I.Wdrivers;
     q.work_dampers = I.Wdampers;
     q.work_loads = I.Wloads;
+    q.work_stiffening = I.Wstiffening;
     q.energy_error = I.err;
     q.energy_scale = I.Tmax + (I.Vmax - I.Vmin) + I.Wabs;
-    if (I.driven) q.energy_note = "drivers do work on the model";
   }
 
   // the checks
@@ -301,8 +309,9 @@ RunQuality QualityMonitor::finish(long steps, long rejected, bool completed) con
     const double limit = q.energy_limit * q.energy_scale +
                          1e-12 * std::max(std::abs(q.energy_initial), std::abs(q.energy_final));
     if (q.energy_error > limit)
-      q.warnings.push_back(std::string(I.worked ? "the work-energy balance of a model without drivers"
-                                                : "the energy of a model on which nothing does work") +
+      q.warnings.push_back(std::string(I.driven   ? "the work-energy balance of a model with drivers"
+                                       : I.worked ? "the work-energy balance of a model without drivers"
+                                                  : "the energy of a model on which nothing does work") +
                            " is off by up to " + num(q.energy_error) + " J, " +
                            num(q.energy_scale > 0 ? q.energy_error / q.energy_scale : 0.0) + " of its energy scale " +
                            num(q.energy_scale) + " J (limit " + num(q.energy_limit) + ")");

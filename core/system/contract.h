@@ -106,11 +106,13 @@ class Formulation {
   /// Gravity potential and strain energy.
   virtual double potentialEnergy(const BodyKinematics& k, const Vec3& gravity) const { return 0.0; }
   virtual double strainEnergy(const BodyKinematics& k) const { return 0.0; }
-  /// Power [W] of the forces() that kineticEnergy() and potentialEnergy() do not account for
-  /// (structural damping, <= 0; a flexible body's geometric stiffening, either sign), for the
-  /// work-energy balance of a run (core/run/quality_monitor.h).
-  /// NaN when the formulation cannot tell: the balance is then not checked.
+  /// Power [W] of the damping forces() (structural damping, <= 0), for the work-energy balance
+  /// of a run (core/run/quality_monitor.h). NaN when the formulation cannot tell: the balance is
+  /// then not checked.
   virtual double dampingPower(const BodyKinematics& k) const { return std::numeric_limits<double>::quiet_NaN(); }
+  /// Power [W] of the other forces() that kineticEnergy() and potentialEnergy() do not account
+  /// for: a flexible body's geometric stiffening (not conservative, either sign).
+  virtual double stiffeningPower(const BodyKinematics& k) const { return 0.0; }
 };
 
 /// A marker resolved to its block (-1 = ground) and local frame.

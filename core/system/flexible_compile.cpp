@@ -144,8 +144,12 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
       }
       for (auto& f : eff->interfaces) f.reference = R.transpose() * (f.reference - offset);
       eff->invariants = fe::moveInvariants(fe::sliceInvariants(src.invariants, m), offset, R);
+      // Two nearly equal principal moments leave the principal axes, and so the frame's rotation
+      // about them, undetermined: the deformation turns the frame freely (a planar mechanism then
+      // deflects out of its plane and its stresses are absurd). Refused, not run.
       const PrincipalAxisCheck chk = PrincipalAxisConditions::check(eff->invariants);
-      if (!chk.warning.empty()) diag.warning(where + ".reference", chk.warning);
+      if (!chk.distinct) diag.error(where + ".reference", who + ": " + chk.warning);
+      else if (!chk.warning.empty()) diag.warning(where + ".reference", chk.warning);
     } else {
       eff->coords = src.coords;
       eff->invariants = fe::sliceInvariants(src.invariants, m);

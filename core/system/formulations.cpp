@@ -176,9 +176,12 @@ double FlexibleBodyFormulation::strainEnergy(const BodyKinematics& k) const { re
 
 double FlexibleBodyFormulation::dampingPower(const BodyKinematics& k) const {
   const MatX& D = m_body.dyn->dampingMatrix();
-  const double damping = D.size() == 0 ? 0.0 : -k.wdot.dot(D * k.wdot);
-  if (!m_body.dyn->hasGeometricStiffening()) return damping;
-  return damping + k.wdot.dot(m_body.dyn->stiffeningForce(k.A, k.omega_body, k.w, k.wdot));
+  return D.size() == 0 ? 0.0 : -k.wdot.dot(D * k.wdot);
+}
+
+double FlexibleBodyFormulation::stiffeningPower(const BodyKinematics& k) const {
+  if (!m_body.dyn->hasGeometricStiffening()) return 0.0;
+  return k.wdot.dot(m_body.dyn->stiffeningForce(k.A, k.omega_body, k.w, k.wdot));
 }
 
 }  // namespace flexim

@@ -77,6 +77,7 @@ class FlexibleBodyFormulation final : public Formulation {
   /// -w_dot' D w_dot (the modal damping; the inertia terms do no work) plus the power of the
   /// geometric stiffening (FlexibleBodyDynamics::stiffeningForce), which no energy holds.
   double dampingPower(const BodyKinematics& k) const override;
+  double stiffeningPower(const BodyKinematics& k) const override;
   const FlexibleBody& body() const { return m_body; }
 
  private:

@@ -145,8 +145,9 @@ PrincipalAxisCheck PrincipalAxisConditions::check(const fe::ModalInvariants& inv
   if (!c.distinct) {
     std::snprintf(buf, sizeof buf,
                   "PAC is ill-posed: two principal moments of inertia are nearly equal (%.6g, %.6g, %.6g kg m^2; "
-                  "relative gap %.3g < %.3g), so the principal axes are not unique. "
-                  "Use the mean-axis conditions (MAC) for this body.",
+                  "relative gap %.3g < %.3g), so the principal axes, and the frame's rotation about them, are "
+                  "not determined by the body. Use the mean-axis conditions (MAC, \"reference\": \"mean_axis\") "
+                  "for this body.",
                   J(0), J(1), J(2), c.minRelativeGap, relTol);
     c.warning = buf;
   }

@@ -1,5 +1,6 @@
 #include "io/fe/reduced_body_file.h"
 
+#include "io/atomic_file.h"
 #include "io/sha256.h"
 
 #include <algorithm>
@@ -706,24 +707,7 @@ bool saveReducedBody(const fe::ReducedBody& body, const std::string& path, std::
     return failed("cannot save reduced body '" + body.name + "': " + why);
   const std::string bytes = encodeReducedBody(body);
 
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return failed("cannot write '" + path + "': " + std::strerror(errno));
-  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  const int writeErrno = errno;
-  const bool closed = std::fclose(f) == 0;
-  if (!written || !closed) {
-    const std::string why = std::strerror(written ? errno : writeErrno);
-    std::remove(tmp.c_str());
-    return failed("cannot write '" + path + "': " + why);
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    return failed("cannot write '" + path + "': " + ec.message());
-  }
-  return true;
+  return writeFileAtomically(path, bytes, error);
 }
 
 bool loadReducedBody(const std::string& path, fe::ReducedBody& out, std::string* error) {

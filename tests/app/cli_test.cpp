@@ -125,7 +125,7 @@ class CliTest : public QObject {
     // their references in core_closed_loop
     for (const char* f : {"slider_crank_rigid.json", "double_pendulum.json", "spatial_mechanism.json",
                           "slider_crank_flexible.json", "slider_crank_flexible_rect_mac.json",
-                          "slider_crank_flexible_rect_pac.json", "flexible_pendulum.json", "screw_lift.json",
+                          "flexible_pendulum.json", "screw_lift.json",
                           "pendulum_stop.json", "n_four_bar_2.json", "n_four_bar_10.json", "bricard.json",
                           "andrews_squeezer.json"})
       QTest::newRow(f) << QString(f);
@@ -155,8 +155,7 @@ class CliTest : public QObject {
     QTest::newRow("spatial_mechanism ida") << "spatial_mechanism.json" << "ida" << 0;
     QTest::newRow("screw_lift ida") << "screw_lift.json" << "ida" << 0;
     QTest::newRow("flexible_pendulum gen-alpha") << "flexible_pendulum.json" << "gen-alpha" << 0;
-    for (const char* f : {"slider_crank_flexible.json", "slider_crank_flexible_rect_mac.json",
-                          "slider_crank_flexible_rect_pac.json"})
+    for (const char* f : {"slider_crank_flexible.json", "slider_crank_flexible_rect_mac.json"})
       QTest::newRow((std::string(f) + " ida").c_str()) << QString(f) << "ida" << 0;
   }
   void examplesWithTheOtherIntegrator() {

@@ -177,7 +177,8 @@ class QualityTest : public QObject {
     qInfo("driver work %.9f J (independent %.9f J), damper %.9f J (%.9f J), balance error %.3e J of scale %.4g J",
           q.work_drivers, Wdriver, q.work_dampers, Wdamper, q.energy_error, q.energy_scale);
     QVERIFY(q.energy_known);
-    QVERIFY(!q.energy_checked);  // the driver and the damper work: reported, not held to the limit
+    QVERIFY(q.energy_checked);  // the driver's work from its multipliers: held to the drivers' limit
+    QCOMPARE(q.energy_limit, quality::kDrivenEnergyFraction);
     QCOMPARE(q.work_loads, 0.0);
     QVERIFY2(std::abs(q.work_drivers - Wdriver) <= 1e-5 * Wabs, qPrintable(QString::number(q.work_drivers - Wdriver)));
     QVERIFY2(std::abs(q.work_dampers - Wdamper) <= 1e-5 * std::abs(Wdamper),
@@ -240,6 +241,37 @@ class QualityTest : public QObject {
     QVERIFY2(why.startsWith("the energy of a model on which nothing does work is off by up to"), qPrintable(why));
     QVERIFY(bad.quality.energy_error > quality::kEnergyFraction * bad.quality.energy_scale);
     QVERIFY(QString::fromStdString(bad.str()).contains("WARNING: the energy"));
+  }
+
+  /// A driver on the double pendulum's shoulder does work, which the balance takes from its
+  /// multipliers: with a sane step it closes; with a far too large one the second link's energy
+  /// drifts, and the run ends "warning" all the same.
+  void drivenModelWarnsOnEnergyDrift() {
+    const auto driven = [](double step) {
+      ModelSpec m = doublePendulum(step);
+      DriverSpec motor;
+      motor.name = "motor";
+      motor.joint = "shoulder";
+      motor.function.type = TimeFunctionSpec::Type::Harmonic;
+      motor.function.amplitude = 0.3;
+      motor.function.frequency = 0.2;
+      m.drivers = {motor};
+      return m;
+    };
+    RecordingSink fine, coarse;
+    const RunSummary good = test::runModel(driven(1e-3), fine);
+    QVERIFY2(good.ok, good.message.c_str());
+    QVERIFY(good.quality.energy_checked);
+    QCOMPARE(good.quality.energy_limit, quality::kDrivenEnergyFraction);
+    QVERIFY(std::abs(good.quality.work_drivers) > 1e-3);
+    QVERIFY2(good.quality.warnings.empty(), good.str().c_str());
+    const RunSummary bad = test::runModel(driven(0.05), coarse);
+    qInfo("driven double pendulum: balance error h = 1e-3 %.3g, h = 0.05 %.3g of the energy scale",
+          good.quality.energy_error / good.quality.energy_scale, bad.quality.energy_error / bad.quality.energy_scale);
+    QVERIFY2(bad.ok, bad.message.c_str());
+    QCOMPARE(bad.status(), "warning");
+    const QString why = QString::fromStdString(bad.quality.warnings.at(0));
+    QVERIFY2(why.startsWith("the work-energy balance of a model with drivers is off by up to"), qPrintable(why));
   }
 
   /// The monitor on hand-made states: a joint pulled apart, a high share of rejected steps,

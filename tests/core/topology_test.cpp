@@ -96,7 +96,7 @@ class TopologyTest : public QObject {
     QTest::newRow("flexible_pendulum") << "flexible_pendulum.json" << 0 << 1 << 1 << 1 << 1 << 1 << 0 << 2 << "";
     // crank, slider, rod, rod_A, rod_B + ground; crank_pivot, crank_pin, wrist_pin, slider_rail and
     // two attachments: V 6, E 6, C 1 -> 1 loop through all; depth: ground-crank-rod_A-rod = 3
-    for (const char* f : {"slider_crank_flexible", "slider_crank_flexible_rect_mac", "slider_crank_flexible_rect_pac"})
+    for (const char* f : {"slider_crank_flexible", "slider_crank_flexible_rect_mac"})
       QTest::newRow(f) << QString(f) + ".json" << 2 << 1 << 2 << 4 << 2 << 1 << 1 << 3
                        << "crank,ground,rod,rod_A,rod_B,slider";
     // crank, rod, slider + ground; 4 joints ground-crank-rod-slider-ground: V 4, E 4 -> 1 loop, depth 2
@@ -170,7 +170,7 @@ class TopologyTest : public QObject {
   /// Every example has a row above: a new example needs its hand count.
   void everyExampleIsCounted() {
     QStringList rows{"double_pendulum.json", "flexible_pendulum.json", "slider_crank_flexible.json",
-                     "slider_crank_flexible_rect_mac.json", "slider_crank_flexible_rect_pac.json",
+                     "slider_crank_flexible_rect_mac.json",
                      "slider_crank_rigid.json", "slider_crank_visual.json", "spatial_mechanism.json", "screw_lift.json",
                      "pendulum_stop.json", "n_four_bar_2.json", "n_four_bar_10.json", "bricard.json",
                      "andrews_squeezer.json"};

@@ -181,6 +181,8 @@ class CsvWriterTest : public QObject {
     q.halvings = 2;
     q.smallest_step = 0.0025;
     q.energy_known = q.energy_checked = true;
+    q.energy_limit = quality::kEnergyFraction;
+    q.energy_check = "conservative";
     q.energy_initial = 0;
     q.energy_final = -0.5;
     q.energy_error = 0.75;

@@ -1,0 +1,407 @@
+// Nothing lost, with real widget events: a Save As that fails changes neither the document nor
+// any file; a model whose reduced body is missing opens with the body marked, and the body is
+// pointed at its file through the property panel; a session killed a moment ago is recovered at
+// the first restart; undo texts and reference fields say and keep what was typed; a binary file
+// opened by mistake is named as such; Help > Examples opens the bundled models; --help and
+// --version answer without a display.
+#include "io/model_json.h"
+#include "ui/main_window.h"
+#include "ui/messages_panel.h"
+#include "ui/model_document.h"
+#include "ui/model_tree.h"
+#include "ui/property_panel.h"
+#include "ui/recovery.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QToolButton>
+#include <QtTest>
+
+#include <csignal>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace flexim;
+using namespace flexim::ui;
+
+namespace {
+
+const QString kExamples = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples");
+
+QByteArray bytesOf(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// Answers the next modal file dialog by typing path into its file name and pressing Return
+/// (looked for every 100 ms, for up to 10 s).
+void answerFileDialog(QObject* context, const QString& path, bool* answered, int tries = 100) {
+  QTimer::singleShot(100, context, [context, path, answered, tries] {
+    auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+    auto* name = dialog ? dialog->findChild<QLineEdit*>("fileNameEdit") : nullptr;
+    if (!name || !dialog->isVisible()) {
+      if (tries > 0) answerFileDialog(context, path, answered, tries - 1);
+      return;
+    }
+    name->selectAll();
+    QTest::keyClicks(name, path);
+    QTest::keyClick(name, Qt::Key_Return);
+    *answered = true;
+  });
+}
+
+}  // namespace
+
+class FilesTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() {
+    QVERIFY(m_dir.isValid());
+    m_window = std::make_unique<MainWindow>();
+    m_window->resize(1200, 800);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+  }
+  void cleanup() {
+    if (m_window) m_window->document()->undoStack()->setClean();
+    m_window.reset();
+  }
+
+  /// Save As into a folder where the write fails (the file size limit stands in for a full
+  /// disk): the document keeps its file, its paths and its undo history, no file is created or
+  /// changed, and the next Ctrl+S writes the original file, which opens with its reduced body.
+  void failedSaveAsChangesNothing() {
+    const QString model = copyFlexibleExample(m_dir.filePath("a"));
+    QVERIFY(m_window->openModelFile(model));
+    const QByteArray original = bytesOf(model);
+    const std::string file = m_window->model().flexible_bodies.at(0).file;
+    const int commands = m_window->document()->undoStack()->count();
+    QVERIFY(QDir().mkpath(m_dir.filePath("b")));
+    const QString target = m_dir.filePath("b/saved.json");
+
+    // writes beyond 64 bytes fail (EFBIG), as on a full disk
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit old{};
+    QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
+    rlimit small = old;
+    small.rlim_cur = 64;
+    QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+    bool answered = false;
+    answerFileDialog(this, target, &answered);
+    QTest::keyClick(m_window.get(), Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(setrlimit(RLIMIT_FSIZE, &old), 0);
+    QVERIFY(answered);
+    closeSaveFailedBox();
+
+    QVERIFY(!QFile::exists(target));
+    QCOMPARE(QDir(m_dir.filePath("b")).entryList(QDir::Files | QDir::Hidden).size(), 0);  // no temporary left
+    QCOMPARE(QFileInfo(m_window->document()->path()).canonicalFilePath(), QFileInfo(model).canonicalFilePath());
+    QCOMPARE(m_window->model().flexible_bodies.at(0).file, file);
+    QCOMPARE(m_window->document()->undoStack()->count(), commands);
+    QVERIFY(m_window->messages()->lines(Severity::Error).join('\n').contains("saved.json"));
+    QCOMPARE(bytesOf(model), original);
+
+    // the next save goes to the original file, which still opens with its data
+    QTest::keyClick(m_window.get(), Qt::Key_S, Qt::ControlModifier);
+    ModelSpec reread;
+    Diagnostics diag;
+    QVERIFY2(io::loadModelFile(model.toStdString(), reread, diag), diag.str().c_str());
+    QVERIFY(reread.flexible_bodies.at(0).data);
+    QCOMPARE(reread.flexible_bodies.at(0).file, file);
+
+    // without the limit the same Save As works, and the paths follow the new folder
+    answered = false;
+    answerFileDialog(this, target, &answered);
+    QTest::keyClick(m_window.get(), Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(answered);
+    QCOMPARE(QFileInfo(m_window->document()->path()).canonicalFilePath(), QFileInfo(target).canonicalFilePath());
+    QCOMPARE(m_window->model().flexible_bodies.at(0).file, "../a/" + file);
+    ModelSpec moved;
+    QVERIFY2(io::loadModelFile(target.toStdString(), moved, diag), diag.str().c_str());
+    QVERIFY(moved.flexible_bodies.at(0).data);
+  }
+
+  /// A folder that does not exist: refused with the reason, nothing changes.
+  void saveIntoAMissingFolderChangesNothing() {
+    const QString model = copyFlexibleExample(m_dir.filePath("c"));
+    ModelDocument doc;
+    Diagnostics diag;
+    QVERIFY2(doc.open(model, diag), diag.str().c_str());
+    const std::string file = doc.model().flexible_bodies.at(0).file;
+    QString error;
+    QVERIFY(!doc.save(m_dir.filePath("no/such/folder/model.json"), error));
+    QVERIFY2(error.contains("no/such/folder/model.json"), qPrintable(error));
+    QCOMPARE(doc.path(), model);
+    QCOMPARE(doc.model().flexible_bodies.at(0).file, file);
+    QCOMPARE(doc.undoStack()->count(), 0);
+    QVERIFY(!doc.isDirty());
+  }
+
+  /// The model's name follows Save As when it was the file's name; a name of its own stays.
+  void modelNameFollowsSaveAs() {
+    const QString model = m_dir.filePath("slider_crank_rigid.json");
+    QFile::remove(model);
+    QVERIFY(QFile::copy(kExamples + "/slider_crank_rigid.json", model));
+    QVERIFY(m_window->openModelFile(model));
+    QCOMPARE(m_window->model().name, std::string("slider_crank_rigid"));
+    bool answered = false;
+    answerFileDialog(this, m_dir.filePath("my_crank.json"), &answered);
+    QTest::keyClick(m_window.get(), Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(answered);
+    QCOMPARE(m_window->model().name, std::string("my_crank"));
+    QCOMPARE(m_window->windowTitle(), QString("my_crank.json — Flexim"));
+    QCOMPARE(m_window->modelTree()->topLevelItem(0)->text(1), QString("my_crank"));
+    ModelSpec reread;
+    Diagnostics diag;
+    QVERIFY(io::loadModelFile(m_dir.filePath("my_crank.json").toStdString(), reread, diag));
+    QCOMPARE(reread.name, std::string("my_crank"));
+    // a name that is not the file's stays as it is
+    ModelDocument doc;
+    QVERIFY(doc.open(model, diag));
+    QString error;
+    QVERIFY(doc.setField(ModelDocument::kModelId, "name", std::string("Crank study"), error));
+    QVERIFY(doc.save(m_dir.filePath("other.json"), error));
+    QCOMPARE(doc.model().name, std::string("Crank study"));
+  }
+
+  /// A model whose reduced-body file is missing opens: the body is marked in the tree and the
+  /// Messages say which file; "…" beside the body's file points it at the file, and the mark goes.
+  void missingReducedBodyOpensMarked() {
+    const QString folder = m_dir.filePath("missing");
+    QVERIFY(QDir().mkpath(folder));
+    const QString model = folder + "/crank.json";
+    QFile::remove(model);
+    QVERIFY(QFile::copy(kExamples + "/slider_crank_flexible.json", model));  // without its rod/ folder
+    QVERIFY(m_window->openModelFile(model));
+    QCOMPARE(QFileInfo(m_window->document()->path()).canonicalFilePath(), QFileInfo(model).canonicalFilePath());
+    const ItemId rod = m_window->document()->findItem("flexible_bodies", "rod");
+    QVERIFY(!m_window->model().flexible_bodies.at(0).data);
+    const QString problem = m_window->modelTree()->problemOf(rod);
+    QVERIFY2(problem.contains("not loaded"), qPrintable(problem));
+    QVERIFY(!m_window->modelTree()->rowOf(rod)->icon(0).isNull());
+    const QString warnings = m_window->messages()->lines(Severity::Warning).join('\n');
+    QVERIFY2(warnings.contains("rod_round_c3d10.frb") && warnings.contains("kept without its data"), qPrintable(warnings));
+
+    // point the body at the file with the browse button of its "file" field
+    clickRow("rod");
+    auto* browse = m_window->propertyPanel()->findChild<QToolButton*>("browse:file");
+    QVERIFY(browse);
+    bool answered = false;
+    answerFileDialog(this, kExamples + "/rod/rod_round_c3d10.frb", &answered);
+    QTest::mouseClick(browse, Qt::LeftButton);
+    QVERIFY(answered);
+    QVERIFY(m_window->model().flexible_bodies.at(0).data);
+    QVERIFY(m_window->modelTree()->problemOf(rod).isEmpty());
+    QVERIFY(m_window->modelTree()->rowOf(rod)->icon(0).isNull());
+    // named relative to the model's folder, and undoable
+    QVERIFY(QFileInfo(QString::fromStdString(m_window->model().flexible_bodies.at(0).file)).isRelative());
+    QVERIFY2(m_window->document()->undoStack()->undoText().contains("file"),
+             qPrintable(m_window->document()->undoStack()->undoText()));
+    m_window->activateWindow();  // the file dialog had the keyboard
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(!m_window->model().flexible_bodies.at(0).data);
+
+    // the command line still refuses to run it, naming the body's file
+    ModelSpec strict;
+    Diagnostics diag;
+    QVERIFY(!io::loadModelFile(model.toStdString(), strict, diag));
+    QVERIFY2(diag.str().find("flexible_bodies[0].file") != std::string::npos, diag.str().c_str());
+  }
+
+  /// A session killed a moment ago may still be a zombie (its parent has not reaped it): its
+  /// recovery file is offered all the same. A live session's file is not.
+  void recoveryOfAJustKilledSession() {
+    const QString model = m_dir.filePath("recover.json");
+    QFile::remove(model);
+    QVERIFY(QFile::copy(kExamples + "/slider_crank_rigid.json", model));
+    QVERIFY(m_window->openModelFile(model));
+    clickRow("crank");
+    type(field("mass"), "0.25");
+    // written soon after the change, without waiting for the minute
+    Recovery* recovery = m_window->recovery();
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(recovery->file()), 3000);
+
+    // a child of this process stands in for the session: alive, then killed and not reaped
+    const pid_t child = fork();
+    if (child == 0) {
+      pause();
+      _exit(0);
+    }
+    QVERIFY(child > 0);
+    const QString left = QDir(Recovery::folder()).filePath(QString("session-%1.json").arg(child));
+    QVERIFY(QFile::copy(recovery->file(), left));
+    QVERIFY(QFile::copy(recovery->file() + ".origin", left + ".origin"));
+    const auto offered = [&] {
+      for (const Recovery::LeftBehind& l : m_window->recovery()->leftBehind())
+        if (l.file == left) return true;
+      return false;
+    };
+    QVERIFY(!offered());  // running
+    kill(child, SIGKILL);
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(QString("/proc/%1/stat").arg(child)).exists() && offered(), 3000);
+    QFile stat(QString("/proc/%1/stat").arg(child));
+    QVERIFY(stat.open(QIODevice::ReadOnly));
+    QVERIFY2(stat.readAll().contains(") Z"), "the killed child is a zombie");  // what the test is about
+    stat.close();
+    waitpid(child, nullptr, 0);
+    QVERIFY(offered());
+    Recovery::remove({left, model, {}});
+  }
+
+  /// The rename's undo text counts the references it changed.
+  void renameUndoTextCountsTheReferences() {
+    const QString model = m_dir.filePath("rename.json");
+    QFile::remove(model);
+    QVERIFY(QFile::copy(kExamples + "/slider_crank_rigid.json", model));
+    QVERIFY(m_window->openModelFile(model));
+    clickRow("crank");
+    type(field("name"), "lever");
+    const QString text = m_window->findChild<QAction*>("actionUndo")->text();
+    QVERIFY2(QRegularExpression("\\(and [1-9][0-9]? references?\\)").match(text).hasMatch(), qPrintable(text));
+    QVERIFY2(!text.contains("18446744073709551615"), qPrintable(text));
+  }
+
+  /// A name typed into a reference field and left with Tab is committed.
+  void referenceTypedAndLeftWithTabIsCommitted() {
+    const QString model = m_dir.filePath("tab.json");
+    QFile::remove(model);
+    QVERIFY(QFile::copy(kExamples + "/slider_crank_rigid.json", model));
+    QVERIFY(m_window->openModelFile(model));
+    const auto rows = m_window->modelTree()->findItems("crank", Qt::MatchExactly | Qt::MatchRecursive);
+    QTreeWidgetItem* sensorRow = nullptr;
+    for (QTreeWidgetItem* r : rows)
+      if (r->parent() && r->parent()->text(0) == "Sensors") sensorRow = r;
+    QVERIFY(sensorRow);
+    clickRow(sensorRow);
+    auto* joint = m_window->propertyPanel()->findChild<QComboBox*>("field:joint");
+    QVERIFY(joint && joint->isEditable());
+    joint->lineEdit()->setFocus();
+    joint->lineEdit()->selectAll();
+    QTest::keyClicks(joint->lineEdit(), "crank_pin");
+    QTest::keyClick(joint->lineEdit(), Qt::Key_Tab);
+    QApplication::processEvents();
+    QCOMPARE(m_window->model().sensors.at(1).joint, std::string("crank_pin"));
+    QVERIFY(m_window->propertyPanel()->fieldError("joint").isEmpty());
+  }
+
+  /// A binary file opened by mistake is named as not a text file, not echoed byte by byte.
+  void binaryFileIsNamedNotText() {
+    const QString png = QStringLiteral(FLEXIM_SOURCE_DIR "/docs/images/main-window.png");
+    QVERIFY(!m_window->openModelFile(png));
+    const QString errors = m_window->messages()->lines(Severity::Error).join('\n');
+    QVERIFY2(errors.contains("not a text file"), qPrintable(errors));
+    QVERIFY2(!errors.contains("PNG"), qPrintable(errors));
+    QProcess cli;
+    cli.start(QStringLiteral(FLEXIM_CLI), {"validate", png});
+    QVERIFY(cli.waitForFinished(30000));
+    QCOMPARE(cli.exitCode(), 1);
+    QVERIFY(cli.readAllStandardError().contains("not a text file"));
+  }
+
+  /// Help > Examples lists the bundled models, their descriptions as tooltips, and opens one.
+  void helpExamplesOpensABundledModel() {
+    QMenu* examples = m_window->findChild<QMenu*>("menuExamples");
+    QVERIFY(examples);
+    QStringList names;
+    for (QAction* a : examples->actions()) names << a->text();
+    QVERIFY2(names.contains("slider_crank_flexible") && names.contains("n_four_bar_2"), qPrintable(names.join(',')));
+    QAction* crank = m_window->findChild<QAction*>("example:slider_crank_rigid");
+    QVERIFY(crank);
+    QVERIFY(crank->toolTip().contains("slider"));
+    // through the menus, with the mouse: Help, then Examples, then the model
+    QMenuBar* bar = m_window->menuBar();
+    QMenu* help = nullptr;
+    for (QAction* a : bar->actions())
+      if (a->menu() && a->menu()->actions().contains(examples->menuAction())) help = a->menu();
+    QVERIFY(help);
+    QTest::mouseClick(bar, Qt::LeftButton, {}, bar->actionGeometry(help->menuAction()).center());
+    QTRY_VERIFY(help->isVisible());
+    QTest::mouseClick(help, Qt::LeftButton, {}, help->actionGeometry(examples->menuAction()).center());
+    QTRY_VERIFY(examples->isVisible());
+    QTest::mouseClick(examples, Qt::LeftButton, {}, examples->actionGeometry(crank).center());
+    QTRY_COMPARE(QFileInfo(m_window->document()->path()).fileName(), QString("slider_crank_rigid.json"));
+    QCOMPARE(m_window->model().bodies.size(), std::size_t(3));
+  }
+
+  /// flexim --help and --version print without a display (QApplication would abort).
+  void helpAndVersionWithoutADisplay() {
+    for (const QString& option : {QString("--help"), QString("--version")}) {
+      QProcess gui;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.remove("DISPLAY");
+      env.remove("WAYLAND_DISPLAY");
+      env.remove("QT_QPA_PLATFORM");
+      gui.setProcessEnvironment(env);
+      gui.start(QStringLiteral(FLEXIM_GUI), {option});
+      QVERIFY(gui.waitForFinished(30000));
+      QCOMPARE(gui.exitStatus(), QProcess::NormalExit);
+      QCOMPARE(gui.exitCode(), 0);
+      const QString out = QString::fromUtf8(gui.readAllStandardOutput());
+      QVERIFY2(option == "--help" ? out.contains("--run") && out.contains("--screenshot") : out.contains(FLEXIM_VERSION),
+               qPrintable(out + gui.readAllStandardError()));
+    }
+  }
+
+ private:
+  /// The flexible slider-crank and its reduced bodies, copied into folder; the model's path.
+  QString copyFlexibleExample(const QString& folder) {
+    QDir().mkpath(folder + "/rod");
+    for (const QString& f : QDir(kExamples + "/rod").entryList({"*.frb"}, QDir::Files))
+      QFile::copy(kExamples + "/rod/" + f, folder + "/rod/" + f);
+    const QString model = folder + "/slider_crank_flexible.json";
+    QFile::remove(model);
+    QFile::copy(kExamples + "/slider_crank_flexible.json", model);
+    QFile::setPermissions(model, QFile::ReadOwner | QFile::WriteOwner);
+    return model;
+  }
+  void closeSaveFailedBox() {
+    auto* box = m_window->findChild<QMessageBox*>("saveFailedBox");
+    QVERIFY(box);
+    QVERIFY2(box->text().contains("cannot write"), qPrintable(box->text()));
+    QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton);
+    QTRY_VERIFY(!m_window->findChild<QMessageBox*>("saveFailedBox"));
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+  }
+  void clickRow(const QString& text) {
+    const auto rows = m_window->modelTree()->findItems(text, Qt::MatchExactly | Qt::MatchRecursive);
+    QVERIFY2(!rows.isEmpty(), qPrintable(text));
+    clickRow(rows.front());
+  }
+  void clickRow(QTreeWidgetItem* row) {
+    ModelTree* tree = m_window->modelTree();
+    tree->scrollToItem(row);
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(row).center());
+    QApplication::processEvents();
+  }
+  QLineEdit* field(const QString& key) const { return m_window->propertyPanel()->findChild<QLineEdit*>("field:" + key); }
+  static void type(QLineEdit* edit, const QString& text) {
+    QVERIFY(edit);
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClicks(edit, text);
+    QTest::keyClick(edit, Qt::Key_Return);
+    QApplication::processEvents();
+  }
+
+  QTemporaryDir m_dir;
+  std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(FilesTest)
+#include "ui_files_test.moc"
