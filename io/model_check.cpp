@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <optional>
 
 namespace flexim::io {
@@ -45,19 +46,38 @@ std::optional<fs::path> findSource(const std::string& recorded, const fs::path& 
 /// SHA-256 of files, each read once however many bodies share it.
 class SourceHashes {
  public:
-  /// Lower-case hex, or "" with error set when the file cannot be read.
-  const std::string& of(const fs::path& path, std::string& error) {
-    auto [it, inserted] = m_hashes.try_emplace(path.string());
-    if (inserted && !sha256FileHex(path.string(), it->second.hex, &it->second.error)) it->second.hex.clear();
-    error = it->second.error;
-    return it->second.hex;
+  /// Lower-case hex, or "" with error set when the file cannot be read. A file whose size and
+  /// modification time are those of its last hash in this process is not read again: the GUI
+  /// checks the model at every run, and the FE deck behind a large body is hundreds of MB.
+  std::string of(const fs::path& path, std::string& error) {
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    const auto time = ec ? fs::file_time_type{} : fs::last_write_time(path, ec);
+    const std::lock_guard lock(cacheMutex());
+    Hash& h = cache()[path.string()];
+    if (ec || h.size != size || h.time != time || (h.hex.empty() && h.error.empty())) {
+      h = Hash{};
+      if (!ec) h.size = size, h.time = time;
+      if (!sha256FileHex(path.string(), h.hex, &h.error)) h.hex.clear();
+    }
+    error = h.error;
+    return h.hex;
   }
 
  private:
   struct Hash {
     std::string hex, error;
+    std::uintmax_t size = 0;
+    fs::file_time_type time{};
   };
-  std::map<std::string, Hash> m_hashes;
+  static std::map<std::string, Hash>& cache() {
+    static std::map<std::string, Hash> hashes;
+    return hashes;
+  }
+  static std::mutex& cacheMutex() {
+    static std::mutex m;
+    return m;
+  }
 };
 
 /// Why a flexible body's file did not load, for the validation error that says it is not loaded.
@@ -109,7 +129,7 @@ void checkReducedBodyFiles(const ModelSpec& model, const std::string& modelDir, 
         continue;
       }
       std::string error;
-      const std::string& hex = hashes.of(*found, error);
+      const std::string hex = hashes.of(*found, error);
       const std::string read = found->string() == source.path ? "" : " (read from " + inQuotes(found->string()) + ")";
       if (hex.empty())
         out.info(where, "source " + name + " cannot be read (" + error +

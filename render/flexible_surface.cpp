@@ -185,6 +185,24 @@ ScalarRange FlexibleSurface::range(const Eigen::VectorXd& modal) const {
   return r;
 }
 
+ScalarRange FlexibleSurface::range(const Eigen::MatrixXd& modalColumns) const {
+  ScalarRange r;
+  const Eigen::Index m = modalColumns.rows();
+  if (m > m_phi.cols() || m_nodes.empty() || modalColumns.cols() == 0) return r;
+  // 16 samples' displacements at a time: one matrix product each, a few MB at 100 000 nodes
+  constexpr Eigen::Index kBlock = 16;
+  for (Eigen::Index first = 0; first < modalColumns.cols(); first += kBlock) {
+    const Eigen::Index n = std::min(kBlock, modalColumns.cols() - first);
+    const Eigen::MatrixXd u = m_phi.leftCols(m) * modalColumns.middleCols(first, n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const Eigen::VectorXd values = quantityOf(u.col(i), modalColumns.col(first + i));
+      r.add(values.minCoeff());
+      r.add(values.maxCoeff());
+    }
+  }
+  return r;
+}
+
 bool FlexibleSurface::setModal(const Eigen::VectorXd& modal) {
   if (modal.size() > m_phi.cols() || !modal.allFinite()) return false;
   m_modal.setZero();

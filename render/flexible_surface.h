@@ -95,6 +95,8 @@ class FlexibleSurface {
   /// Range of quantity() over the surface nodes for these modal coordinates (empty if they do
   /// not fit), and for the current ones.
   ScalarRange range(const Eigen::VectorXd& modal) const;
+  /// The same over several sets of modal coordinates, one per column (one matrix product).
+  ScalarRange range(const Eigen::MatrixXd& modalColumns) const;
   ScalarRange currentRange() const { return m_currentRange; }
   /// The undeformed surface: same cells, points never move (a "ghost" to compare with).
   vtkPolyData* undeformedMesh() const;

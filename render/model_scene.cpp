@@ -1014,6 +1014,21 @@ void ModelScene::includeInColourRange(const std::vector<Eigen::VectorXd>& modal)
   updateColours();
 }
 
+void ModelScene::includeInColourRange(const std::vector<Sample>& samples) {
+  if (samples.empty()) return;
+  for (std::size_t f = 0; f < m_flexible.size(); ++f) {
+    if (!m_flexible[f].surface) continue;
+    Eigen::Index rows = 0;
+    for (const Sample& s : samples)
+      if (f < s.modal.size()) rows = std::max(rows, s.modal[f].size());
+    Eigen::MatrixXd columns = Eigen::MatrixXd::Zero(rows, Eigen::Index(samples.size()));
+    for (std::size_t i = 0; i < samples.size(); ++i)
+      if (f < samples[i].modal.size()) columns.col(Eigen::Index(i)).head(samples[i].modal[f].size()) = samples[i].modal[f];
+    m_runRange.add(m_flexible[f].surface->range(columns));
+  }
+  updateColours();
+}
+
 void ModelScene::resetColourRange() {
   m_runRange = currentRange();
   updateColours();

@@ -123,6 +123,8 @@ class ModelScene {
   /// Widens the run's colour range to include these modal coordinates (one sample).
   /// Feed every sample of a run so that a colour means the same displacement in every frame.
   void includeInColourRange(const std::vector<Eigen::VectorXd>& modal);
+  /// The same for the modal coordinates of several samples at once (one matrix product per body).
+  void includeInColourRange(const std::vector<Sample>& samples);
   /// Run range back to that of the displayed configuration.
   void resetColourRange();
   /// The colour scale now [m] (of the contour quantity; empty while nothing has deformed).

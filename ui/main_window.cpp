@@ -1088,13 +1088,12 @@ void MainWindow::onSamplesArrived(const std::vector<Sample>& samples) {
   m_results.append(samples);
   std::vector<double> times;
   times.reserve(samples.size());
-  const bool flexible = m_scene->flexibleBodyCount() > 0;
   for (const Sample& s : samples) {
     times.push_back(s.t);
-    // the colour scale covers the whole run, so a colour means the same in every frame
-    if (flexible) m_scene->includeInColourRange(s.modal);
     m_scene->includeInBounds(s.poses);  // Home and the presets then frame the whole motion
   }
+  // the colour scale covers the whole run, so a colour means the same in every frame
+  if (m_scene->flexibleBodyCount() > 0) m_scene->includeInColourRange(samples);
   m_playback->appendFrames(times);
   m_plots->samplesAppended();
 }
@@ -1150,15 +1149,28 @@ void MainWindow::showFrame(int index) {
     m_viewport->update();
     return;
   }
-  // while a run streams, the live view redraws at most ~12 times a second: a frame can cost
-  // tens of milliseconds (software OpenGL), and the event loop must stay responsive
-  if (!m_liveViewTimer.isActive()) m_liveViewTimer.start();
+  // While a run streams, the live view redraws at most ~12 times a second, and less when a
+  // frame is dear: drawing then takes at most a fifth of the GUI thread, so the event loop
+  // stays responsive and the solver keeps its core (software OpenGL draws a 100 000-node body
+  // in tens of milliseconds).
+  if (!m_liveViewTimer.isActive()) {
+    m_liveViewTimer.setInterval(std::clamp(int(5.0 * m_viewport->lastFrameMs()), 80, 1000));
+    m_liveViewTimer.start();
+  }
 }
 
 void MainWindow::refeedColourRange() {
   if (m_results.empty()) return;
   m_scene->resetColourRange();
-  for (std::size_t i = 0; i < m_results.size(); ++i) m_scene->includeInColourRange(m_results.sample(i).modal);
+  // in blocks, each one matrix product per body
+  std::vector<Sample> block;
+  for (std::size_t i = 0; i < m_results.size(); ++i) {
+    block.push_back(m_results.sample(i));
+    if (block.size() == 64 || i + 1 == m_results.size()) {
+      m_scene->includeInColourRange(block);
+      block.clear();
+    }
+  }
   m_viewport->update();
 }
 

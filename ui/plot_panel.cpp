@@ -148,16 +148,15 @@ void PlotView::refresh() {
     units << QString::fromStdString(channel.unit);
     const ResultTable::Envelope env = m_results.envelope(std::size_t(c), m_t0, m_t1, buckets);
     QList<QPointF>& points = curves[k];
-    points.reserve(int(env.size()) * 4);
+    points.reserve(int(env.size()) * 2);
     for (std::size_t b = 0; b < env.size(); ++b) {
-      // the bucket's first value, its extremes, its last value: a vertical stroke per column
+      // a vertical stroke per pixel column from one extreme to the other, the one nearer the
+      // bucket's first value first: every column shows exactly its samples' range, with half
+      // the points (and half the drawing) of first-extremes-last
       const double t = env.time[b];
-      points.append({t, env.first[b]});
-      if (env.min[b] != env.max[b]) {
-        points.append({t, env.first[b] - env.min[b] < env.max[b] - env.first[b] ? env.min[b] : env.max[b]});
-        points.append({t, env.first[b] - env.min[b] < env.max[b] - env.first[b] ? env.max[b] : env.min[b]});
-      }
-      if (env.last[b] != points.back().y()) points.append({t, env.last[b]});
+      const bool minFirst = env.first[b] - env.min[b] < env.max[b] - env.first[b];
+      points.append({t, minFirst ? env.min[b] : env.max[b]});
+      if (env.min[b] != env.max[b]) points.append({t, minFirst ? env.max[b] : env.min[b]});
       lo = std::min(lo, env.min[b]);
       hi = std::max(hi, env.max[b]);
     }

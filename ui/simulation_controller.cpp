@@ -29,7 +29,10 @@ struct SimulationController::Inbox : ResultSink {
 };
 
 SimulationController::SimulationController(QObject* parent) : QObject(parent) {
-  m_drainTimer.setInterval(33);
+  // ten times a second: often enough for a live view (at most ~12 frames a second) and plots;
+  // each drain repaints progress, playback bar and plots, which with an OpenGL view in the
+  // window recomposes the whole window
+  m_drainTimer.setInterval(100);
   connect(&m_drainTimer, &QTimer::timeout, this, &SimulationController::drain);
 }
 

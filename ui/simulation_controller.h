@@ -1,5 +1,5 @@
 // Runs a Simulation on a worker thread. The worker only pushes into a mutex-guarded inbox;
-// a ~30 Hz timer on the UI thread drains it and emits signals, so the UI never waits on the
+// a 10 Hz timer on the UI thread drains it and emits signals, so the UI never waits on the
 // solver and no exception crosses the thread boundary.
 #pragma once
 
@@ -36,7 +36,7 @@ class SimulationController : public QObject {
 
  signals:
   void runStarted(const std::vector<flexim::Channel>& channels);
-  /// New samples in time order (UI thread, at most ~30 times a second).
+  /// New samples in time order (UI thread, at most 10 times a second).
   void samplesArrived(const std::vector<flexim::Sample>& samples);
   /// Fraction of t_end reached, in [0, 1], and the simulated time reached [s].
   void progressChanged(double fraction);

@@ -28,6 +28,12 @@ VtkViewport::VtkViewport(QWidget* parent) : QOpenGLWidget(parent) {
   m_hoverTimer->setInterval(40);
   m_cameraTimer.setInterval(15);
   connect(&m_cameraTimer, &QTimer::timeout, this, &VtkViewport::stepCamera);
+  // the cost of a frame includes its composition into the window (with software OpenGL often
+  // more than the VTK draw itself)
+  connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
+    if (m_frameClock.isValid()) m_lastFrameMs = m_frameClock.nsecsElapsed() / 1e6;
+    m_frameClock.invalidate();
+  });
   connect(m_hoverTimer, &QTimer::timeout, this, [this] {
     const qreal ratio = devicePixelRatioF();
     emit hovered(m_hoverPosition.x() * ratio, (height() - m_hoverPosition.y() - 1) * ratio);
@@ -184,6 +190,7 @@ void VtkViewport::resizeGL(int width, int height) {
 }
 
 void VtkViewport::paintGL() {
+  m_frameClock.start();
   vtkOpenGLState* state = m_window->GetState();
   // Qt changed GL state behind the back of VTK's state cache
   state->Reset();

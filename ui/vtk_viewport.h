@@ -60,6 +60,9 @@ class VtkViewport : public QOpenGLWidget {
   bool isDragging() const { return m_dragging; }
   /// Ends a drag as if it had not happened (Esc); the button's release then does nothing.
   void cancelDrag();
+  /// What the last frame cost the GUI thread [ms]: from paintGL to the frame composed into the
+  /// window (0 before the first frame). A live view paces its redraws by it.
+  double lastFrameMs() const { return m_lastFrameMs; }
 
  public slots:
   void resetView();
@@ -114,6 +117,8 @@ class VtkViewport : public QOpenGLWidget {
   CameraState m_cameraFrom{}, m_cameraTo{};
   QTimer m_cameraTimer;
   QElapsedTimer m_cameraClock;
+  QElapsedTimer m_frameClock;  ///< started in paintGL, read when the frame is swapped
+  double m_lastFrameMs = 0.0;
   void stepCamera();  ///< where the left button went down (a click if it comes up there)
 };
 

@@ -18,6 +18,8 @@
 #include "core/fe/reduced_body.h"
 #include "core/model/model.h"
 #include "core/run/result_table.h"
+#include "core/run/simulation.h"
+#include "io/csv_writer.h"
 #include "machine_info.h"
 #include "render/flexible_surface.h"
 #include "render/model_scene.h"
@@ -33,6 +35,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
 #include <QPixmap>
 #include <QStandardPaths>
 #include <QTest>
@@ -97,6 +101,7 @@ struct Options {
   int channels = 10;
   int redraws = 40;               ///< plot: redraws timed per zoom level (>= 20)
   double latencyTEnd = 1.0;       ///< latency: t_end of the flexible slider-crank [s] (file: 0.1 s)
+  std::string latencyModel;       ///< latency: another model (its own t_end unless --t-end)
   int playbackFrames = 300;       ///< playback: at most this many frames stepped per example
   double runLimit = 60.0;         ///< playback: examples whose run takes longer are skipped [s]
   std::vector<std::string> examples;  ///< playback: file names in resources/examples (empty: all)
@@ -117,7 +122,7 @@ std::vector<std::string> splitList(const std::string& s) {
 void usage() {
   std::puts(
       "bench_gui [--quick] [--only deform,plot,latency,playback] [--frames N] [--grid THETAS,STATIONS]\n"
-      "          [--modes M] [--samples N] [--channels C] [--redraws N] [--t-end T]\n"
+      "          [--modes M] [--samples N] [--channels C] [--redraws N] [--t-end T] [--latency-model FILE]\n"
       "          [--playback-frames N] [--run-limit S] [--examples a.json,b.json]\n"
       "Run under xvfb-run -a -s \"-screen 0 1280x1024x24 -noreset\". Figures: docs/benchmarks.md.");
 }
@@ -567,8 +572,25 @@ bool runMeasured(ui::MainWindow& window, LatencyProbe& probe, double& wall) {
   return started;
 }
 
+/// The command line's way of running a model, in this process: Simulation::run with the CSV
+/// writer as its only sink, no window. The wall time the GUI's run is held against [s].
+double runHeadless(const ModelSpec& model) {
+  Diagnostics diag;
+  auto sim = Simulation::create(model, diag);
+  if (!sim) return -1;
+  const QString csv = QDir::temp().filePath("bench_gui_headless.csv");
+  io::CsvResultWriter writer(csv.toStdString());
+  const auto t0 = Clock::now();
+  const RunSummary summary = sim->run({&writer}, RunOptions{});
+  const double wall = ms(t0, Clock::now()) / 1e3;
+  QFile::remove(csv);
+  return summary.ok ? wall : -1;
+}
+
 void caseLatency(const Options& o) {
-  const QString path = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_flexible.json");
+  const QString path = o.latencyModel.empty()
+                           ? QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_flexible.json")
+                           : QString::fromStdString(o.latencyModel);
   ui::MainWindow window;
   window.resize(1200, 800);
   window.show();
@@ -579,12 +601,14 @@ void caseLatency(const Options& o) {
   }
   ModelSpec model = window.model();
   const double fileTEnd = model.solver.t_end;
-  if (o.latencyTEnd > 0) model.solver.t_end = o.latencyTEnd;
-  window.showModel(model, QStringLiteral("slider_crank_flexible (bench_gui)"));
+  if (o.latencyTEnd > 0 && o.latencyModel.empty()) model.solver.t_end = o.latencyTEnd;
+  const QString name = QFileInfo(path).fileName();
+  window.showModel(model, name + " (bench_gui)");
   pump(200);
-  std::printf("\n## latency: slider_crank_flexible.json, t_end %.3g s (file: %.3g s), output every %.3g s, window "
-              "1200 x 800\n",
-              model.solver.t_end, fileTEnd, model.solver.output_interval);
+  std::printf("\n## latency: %s, t_end %.3g s (file: %.3g s), output every %.3g s, window 1200 x 800\n",
+              name.toUtf8().constData(), model.solver.t_end, fileTEnd, model.solver.output_interval);
+  const double headless = runHeadless(model);
+  std::printf("\nheadless run (Simulation::run + CSV writer, as flexim-cli run): %.2f s wall\n", headless);
   std::printf("\n| GUI state | run wall [s] | samples | timer shots | lateness p50 [ms] | p95 [ms] | p99 [ms] | "
               "max [ms] | posted call p99 [ms] | posted max [ms] |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -603,6 +627,7 @@ void caseLatency(const Options& o) {
     return;
   }
   printLatencyRow("run, 3-D view following", probe, wall, window.results().size());
+  const double following = wall;
 
   // again with four channels in a plot that grows while the run streams
   QStringList names;
@@ -612,6 +637,9 @@ void caseLatency(const Options& o) {
   pump(200);
   if (runMeasured(window, probe, wall))
     printLatencyRow("run, 3-D view + plot of 4 channels", probe, wall, window.results().size());
+  if (headless > 0)
+    std::printf("\nGUI run / headless run, wall: %.2f (3-D view following), %.2f (+ plot of 4 channels)\n",
+                following / headless, wall / headless);
   if (!window.lastSummary().ok) fail("the run of slider_crank_flexible did not finish");
 }
 
@@ -717,6 +745,7 @@ int main(int argc, char** argv) {
     else if (a == "--channels") o.channels = std::max(1, std::atoi(next().c_str()));
     else if (a == "--redraws") o.redraws = std::max(1, std::atoi(next().c_str()));
     else if (a == "--t-end") o.latencyTEnd = std::atof(next().c_str());
+    else if (a == "--latency-model") o.latencyModel = next();
     else if (a == "--playback-frames") o.playbackFrames = std::max(1, std::atoi(next().c_str()));
     else if (a == "--run-limit") o.runLimit = std::atof(next().c_str());
     else if (a == "--examples") o.examples = splitList(next());
