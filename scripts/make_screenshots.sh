@@ -9,9 +9,10 @@ shot() { xvfb-run -a -s "-screen 0 1280x1024x24" "$flexim" "$@" --quit; }
 examples=resources/examples
 images=docs/images
 
-# the main window with a live plot of the run (README)
-shot "$examples/slider_crank_flexible.json" --plot slider.position.x --plot rod_mid.deflection.y \
-  --run --deformation-scale 30 --screenshot "$images/main-window.png"
+# the main window at 1600 x 1000 with a live plot of the run, channels of two units (README)
+xvfb-run -a -s "-screen 0 1920x1200x24" "$flexim" "$examples/slider_crank_flexible.json" -geometry 1600x1000+0+0 \
+  --plot slider.position.x --plot rod_mid.deflection.y --plot slider.velocity.x \
+  --run --deformation-scale 30 --screenshot "$images/main-window.png" --quit
 # the deformed flexible rod (README, user guide §8)
 shot "$examples/slider_crank_flexible.json" --run --deformation-scale 30 \
   --screenshot "$images/flexible-slider-crank-x30.png"

@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace flexim::ui {
 
@@ -69,24 +70,19 @@ PlotView::PlotView(const ResultTable& results, QWidget* parent) : QChartView(par
   m_time = new QValueAxis(chart);
   m_time->setTitleText(tr("t [s]"));
   m_time->setLabelFormat("%.4g");
-  m_value = new QValueAxis(chart);
-  m_value->setLabelFormat("%.4g");
-  QFont small = m_time->labelsFont();
-  small.setPointSizeF(small.pointSizeF() * 0.85);
-  for (QValueAxis* axis : {m_time, m_value}) {
-    axis->setLabelsFont(small);
-    axis->setTitleFont(small);
-  }
+  m_small = m_time->labelsFont();
+  m_small.setPointSizeF(m_small.pointSizeF() * 0.85);
+  m_time->setLabelsFont(m_small);
+  m_time->setTitleFont(m_small);
   QFont legendFont = chart->legend()->font();
   legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
   chart->legend()->setFont(legendFont);
   chart->addAxis(m_time, Qt::AlignBottom);
-  chart->addAxis(m_value, Qt::AlignLeft);
   m_cursor = new QLineSeries(chart);
   m_cursor->setPen(QPen(QColor(120, 120, 120), 1, Qt::DashLine));
   chart->addSeries(m_cursor);
   m_cursor->attachAxis(m_time);
-  m_cursor->attachAxis(m_value);
+  m_cursor->attachAxis(makeValueAxis(chart, ""));
   for (QLegendMarker* marker : chart->legend()->markers(m_cursor)) marker->setVisible(false);
   // setChart releases the chart QChartView made for itself without deleting it
   QChart* made = this->chart();
@@ -105,7 +101,7 @@ void PlotView::addChannel(const std::string& name) {
   auto* series = new QLineSeries(chart());
   chart()->addSeries(series);
   series->attachAxis(m_time);
-  series->attachAxis(m_value);
+  series->attachAxis(m_valueAxes.front().second);  // its unit's axis once the channel is known
   m_series.push_back(series);
   chart()->setTitle(QString());
   refresh();
@@ -133,8 +129,11 @@ void PlotView::refresh() {
   if (!(m_t1 > m_t0)) m_t1 = m_t0 + 1.0;
   // one bucket per pixel column of the plot area: the drawing is exact at this zoom
   const int buckets = std::max(50, int(chart()->plotArea().width()));
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  QStringList units;
+  // one value axis per unit, each with the range of its own channels
+  struct Range {
+    double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
+  };
+  std::map<std::string, Range> ranges;
   std::vector<QList<QPointF>> curves(m_names.size());
   for (std::size_t k = 0; k < m_names.size(); ++k) {
     QLineSeries* series = m_series[k];
@@ -145,7 +144,9 @@ void PlotView::refresh() {
     }
     const Channel& channel = m_results.channels()[std::size_t(c)];
     series->setName(QString::fromStdString(channel.header()));
-    units << QString::fromStdString(channel.unit);
+    attachToUnit(series, channel.unit);
+    double& lo = ranges[channel.unit].lo;
+    double& hi = ranges[channel.unit].hi;
     const ResultTable::Envelope env = m_results.envelope(std::size_t(c), m_t0, m_t1, buckets);
     QList<QPointF>& points = curves[k];
     points.reserve(int(env.size()) * 2);
@@ -161,23 +162,69 @@ void PlotView::refresh() {
       hi = std::max(hi, env.max[b]);
     }
   }
-  units.removeDuplicates();
-  m_value->setTitleText(units.size() == 1 ? QString("[%1]").arg(units.front()) : QString());
   // the axes first, each set once and only when it changes: every axis change makes every
   // series rebuild its geometry (twice the cost of the whole redraw with 10 curves)
   if (m_autoscale) {
-    if (!(hi >= lo)) lo = -1, hi = 1;
-    const double pad = hi > lo ? 0.05 * (hi - lo) : std::max(1e-12, 0.05 * std::abs(hi));
-    // round ticks, 1, 2 or 5 times a power of ten apart (what QValueAxis::applyNiceNumbers does)
-    const double step = render::niceStep((hi - lo + 2 * pad) / 4.0);
-    const double niceLo = std::floor((lo - pad) / step) * step, niceHi = std::ceil((hi + pad) / step) * step;
-    const int ticks = int(std::lround((niceHi - niceLo) / step)) + 1;
-    if (m_value->min() != niceLo || m_value->max() != niceHi) m_value->setRange(niceLo, niceHi);
-    if (m_value->tickCount() != ticks) m_value->setTickCount(ticks);
+    // as many ticks as fit the plot's height with room for their labels (else Qt Charts elides
+    // them all to "…"), 1, 2 or 5 times a power of ten apart and anchored at zero, so that a
+    // zero tick reads 0 and not a round-off like -1.388e-17
+    const int wanted = std::clamp(int(chart()->plotArea().height() / 28.0), 2, 6);
+    for (const auto& [unit, axis] : m_valueAxes) {
+      const auto r = ranges.find(unit);
+      double lo = r == ranges.end() ? -1 : r->second.lo, hi = r == ranges.end() ? 1 : r->second.hi;
+      if (!(hi >= lo)) lo = -1, hi = 1;
+      const double pad = hi > lo ? 0.05 * (hi - lo) : std::max(1e-12, 0.05 * std::abs(hi));
+      const double step = render::niceStep((hi - lo + 2 * pad) / double(wanted));
+      const double niceLo = std::floor((lo - pad) / step) * step, niceHi = std::ceil((hi + pad) / step) * step;
+      if (axis->min() != niceLo || axis->max() != niceHi) axis->setRange(niceLo, niceHi);
+      if (axis->tickInterval() != step) axis->setTickInterval(step);
+    }
     if (m_time->min() != m_t0 || m_time->max() != m_t1) m_time->setRange(m_t0, m_t1);
   }
+  // an axis whose unit no channel has any more is hidden (kept: Qt Charts dislikes removals)
+  for (const auto& [unit, axis] : m_valueAxes) axis->setVisible(unit.empty() ? m_valueAxes.size() == 1 : ranges.count(unit));
   for (std::size_t k = 0; k < m_names.size(); ++k) m_series[k]->replace(curves[k]);
   updateCursor();
+}
+
+QValueAxis* PlotView::valueAxis(const std::string& unit) {
+  for (const auto& [u, axis] : m_valueAxes)
+    if (u == unit) return axis;
+  // the first axis (made for no unit) takes the first unit; others alternate right and left
+  if (m_valueAxes.size() == 1 && m_valueAxes.front().first.empty() && !unit.empty()) {
+    m_valueAxes.front().first = unit;
+    m_valueAxes.front().second->setTitleText(QString("[%1]").arg(QString::fromStdString(unit)));
+    return m_valueAxes.front().second;
+  }
+  return makeValueAxis(chart(), unit);
+}
+
+QValueAxis* PlotView::makeValueAxis(QChart* chart, const std::string& unit) {
+  auto* axis = new QValueAxis(chart);
+  axis->setLabelFormat("%.4g");
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickAnchor(0.0);
+  axis->setLabelsFont(m_small);
+  axis->setTitleFont(m_small);
+  if (!unit.empty()) axis->setTitleText(QString("[%1]").arg(QString::fromStdString(unit)));
+  chart->addAxis(axis, m_valueAxes.size() % 2 == 0 ? Qt::AlignLeft : Qt::AlignRight);
+  m_valueAxes.emplace_back(unit, axis);
+  return axis;
+}
+
+void PlotView::attachToUnit(QLineSeries* series, const std::string& unit) {
+  QValueAxis* axis = valueAxis(unit);
+  const QList<QAbstractAxis*> attached = series->attachedAxes();
+  if (attached.contains(axis)) return;
+  for (QAbstractAxis* a : attached)
+    if (a != m_time) series->detachAxis(a);
+  series->attachAxis(axis);
+}
+
+const QValueAxis* PlotView::axisOfUnit(const std::string& unit) const {
+  for (const auto& [u, axis] : m_valueAxes)
+    if (u == unit) return axis;
+  return nullptr;
 }
 
 void PlotView::fit() {
@@ -191,7 +238,8 @@ void PlotView::setCursorTime(double t) {
 }
 
 void PlotView::updateCursor() {
-  m_cursor->replace(QList<QPointF>{{m_cursorTime, m_value->min()}, {m_cursorTime, m_value->max()}});
+  const QValueAxis* axis = m_valueAxes.front().second;
+  m_cursor->replace(QList<QPointF>{{m_cursorTime, axis->min()}, {m_cursorTime, axis->max()}});
   emit readoutChanged(readout());
 }
 

@@ -20,6 +20,7 @@ class QListWidget;
 class QTabWidget;
 class QLineSeries;
 class QValueAxis;
+class QChart;
 
 namespace flexim::ui {
 
@@ -43,6 +44,8 @@ class PlotView : public QChartView {
   QString readout() const;
   /// Number of points drawn for a channel (the envelope's, not the samples').
   int pointCount(const std::string& name) const;
+  /// The value axis of a unit ("m", "rad/s"), null when no channel of the plot has it.
+  const QValueAxis* axisOfUnit(const std::string& unit) const;
   bool exportCsv(const QString& path, QString& error) const;
   bool exportSvg(const QString& path);
 
@@ -61,13 +64,20 @@ class PlotView : public QChartView {
  private:
   void updateAxes();
   void updateCursor();
+  /// The value axis of a unit, made (and placed, alternately left and right) when first needed.
+  QValueAxis* valueAxis(const std::string& unit);
+  QValueAxis* makeValueAxis(QChart* chart, const std::string& unit);
+  /// Attaches a series to its unit's value axis (and detaches it from another).
+  void attachToUnit(QLineSeries* series, const std::string& unit);
 
   const ResultTable& m_results;
   std::vector<std::string> m_names;
   std::vector<QLineSeries*> m_series;
   QLineSeries* m_cursor = nullptr;
   QValueAxis* m_time = nullptr;
-  QValueAxis* m_value = nullptr;
+  /// One value axis per unit, in the order the units came ("" before the first channel is known).
+  std::vector<std::pair<std::string, QValueAxis*>> m_valueAxes;
+  QFont m_small;  ///< axis labels and titles
   bool m_autoscale = true;  ///< follow the data (a zoom by the user turns it off; Fit turns it on)
   double m_cursorTime = 0.0;
   double m_t0 = 0.0, m_t1 = 1.0;  ///< time range shown

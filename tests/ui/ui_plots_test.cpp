@@ -22,8 +22,12 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QValueAxis>
+#include <QAbstractSeries>
+#include <QChart>
 #include <QtTest>
 
+#include <cmath>
 #include <memory>
 
 using namespace flexim;
@@ -47,6 +51,52 @@ class PlotsTest : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
   }
   void cleanup() { m_window.reset(); }
+
+  /// Channels of three units dropped on one plot get one value axis each (left, right, left); the
+  /// ticks fit the plot's height, anchored at zero so that a zero tick is exactly 0.
+  void oneValueAxisPerUnit() {
+    QVERIFY(m_window->openModelFile(kDoublePendulum));
+    QVERIFY(m_window->startRun());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 60000);
+    PlotPanel* plots = m_window->plotPanel();
+    QListWidget* list = plots->channelList();
+    PlotView* plot = plots->currentPlot();
+    QVERIFY(plot);
+    QStringList dropped;
+    for (const QString& unit : {QString("[m]"), QString("[m/s]"), QString("[rad]")})
+      for (int i = 0; i < list->count(); ++i)
+        if (list->item(i)->text().endsWith(" " + unit)) {
+          dropOn(plot, list, list->item(i));
+          dropped << list->item(i)->text();
+          break;
+        }
+    QCOMPARE(dropped.size(), 3);
+    QApplication::processEvents();
+    const QValueAxis* metres = plot->axisOfUnit("m");
+    const QValueAxis* speed = plot->axisOfUnit("m/s");
+    const QValueAxis* angle = plot->axisOfUnit("rad");
+    QVERIFY(metres && speed && angle);
+    QVERIFY(metres != speed && speed != angle);
+    QCOMPARE(metres->alignment(), Qt::AlignLeft);
+    QCOMPARE(speed->alignment(), Qt::AlignRight);
+    QCOMPARE(metres->titleText(), QString("[m]"));
+    for (const QValueAxis* axis : {metres, speed, angle}) {
+      QVERIFY(axis->isVisible());
+      QCOMPARE(axis->tickType(), QValueAxis::TicksDynamic);
+      QCOMPARE(axis->tickAnchor(), 0.0);
+      const int ticks = int(std::floor((axis->max() - axis->min()) / axis->tickInterval() + 1e-9)) + 1;
+      QVERIFY2(ticks >= 2 && ticks <= 8, qPrintable(QString::number(ticks)));
+    }
+    // every curve is drawn against its own unit's axis
+    for (QAbstractSeries* series : plot->chart()->series()) {
+      const QString name = series->name();
+      if (name.isEmpty()) continue;  // the cursor
+      const QString unit = name.section('[', -1).chopped(1);
+      const QList<QAbstractAxis*> axes = series->attachedAxes();
+      QVERIFY2(axes.contains(const_cast<QValueAxis*>(plot->axisOfUnit(unit.toStdString()))), qPrintable(name));
+    }
+  }
+
 
   /// Dropping channels from the list on a plot, during a run: the curve grows; afterwards the
   /// plot's CSV equals flexim-cli's numbers for the same model.
