@@ -38,6 +38,44 @@ struct FeArgs {
   bool orthonormalise = false;
   bool lumped_invariants = false;  ///< --invariants lumped
   bool stiffening = true;          ///< --no-stiffening turns the stiffening load cases off
+  bool progress = false;           ///< --progress: machine-readable lines on stdout (reduce)
+  /// --node-set NAME:ID,ID,...: node sets added to (or replacing those of) the mesh, by node id
+  std::vector<std::pair<std::string, std::vector<int>>> node_sets;
+};
+
+/// `reduce --progress` speaks to a parent process (the GUI's reduction job) on stdout, one line
+/// each, fields separated by tabs: "stage<TAB>text" as a stage begins, then at the end
+/// "diagnostic<TAB>error|warning|info<TAB>where<TAB>message" per diagnostic and
+/// "timings<TAB>assembly<TAB>eigen<TAB>stresses<TAB>stiffening" [s]. Tabs and line breaks
+/// inside the texts are written as spaces.
+class Progress {
+ public:
+  explicit Progress(bool on) : m_on(on) {}
+  void stage(const std::string& text) const { line({"stage", text}); }
+  void diagnostics(const Diagnostics& diag) const {
+    for (const Diagnostic& d : diag.items()) {
+      const char* severity = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "info";
+      line({"diagnostic", severity, d.where, d.message});
+    }
+  }
+  void timings(const fe::ReductionReport& r) const {
+    line({"timings", std::to_string(r.seconds_assembly), std::to_string(r.seconds_eigen), std::to_string(r.seconds_stress),
+          std::to_string(r.seconds_stiffening)});
+  }
+
+ private:
+  void line(std::initializer_list<std::string> fields) const {
+    if (!m_on) return;
+    std::string out;
+    for (std::string f : fields) {
+      for (char& c : f)
+        if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+      out += (out.empty() ? "" : "\t") + f;
+    }
+    std::printf("%s\n", out.c_str());
+    std::fflush(stdout);  // the parent reads it now, not when a pipe buffer fills
+  }
+  bool m_on;
 };
 
 bool parseMaterial(const std::string& text, fe::Material& m) {
@@ -102,6 +140,23 @@ std::string parseArgs(const std::vector<std::string>& args, FeArgs& a) {
       if (!fe::parseInterfaceReference(v, a.interfaces.back(), error)) return "--reference " + error;
     } else if (o == "--no-stiffening") {
       a.stiffening = false;
+    } else if (o == "--progress") {
+      a.progress = true;
+    } else if (o == "--node-set" && hasValue) {
+      const std::string v = next();
+      const size_t colon = v.find(':');
+      if (colon == 0 || colon == std::string::npos) return "--node-set needs NAME:ID,ID,... (node ids of the mesh)";
+      std::vector<int> ids;
+      for (size_t at = colon + 1; at <= v.size();) {
+        const size_t comma = std::min(v.find(',', at), v.size());
+        if (!parseNumber(v.substr(at, comma - at), x) || x != std::floor(x))
+          return "--node-set " + v.substr(0, colon) + ": expected whole node ids separated by commas";
+        ids.push_back(static_cast<int>(x));
+        at = comma + 1;
+      }
+      std::string name = v.substr(0, colon);
+      for (char& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+      a.node_sets.emplace_back(name, std::move(ids));
     } else if (o == "--invariants" && hasValue) {
       const std::string v = next();
       if (v != "consistent" && v != "lumped") return "--invariants must be consistent or lumped";
@@ -235,10 +290,37 @@ int reduceCommand(const std::vector<std::string>& args) {
   FeArgs a;
   if (const std::string e = parseArgs(args, a); !e.empty()) return fail("reduce: " + e);
   if (a.out.empty()) return fail("reduce: --out BODY.frb is required");
+  const Progress progress(a.progress);
+  progress.stage("Reading " + fs::path(a.input).filename().string() + "…");
   fe::FeModel mesh;
-  if (!importMesh(a, mesh)) return fail("cannot import '" + a.input + "'");
-  if (const std::string why = missingMaterialData(mesh, a); !why.empty())
+  {
+    Diagnostics diag;
+    const bool imported = io::importFe(a.input, mesh, diag);
+    printDiagnostics(diag);
+    progress.diagnostics(diag);
+    if (!imported) return fail("cannot import '" + a.input + "'");
+  }
+  for (const auto& [name, ids] : a.node_sets) {
+    std::vector<int>& set = mesh.node_sets[name];
+    set.clear();
+    for (int id : ids) {
+      const int index = mesh.indexOf(id);
+      if (index < 0) {
+        Diagnostics refused;
+        refused.error("--node-set " + name, "no node " + std::to_string(id) + " in the mesh");
+        progress.diagnostics(refused);
+        return fail("--node-set " + name + ": no node " + std::to_string(id) + " in '" + a.input + "'");
+      }
+      set.push_back(index);
+    }
+  }
+  if (const std::string why = missingMaterialData(mesh, a); !why.empty()) {
+    Diagnostics refused;
+    refused.error(a.input, "cannot reduce: " + why);
+    progress.diagnostics(refused);
     return fail("cannot reduce '" + a.input + "': " + why);
+  }
+  progress.stage("Assembling " + std::to_string(mesh.nodeCount()) + " nodes and solving for the modes…");
   fe::ReductionOptions opt;
   opt.modes = a.count > 0 ? a.count : 8;
   opt.max_frequency_hz = a.max_frequency;
@@ -255,10 +337,18 @@ int reduceCommand(const std::vector<std::string>& args) {
   Diagnostics diag;
   const bool ok = fe::reduce(mesh, opt, body, report, diag);
   printDiagnostics(diag);
+  progress.diagnostics(diag);
   if (!ok) return fail("reduction of '" + a.input + "' failed");
+  progress.stage("Finding the display surface…");
   io::describeReducedBody(mesh, a.input, body);
   std::string error;
-  if (!io::saveReducedBody(body, a.out, &error)) return fail(error);
+  if (!io::saveReducedBody(body, a.out, &error)) {
+    Diagnostics unwritten;
+    unwritten.error(a.out, error);
+    progress.diagnostics(unwritten);
+    return fail(error);
+  }
+  progress.timings(report);
   fe::ValidationReport r;
   fe::reportReducedBody(body, r);
   std::printf("%s", r.str().c_str());

@@ -5,6 +5,7 @@
 // opened by mistake is named as such; Help > Examples opens the bundled models; --help and
 // --version answer without a display.
 #include "io/model_json.h"
+#include "ui/fe_reduction_job.h"
 #include "ui/main_window.h"
 #include "ui/messages_panel.h"
 #include "ui/model_document.h"
@@ -21,7 +22,11 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QElapsedTimer>
 #include <QProcess>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QToolButton>
@@ -338,6 +343,60 @@ class FilesTest : public QObject {
     QCOMPARE(m_window->model().bodies.size(), std::size_t(3));
   }
 
+  /// An FE reduction runs in a child process: its Cancel button takes effect at once, in any
+  /// stage (here a stand-in that reports its first stage and then takes a minute), and so does a
+  /// real reduction's.
+  void feReductionCancelsAtOnce() {
+    const QString slow = writeScript("slow-cli", "printf 'stage\\tReading the deck…\\n'; sleep 60");
+    qputenv("FLEXIM_CLI", slow.toUtf8());
+    const QString deck = QStringLiteral(FLEXIM_SOURCE_DIR "/tests/data/fe/rod/rod_round_c3d10.inp");
+    QSignalSpy failed(m_window.get(), &MainWindow::openFailed);
+    QVERIFY(m_window->openModelFile(deck));
+    auto* dialog = m_window->findChild<QProgressDialog*>("feReductionProgress");
+    QVERIFY(dialog);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->labelText() == "Reading the deck…", 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->isVisible(), 5000);
+    QElapsedTimer clock;
+    clock.start();
+    QTest::mouseClick(dialog->findChild<QPushButton*>(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1, 1000);
+    qInfo("cancelled after %lld ms", clock.elapsed());
+    QVERIFY(clock.elapsed() < 1000);
+    QVERIFY(m_window->messages()->lines(Severity::Warning).join('\n').contains("reduction cancelled"));
+    qunsetenv("FLEXIM_CLI");
+
+    // the real flexim-cli, cancelled as soon as it says it is solving (60 modes: it would take
+    // a while longer)
+    fe::ReductionOptions options;
+    options.modes = 60;
+    FeReductionJob job(deck, fe::FeModel{}, options, std::nullopt);
+    QSignalSpy done(&job, &FeReductionJob::finished);
+    QString stage;
+    connect(&job, &FeReductionJob::stageChanged, this, [&stage](const QString& s) { stage = s; });
+    job.start();
+    QTRY_VERIFY_WITH_TIMEOUT(stage.startsWith("Assembling"), 10000);
+    QVERIFY(done.isEmpty());
+    clock.start();
+    job.cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 1000);
+    qInfo("the real reduction cancelled after %lld ms", clock.elapsed());
+    QVERIFY(job.cancelled() && !job.body());
+  }
+
+  /// A reduction process that crashes takes nothing with it: the window says so and goes on.
+  void feReductionCrashLeavesTheWindow() {
+    const QString crashing = writeScript("crashing-cli", "printf 'stage\\tAssembling…\\n'; kill -SEGV $$");
+    qputenv("FLEXIM_CLI", crashing.toUtf8());
+    QSignalSpy failed(m_window.get(), &MainWindow::openFailed);
+    QVERIFY(m_window->openModelFile(QStringLiteral(FLEXIM_SOURCE_DIR "/tests/data/fe/rod/rod_round_c3d10.inp")));
+    QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1, 10000);
+    qunsetenv("FLEXIM_CLI");
+    const QString errors = m_window->messages()->lines(Severity::Error).join('\n');
+    QVERIFY2(errors.contains("crashed"), qPrintable(errors));
+    QVERIFY(m_window->isVisible());
+    QVERIFY(m_window->openModelFile(kExamples + "/slider_crank_rigid.json"));  // and works on
+  }
+
   /// flexim --help and --version print without a display (QApplication would abort).
   void helpAndVersionWithoutADisplay() {
     for (const QString& option : {QString("--help"), QString("--version")}) {
@@ -368,6 +427,16 @@ class FilesTest : public QObject {
     QFile::copy(kExamples + "/slider_crank_flexible.json", model);
     QFile::setPermissions(model, QFile::ReadOwner | QFile::WriteOwner);
     return model;
+  }
+  /// An executable shell script in the test's folder.
+  QString writeScript(const QString& name, const QString& body) {
+    const QString path = m_dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return {};
+    f.write(("#!/bin/sh\n" + body + "\n").toUtf8());
+    f.close();
+    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
   }
   void closeSaveFailedBox() {
     auto* box = m_window->findChild<QMessageBox*>("saveFailedBox");
