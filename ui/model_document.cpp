@@ -385,6 +385,11 @@ FieldValue ModelDocument::value(ItemId id, const std::string& key) const {
   return t.field->get(t.object);
 }
 
+std::vector<std::string> ModelDocument::options(ItemId id, const std::string& key) const {
+  const Target t = target(id, key);
+  return t.field && t.field->options ? t.field->options(t.object) : std::vector<std::string>{};
+}
+
 bool ModelDocument::setField(ItemId id, const std::string& key, const FieldValue& v, QString& error) {
   const ItemDescription* d = description(id);
   if (!d) {

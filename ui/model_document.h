@@ -90,6 +90,9 @@ class ModelDocument : public QObject {
   /// The value of one of the item's fields (std::monostate when it has no such field); key
   /// "visual.file" names a field of the nested object "visual".
   FieldValue value(ItemId id, const std::string& key) const;
+  /// The values a list field of the item may hold (FieldDescription::options), in order; empty
+  /// when the field takes any.
+  std::vector<std::string> options(ItemId id, const std::string& key) const;
   /// Changes one field through an undoable command. An edit that adds a validation error is not
   /// made: false, with validation's own message ("bodies[0].mass: must be positive") in error.
   /// Renaming an item renames the references to it in the same command. Setting a field to its

@@ -281,6 +281,9 @@ void PropertyPanel::onFieldChanged(ItemId id, const QString& key) {
       relayout = object->item->isDiscriminator(k.substr(dot + 1));
   if (d)
     for (const FieldDescription& f : d->fields) relayout = relayout || f.bodyKey == k;
+  // what a list offers may follow the item's other lists (the components of its quantities)
+  if (d)
+    if (const FieldDescription* changed = d->field(k); changed && changed->options) relayout = true;
   if (relayout) {
     scheduleRebuild();
     return;
@@ -301,6 +304,40 @@ void PropertyPanel::commit(const std::string& key, const FieldValue& value) {
     return;
   }
   refuse(key, error);
+}
+
+QWidget* PropertyPanel::choiceList(const std::string& key, Row& row) {
+  // the values the item may list, each a box to tick: what is listed is what is ticked, in the
+  // options' order (a sensor's quantities for its type: nothing to type, nothing misspelt)
+  const std::vector<std::string> options = m_document->options(m_item, key);
+  auto* w = new QWidget(m_form);
+  w->setObjectName(QString::fromStdString("field:" + key));
+  auto* flow = new QGridLayout(w);
+  flow->setContentsMargins(0, 0, 0, 0);
+  flow->setHorizontalSpacing(8);
+  flow->setVerticalSpacing(0);
+  auto boxes = std::make_shared<std::vector<QCheckBox*>>();
+  const int columns = options.size() > 4 ? 2 : 3;  // fits the panel at its default width
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    auto* box = new QCheckBox(QString::fromStdString(options[i]), w);
+    box->setObjectName(QString::fromStdString("field:" + key + ":" + options[i]));
+    flow->addWidget(box, int(i) / columns, int(i) % columns);
+    boxes->push_back(box);
+    connect(box, &QCheckBox::clicked, this, [this, key, boxes] {
+      std::vector<std::string> ticked;
+      for (QCheckBox* b : *boxes)
+        if (b->isChecked()) ticked.push_back(b->text().toStdString());
+      commit(key, ticked);
+    });
+  }
+  row.show = [boxes](const FieldValue& v) {
+    const auto* listed = std::get_if<std::vector<std::string>>(&v);
+    for (QCheckBox* b : *boxes) {
+      const QSignalBlocker block(b);
+      b->setChecked(listed && std::find(listed->begin(), listed->end(), b->text().toStdString()) != listed->end());
+    }
+  };
+  return w;
 }
 
 void PropertyPanel::refuse(const std::string& key, const QString& message) {
@@ -511,10 +548,12 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, const std::string&
       };
       return w;
     }
+    case FieldType::StringList:
+      if (f.options) return choiceList(key, row);
+      [[fallthrough]];
     case FieldType::NumberList:
     case FieldType::NumberOrList:
-    case FieldType::IntList:
-    case FieldType::StringList: {
+    case FieldType::IntList: {
       QLineEdit* e = lineEdit(m_form, name, [this, type, key](QLineEdit* edit) {
         if (type == FieldType::StringList) {
           std::vector<std::string> names;

@@ -53,6 +53,8 @@ class PropertyPanel : public QWidget {
   /// The editor of one field (key: its path in the item), wired to commit its edits; null for
   /// kinds not edited here.
   QWidget* makeEditor(const FieldDescription& f, const std::string& key, Row& row);
+  /// A list field whose values are offered (FieldDescription::options): one check box each.
+  QWidget* choiceList(const std::string& key, Row& row);
   void commit(const std::string& key, const FieldValue& value);
   /// Shows why an edit was not made under its field, and the model's value in the editor.
   void refuse(const std::string& key, const QString& message);

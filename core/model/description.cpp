@@ -1,6 +1,7 @@
 #include "core/model/description.h"
 
 #include "core/model/item_checks.h"
+#include "core/model/sensor_quantities.h"
 #include "core/model/validate.h"
 
 #include <cmath>
@@ -599,15 +600,18 @@ struct Registry {
         .when("type", {"deflection"})
         .require();
     f.choice("frame", &S::frame, "axes of vector components").when("type", {"marker", "joint", "node"}).byDefault("\"global\"");
-    f.value("quantities", FieldType::StringList, &S::quantities, "", "at least one, no repeats").require();
+    f.value("quantities", FieldType::StringList, &S::quantities, "", "at least one, no repeats")
+        .require()
+        .options = [](const void* p) { return sensorQuantities(static_cast<const S*>(p)->type); };
     const std::vector<std::string> vectors{"marker", "joint", "node", "deflection"};
-    f.value("components", FieldType::StringList, &S::components, "",
+    FieldDescription& components = f.value("components", FieldType::StringList, &S::components, "",
             "the components of vector quantities to record, of `x`, `y`, `z` (and `w` of `orientation`; `xx`, `yy`, "
             "`zz`, `xy`, `yz`, `zx` of `stress`); `[]`: all. Joint coordinates, energies and the scalar stresses "
             "always record theirs")
         .when("type", {"marker", "joint", "node", "deflection", "stress"})
-        .byDefault("[]")
-        .inUse = Fields<S>::when([](const S& x) { return !x.components.empty(); });
+        .byDefault("[]");
+    components.inUse = Fields<S>::when([](const S& x) { return !x.components.empty(); });
+    components.options = [](const void* p) { return choosableComponents(*static_cast<const S*>(p)); };
     f.choice("length_unit", &S::length_unit,
              "unit of lengths in the columns: positions, displacements, deflections and joint translations in m or "
              "mm, their velocities in m/s or mm/s, accelerations in m/s^2 or mm/s^2")

@@ -86,6 +86,9 @@ struct FieldDescription {
   /// String: names a file relative to the model file's folder; these are its patterns ("*.frb").
   /// The file follows the model when it is saved elsewhere, and editors offer to browse for it.
   std::vector<std::string> fileTypes;
+  /// StringList: the values this item may list, in their order (a sensor's quantities for its
+  /// type); editors offer them to tick instead of typing. None: any.
+  std::function<std::vector<std::string>(const void*)> options;
 
   // Access to the value in the spec struct (the item's type, see ItemDescription::type).
   std::function<FieldValue(const void*)> get;

@@ -40,6 +40,7 @@
 #include <QProcess>
 #include <QProgressBar>
 #include <QSignalSpy>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QStandardPaths>
@@ -163,6 +164,41 @@ class EditingTest : public QObject {
     QVERIFY2(m_window->propertyPanel()->fieldError("name").contains("slider"),
              qPrintable(m_window->propertyPanel()->fieldError("name")));
     QCOMPARE(m_window->model().bodies[0].name, std::string("crank"));
+  }
+
+  /// A sensor's quantities and components are ticked from the ones its type records, not typed:
+  /// the list follows the ticks in the type's order, one undoable edit each; the components
+  /// offered follow the quantities.
+  void sensorQuantitiesAreTicked() {
+    const auto rows = m_window->modelTree()->findItems("slider", Qt::MatchExactly | Qt::MatchRecursive);
+    QTreeWidgetItem* sensor = nullptr;
+    for (QTreeWidgetItem* r : rows)
+      if (r->parent() && r->parent()->text(0) == "Sensors") sensor = r;
+    QVERIFY(sensor);
+    clickRow(sensor);
+    auto* orientation = m_window->propertyPanel()->findChild<QCheckBox*>("field:quantities:orientation");
+    QVERIFY(orientation && !orientation->isChecked());
+    QVERIFY(!m_window->propertyPanel()->findChild<QCheckBox*>("field:quantities:coordinate"));  // a joint's
+    QVERIFY(!m_window->propertyPanel()->findChild<QCheckBox*>("field:components:w"));
+    clickBox("field:quantities:orientation");
+    QCOMPARE(m_window->model().sensors.at(0).quantities,
+             (std::vector<std::string>{"position", "orientation", "velocity", "acceleration"}));
+    // orientation brings its w component to the choice
+    QTRY_VERIFY(m_window->propertyPanel()->findChild<QCheckBox*>("field:components:w"));
+    clickBox("field:components:x");
+    QCOMPARE(m_window->model().sensors.at(0).components, std::vector<std::string>{"x"});
+    QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(m_window->model().sensors.at(0).components.empty());
+    QTest::keyClick(m_window.get(), Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(m_window->model().sensors.at(0).quantities,
+             (std::vector<std::string>{"position", "velocity", "acceleration"}));
+    // the last one cannot be unticked: a sensor records at least one quantity
+    for (const char* q : {"velocity", "acceleration"}) clickBox(QString("field:quantities:") + q);
+    QCOMPARE(m_window->model().sensors.at(0).quantities, std::vector<std::string>{"position"});
+    clickBox("field:quantities:position");
+    QCOMPARE(m_window->model().sensors.at(0).quantities, std::vector<std::string>{"position"});
+    QVERIFY(m_window->propertyPanel()->findChild<QCheckBox*>("field:quantities:position")->isChecked());
+    QVERIFY(!m_window->propertyPanel()->fieldError("quantities").isEmpty());
   }
 
   void choiceEditsByKeyboard() {
@@ -996,6 +1032,16 @@ class EditingTest : public QObject {
     tree->scrollToItem(row);
     const QRect r = tree->visualItemRect(row);
     QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, r.center());
+    QApplication::processEvents();
+  }
+  /// Clicks a check box of the property panel, scrolled into view first as a user would.
+  void clickBox(const QString& name) {
+    QTest::qWait(50);  // the panel's rows are rebuilt after an edit, and a click is not a double click
+    auto* box = m_window->propertyPanel()->findChild<QCheckBox*>(name);
+    QVERIFY2(box, qPrintable(name));
+    if (auto* scroll = m_window->propertyPanel()->findChild<QScrollArea*>()) scroll->ensureWidgetVisible(box);
+    // on the box itself: a short label leaves the middle of a wide check box outside what it takes clicks on
+    QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(8, box->height() / 2));
     QApplication::processEvents();
   }
   QLineEdit* field(const QString& key) const {

@@ -28,6 +28,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QCheckBox>
+#include <QScrollArea>
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QMimeData>
@@ -405,7 +406,7 @@ class ModellingTest : public QObject {
       choose(d, "type", "marker");
       choose(d, "body", "slider");
       choose(d, "marker", QString::fromStdString(sliderMarker));
-      type(edit(d, "quantities"), "position, velocity, acceleration");
+      tick(d, "quantities", {"position", "velocity", "acceleration"});
     });
     addSensor([&](ItemDialog* d) {
       type(edit(d, "name"), "rod_mid");
@@ -418,12 +419,12 @@ class ModellingTest : public QObject {
       QTest::keyClicks(node, "838");
       QTest::keyClick(node, Qt::Key_Return);
       type(edit(d, "chord"), "1, 1315");
-      type(edit(d, "quantities"), "deflection, normalized");
+      tick(d, "quantities", {"deflection", "normalized"});
     });
     addSensor([&](ItemDialog* d) {
       type(edit(d, "name"), "energy");
       choose(d, "type", "energy");
-      type(edit(d, "quantities"), "kinetic, strain, total");
+      tick(d, "quantities", {"kinetic", "strain", "total"});
     });
     QCOMPARE(m_window->model().sensors.size(), std::size_t(3));
 
@@ -957,6 +958,17 @@ class ModellingTest : public QObject {
     for (QLabel* error : d->panel()->findChildren<QLabel*>())
       if (error->objectName().startsWith("error:") && !error->isHidden())
         qWarning("%s: %s", qPrintable(error->objectName()), qPrintable(error->text()));
+  }
+  /// Ticks the boxes of a list field (a sensor's quantities) in an item dialog.
+  static void tick(ItemDialog* d, const QString& key, const QStringList& values) {
+    for (const QString& v : values) {
+      QTest::qWait(50);  // the dialog's rows are rebuilt after an edit
+      auto* box = d->panel()->findChild<QCheckBox*>("field:" + key + ":" + v);
+      QVERIFY2(box, qPrintable(key + ":" + v));
+      if (auto* scroll = d->panel()->findChild<QScrollArea*>()) scroll->ensureWidgetVisible(box);
+      if (!box->isChecked()) QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(8, box->height() / 2));
+      QVERIFY2(box->isChecked(), qPrintable(key + ":" + v));
+    }
   }
   /// Presses OK; a refusal box (the item was not added) fails the test with its text.
   void pressOk(QDialog* dialog) {
