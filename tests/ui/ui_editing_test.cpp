@@ -22,6 +22,7 @@
 #include "ui/joint_dialog.h"
 #include "ui/surface_format.h"
 #include "ui/vtk_viewport.h"
+#include "tests/ui/widget_events.h"
 
 #include <QAction>
 #include <QApplication>
@@ -170,10 +171,7 @@ class EditingTest : public QObject {
   /// the list follows the ticks in the type's order, one undoable edit each; the components
   /// offered follow the quantities.
   void sensorQuantitiesAreTicked() {
-    const auto rows = m_window->modelTree()->findItems("slider", Qt::MatchExactly | Qt::MatchRecursive);
-    QTreeWidgetItem* sensor = nullptr;
-    for (QTreeWidgetItem* r : rows)
-      if (r->parent() && r->parent()->text(0) == "Sensors") sensor = r;
+    QTreeWidgetItem* sensor = test::treeRow(m_window->modelTree(), "slider", "Sensors");
     QVERIFY(sensor);
     clickRow(sensor);
     auto* orientation = m_window->propertyPanel()->findChild<QCheckBox*>("field:quantities:orientation");
@@ -1023,39 +1021,17 @@ class EditingTest : public QObject {
 
   /// Clicks the (first) tree row whose first column is text.
   void clickRow(const QString& text) {
-    const auto rows = m_window->modelTree()->findItems(text, Qt::MatchExactly | Qt::MatchRecursive);
-    QVERIFY2(!rows.isEmpty(), qPrintable(text));
-    clickRow(rows.front());
+    QTreeWidgetItem* row = test::treeRow(m_window->modelTree(), text);
+    QVERIFY2(row, qPrintable(text));
+    clickRow(row);
   }
-  void clickRow(QTreeWidgetItem* row) {
-    ModelTree* tree = m_window->modelTree();
-    tree->scrollToItem(row);
-    const QRect r = tree->visualItemRect(row);
-    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, r.center());
-    QApplication::processEvents();
-  }
-  /// Clicks a check box of the property panel, scrolled into view first as a user would.
-  void clickBox(const QString& name) {
-    QTest::qWait(50);  // the panel's rows are rebuilt after an edit, and a click is not a double click
-    auto* box = m_window->propertyPanel()->findChild<QCheckBox*>(name);
-    QVERIFY2(box, qPrintable(name));
-    if (auto* scroll = m_window->propertyPanel()->findChild<QScrollArea*>()) scroll->ensureWidgetVisible(box);
-    // on the box itself: a short label leaves the middle of a wide check box outside what it takes clicks on
-    QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(8, box->height() / 2));
-    QApplication::processEvents();
-  }
+  void clickRow(QTreeWidgetItem* row) { test::clickTreeRow(m_window->modelTree(), row); }
+  /// Clicks a check box of the property panel.
+  void clickBox(const QString& name) { test::clickCheckBox(m_window->propertyPanel(), name); }
   QLineEdit* field(const QString& key) const {
     return m_window->propertyPanel()->findChild<QLineEdit*>("field:" + key);
   }
-  /// Replaces an editor's text by typing, then Return.
-  static void type(QLineEdit* edit, const QString& text) {
-    QVERIFY(edit);
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, text);
-    QTest::keyClick(edit, Qt::Key_Return);
-    QApplication::processEvents();
-  }
+  static void type(QLineEdit* edit, const QString& text) { test::typeAndReturn(edit, text); }
 
   QTemporaryDir m_dir;
   QString m_path;

@@ -12,10 +12,13 @@
 #include "ui/model_tree.h"
 #include "ui/property_panel.h"
 #include "ui/recovery.h"
+#include "ui/surface_format.h"
+#include "tests/ui/widget_events.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QLineEdit>
@@ -25,6 +28,7 @@
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QProgressDialog>
+#include <QStandardPaths>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -33,6 +37,7 @@
 #include <QtTest>
 
 #include <csignal>
+#include <functional>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -49,19 +54,27 @@ QByteArray bytesOf(const QString& path) {
   return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-/// Answers the next modal file dialog by typing path into its file name and pressing Return
-/// (looked for every 100 ms, for up to 10 s).
-void answerFileDialog(QObject* context, const QString& path, bool* answered, int tries = 100) {
-  QTimer::singleShot(100, context, [context, path, answered, tries] {
+/// Answers the next modal file dialog by typing path into its file name and clicking its Save
+/// or Open button (looked for every 100 ms, for up to 10 s); beforeAccept runs just before the click.
+void answerFileDialog(QObject* context, const QString& path, bool* answered, std::function<void()> beforeAccept = {},
+                      int tries = 100) {
+  QTimer::singleShot(100, context, [context, path, answered, beforeAccept, tries] {
     auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
     auto* name = dialog ? dialog->findChild<QLineEdit*>("fileNameEdit") : nullptr;
     if (!name || !dialog->isVisible()) {
-      if (tries > 0) answerFileDialog(context, path, answered, tries - 1);
+      if (tries > 0) answerFileDialog(context, path, answered, beforeAccept, tries - 1);
       return;
     }
     name->selectAll();
     QTest::keyClicks(name, path);
-    QTest::keyClick(name, Qt::Key_Return);
+    if (beforeAccept) beforeAccept();
+    // the dialog's own button, not Return: a completion list popped up by the typing takes a Return
+    auto* buttons = dialog->findChild<QDialogButtonBox*>();
+    QPushButton* accept = nullptr;
+    for (QAbstractButton* b : buttons ? buttons->buttons() : QList<QAbstractButton*>{})
+      if (buttons->buttonRole(b) == QDialogButtonBox::AcceptRole) accept = qobject_cast<QPushButton*>(b);
+    if (accept) QTest::mouseClick(accept, Qt::LeftButton);
+    else QTest::keyClick(name, Qt::Key_Return);
     *answered = true;
   });
 }
@@ -98,15 +111,15 @@ class FilesTest : public QObject {
     QVERIFY(QDir().mkpath(m_dir.filePath("b")));
     const QString target = m_dir.filePath("b/saved.json");
 
-    // writes beyond 64 bytes fail (EFBIG), as on a full disk
+    // writes beyond 64 bytes fail (EFBIG), as on a full disk: from the moment the file name is
+    // given until the save is done
     std::signal(SIGXFSZ, SIG_IGN);
     rlimit old{};
     QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
     rlimit small = old;
     small.rlim_cur = 64;
-    QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
     bool answered = false;
-    answerFileDialog(this, target, &answered);
+    answerFileDialog(this, target, &answered, [&small] { setrlimit(RLIMIT_FSIZE, &small); });
     QTest::keyClick(m_window.get(), Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier);
     QCOMPARE(setrlimit(RLIMIT_FSIZE, &old), 0);
     QVERIFY(answered);
@@ -163,10 +176,8 @@ class FilesTest : public QObject {
     QVERIFY(QFile::copy(kExamples + "/slider_crank_rigid.json", model));
     QVERIFY(m_window->openModelFile(model));
     QCOMPARE(m_window->model().name, std::string("slider_crank_rigid"));
-    bool answered = false;
-    answerFileDialog(this, m_dir.filePath("my_crank.json"), &answered);
-    QTest::keyClick(m_window.get(), Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier);
-    QVERIFY(answered);
+    // what File > Save As does with the name given (its dialog is driven in failedSaveAsChangesNothing)
+    QVERIFY(m_window->saveModelFile(m_dir.filePath("my_crank.json")));
     QCOMPARE(m_window->model().name, std::string("my_crank"));
     QCOMPARE(m_window->windowTitle(), QString("my_crank.json — Flexim"));
     QCOMPARE(m_window->modelTree()->topLevelItem(0)->text(1), QString("my_crank"));
@@ -287,12 +298,9 @@ class FilesTest : public QObject {
     QFile::remove(model);
     QVERIFY(QFile::copy(kExamples + "/slider_crank_rigid.json", model));
     QVERIFY(m_window->openModelFile(model));
-    const auto rows = m_window->modelTree()->findItems("crank", Qt::MatchExactly | Qt::MatchRecursive);
-    QTreeWidgetItem* sensorRow = nullptr;
-    for (QTreeWidgetItem* r : rows)
-      if (r->parent() && r->parent()->text(0) == "Sensors") sensorRow = r;
+    QTreeWidgetItem* sensorRow = test::treeRow(m_window->modelTree(), "crank", "Sensors");
     QVERIFY(sensorRow);
-    clickRow(sensorRow);
+    test::clickTreeRow(m_window->modelTree(), sensorRow);
     auto* joint = m_window->propertyPanel()->findChild<QComboBox*>("field:joint");
     QVERIFY(joint && joint->isEditable());
     joint->lineEdit()->setFocus();
@@ -448,29 +456,23 @@ class FilesTest : public QObject {
     QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
   }
   void clickRow(const QString& text) {
-    const auto rows = m_window->modelTree()->findItems(text, Qt::MatchExactly | Qt::MatchRecursive);
-    QVERIFY2(!rows.isEmpty(), qPrintable(text));
-    clickRow(rows.front());
-  }
-  void clickRow(QTreeWidgetItem* row) {
-    ModelTree* tree = m_window->modelTree();
-    tree->scrollToItem(row);
-    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(row).center());
-    QApplication::processEvents();
+    QTreeWidgetItem* row = test::treeRow(m_window->modelTree(), text);
+    QVERIFY2(row, qPrintable(text));
+    test::clickTreeRow(m_window->modelTree(), row);
   }
   QLineEdit* field(const QString& key) const { return m_window->propertyPanel()->findChild<QLineEdit*>("field:" + key); }
-  static void type(QLineEdit* edit, const QString& text) {
-    QVERIFY(edit);
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, text);
-    QTest::keyClick(edit, Qt::Key_Return);
-    QApplication::processEvents();
-  }
+  static void type(QLineEdit* edit, const QString& text) { test::typeAndReturn(edit, text); }
 
   QTemporaryDir m_dir;
   std::unique_ptr<MainWindow> m_window;
 };
 
-QTEST_MAIN(FilesTest)
+int main(int argc, char** argv) {
+  QStandardPaths::setTestModeEnabled(true);  // recovery files in a test folder, not the user's
+  qputenv("MESA_SHADER_CACHE_DISABLE", "true");  // no cache file written while a file-size limit is on
+  setDefaultSurfaceFormatForVtk();
+  QApplication app(argc, argv);
+  FilesTest test;
+  return QTest::qExec(&test, argc, argv);
+}
 #include "ui_files_test.moc"

@@ -22,13 +22,13 @@
 #include "ui/property_panel.h"
 #include "ui/surface_format.h"
 #include "ui/vtk_viewport.h"
+#include "tests/ui/widget_events.h"
 
 #include "tests/app/cli_run.h"
 
 #include <QAbstractButton>
 #include <QApplication>
 #include <QCheckBox>
-#include <QScrollArea>
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QMimeData>
@@ -962,12 +962,10 @@ class ModellingTest : public QObject {
   /// Ticks the boxes of a list field (a sensor's quantities) in an item dialog.
   static void tick(ItemDialog* d, const QString& key, const QStringList& values) {
     for (const QString& v : values) {
-      QTest::qWait(50);  // the dialog's rows are rebuilt after an edit
       auto* box = d->panel()->findChild<QCheckBox*>("field:" + key + ":" + v);
       QVERIFY2(box, qPrintable(key + ":" + v));
-      if (auto* scroll = d->panel()->findChild<QScrollArea*>()) scroll->ensureWidgetVisible(box);
-      if (!box->isChecked()) QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(8, box->height() / 2));
-      QVERIFY2(box->isChecked(), qPrintable(key + ":" + v));
+      if (!box->isChecked()) test::clickCheckBox(d->panel(), box->objectName());
+      QVERIFY2(d->panel()->findChild<QCheckBox*>("field:" + key + ":" + v)->isChecked(), qPrintable(key + ":" + v));
     }
   }
   /// Presses OK; a refusal box (the item was not added) fails the test with its text.

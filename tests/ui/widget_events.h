@@ -1,0 +1,53 @@
+// Driving the application's widgets as a user does, for the UI tests: clicks on model-tree rows
+// and check boxes, typing into fields.
+#pragma once
+
+#include "ui/model_tree.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QtTest>
+
+namespace flexim::test {
+
+/// Clicks a row of the model tree (scrolled into view first).
+inline void clickTreeRow(ui::ModelTree* tree, QTreeWidgetItem* row) {
+  QVERIFY(tree && row);
+  tree->scrollToItem(row);
+  QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(row).center());
+  QApplication::processEvents();
+}
+
+/// The model tree's row named text (under the group row `group` when given: "Sensors"); null
+/// when there is none.
+inline QTreeWidgetItem* treeRow(const ui::ModelTree* tree, const QString& text, const QString& group = {}) {
+  for (QTreeWidgetItem* row : tree->findItems(text, Qt::MatchExactly | Qt::MatchRecursive))
+    if (group.isEmpty() || (row->parent() && row->parent()->text(0) == group)) return row;
+  return nullptr;
+}
+
+/// Replaces an editor's text by typing, then Return.
+inline void typeAndReturn(QLineEdit* edit, const QString& text) {
+  QVERIFY(edit);
+  edit->setFocus();
+  edit->selectAll();
+  QTest::keyClicks(edit, text);
+  QTest::keyClick(edit, Qt::Key_Return);
+  QApplication::processEvents();
+}
+
+/// Clicks the check box `name` of a panel (a property panel, a dialog's), scrolled into view
+/// first; on the box itself, since a short label leaves the middle of a wide check box outside
+/// what takes clicks.
+inline void clickCheckBox(QWidget* panel, const QString& name) {
+  QTest::qWait(50);  // the panel's rows are rebuilt after an edit, and a click is not a double click
+  auto* box = panel->findChild<QCheckBox*>(name);
+  QVERIFY2(box, qPrintable(name));
+  if (auto* scroll = panel->findChild<QScrollArea*>()) scroll->ensureWidgetVisible(box);
+  QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(8, box->height() / 2));
+  QApplication::processEvents();
+}
+
+}  // namespace flexim::test
