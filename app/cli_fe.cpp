@@ -178,10 +178,11 @@ std::string parseArgs(const std::vector<std::string>& args, FeArgs& a) {
   return {};
 }
 
-bool importMesh(const FeArgs& a, fe::FeModel& mesh) {
+bool importMesh(const FeArgs& a, fe::FeModel& mesh, const Progress& progress = Progress(false)) {
   Diagnostics diag;
   const bool ok = io::importFe(a.input, mesh, diag);
   printDiagnostics(diag);
+  progress.diagnostics(diag);
   return ok;
 }
 
@@ -293,13 +294,7 @@ int reduceCommand(const std::vector<std::string>& args) {
   const Progress progress(a.progress);
   progress.stage("Reading " + fs::path(a.input).filename().string() + "…");
   fe::FeModel mesh;
-  {
-    Diagnostics diag;
-    const bool imported = io::importFe(a.input, mesh, diag);
-    printDiagnostics(diag);
-    progress.diagnostics(diag);
-    if (!imported) return fail("cannot import '" + a.input + "'");
-  }
+  if (!importMesh(a, mesh, progress)) return fail("cannot import '" + a.input + "'");
   for (const auto& [name, ids] : a.node_sets) {
     std::vector<int>& set = mesh.node_sets[name];
     set.clear();

@@ -17,10 +17,13 @@ bool writeFileAtomically(const std::string& path, std::string_view bytes, std::s
   std::string tmp = path + ".XXXXXX";
   const int fd = ::mkstemp(tmp.data());
   if (fd < 0) return failed(errno);
-  const auto abandon = [&](int code) {
-    ::close(fd);
+  const auto discard = [&](int code) {  // the temporary file goes, the target stays as it was
     ::unlink(tmp.c_str());
     return failed(code);
+  };
+  const auto abandon = [&](int code) {
+    ::close(fd);
+    return discard(code);
   };
   // mkstemp makes the file 0600: give it the target's mode, or a new file's
   struct stat target {};
@@ -41,16 +44,8 @@ bool writeFileAtomically(const std::string& path, std::string_view bytes, std::s
     done += static_cast<std::size_t>(n);
   }
   if (::fsync(fd) != 0) return abandon(errno);
-  if (::close(fd) != 0) {
-    const int code = errno;
-    ::unlink(tmp.c_str());
-    return failed(code);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int code = errno;
-    ::unlink(tmp.c_str());
-    return failed(code);
-  }
+  if (::close(fd) != 0) return discard(errno);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) return discard(errno);
   return true;
 }
 

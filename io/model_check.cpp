@@ -43,42 +43,30 @@ std::optional<fs::path> findSource(const std::string& recorded, const fs::path& 
   return std::nullopt;
 }
 
-/// SHA-256 of files, each read once however many bodies share it.
-class SourceHashes {
- public:
-  /// Lower-case hex, or "" with error set when the file cannot be read. A file whose size and
-  /// modification time are those of its last hash in this process is not read again: the GUI
-  /// checks the model at every run, and the FE deck behind a large body is hundreds of MB.
-  std::string of(const fs::path& path, std::string& error) {
-    std::error_code ec;
-    const auto size = fs::file_size(path, ec);
-    const auto time = ec ? fs::file_time_type{} : fs::last_write_time(path, ec);
-    const std::lock_guard lock(cacheMutex());
-    Hash& h = cache()[path.string()];
-    if (ec || h.size != size || h.time != time || (h.hex.empty() && h.error.empty())) {
-      h = Hash{};
-      if (!ec) h.size = size, h.time = time;
-      if (!sha256FileHex(path.string(), h.hex, &h.error)) h.hex.clear();
-    }
-    error = h.error;
-    return h.hex;
-  }
-
- private:
+/// SHA-256 of a file as lower-case hex, or "" with error set when it cannot be read. A file whose
+/// size and modification time are those of its last hash in this process is not read again: the
+/// GUI checks the model at every run, and the FE deck behind a large body is hundreds of MB.
+std::string sourceHash(const fs::path& path, std::string& error) {
   struct Hash {
     std::string hex, error;
     std::uintmax_t size = 0;
     fs::file_time_type time{};
   };
-  static std::map<std::string, Hash>& cache() {
-    static std::map<std::string, Hash> hashes;
-    return hashes;
+  static std::mutex mutex;
+  static std::map<std::string, Hash> hashes;
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  const auto time = ec ? fs::file_time_type{} : fs::last_write_time(path, ec);
+  const std::lock_guard lock(mutex);
+  Hash& h = hashes[path.string()];
+  if (ec || h.size != size || h.time != time || (h.hex.empty() && h.error.empty())) {
+    h = Hash{};
+    if (!ec) h.size = size, h.time = time;
+    if (!sha256FileHex(path.string(), h.hex, &h.error)) h.hex.clear();
   }
-  static std::mutex& cacheMutex() {
-    static std::mutex m;
-    return m;
-  }
-};
+  error = h.error;
+  return h.hex;
+}
 
 /// Why a flexible body's file did not load, for the validation error that says it is not loaded.
 std::string whyNotLoaded(const fs::path& path) {
@@ -92,7 +80,6 @@ std::string whyNotLoaded(const fs::path& path) {
 /// Missing reduced-body files, and loaded ones whose FE sources changed since the reduction.
 void checkReducedBodyFiles(const ModelSpec& model, const std::string& modelDir, Diagnostics& validation,
                            Diagnostics& out) {
-  SourceHashes hashes;
   for (std::size_t i = 0; i < model.flexible_bodies.size(); ++i) {
     const FlexibleBodySpec& body = model.flexible_bodies[i];
     if (body.file.empty() || !fileNameProblem(body.file).empty()) continue;  // validate() says why
@@ -129,7 +116,7 @@ void checkReducedBodyFiles(const ModelSpec& model, const std::string& modelDir, 
         continue;
       }
       std::string error;
-      const std::string hex = hashes.of(*found, error);
+      const std::string hex = sourceHash(*found, error);
       const std::string read = found->string() == source.path ? "" : " (read from " + inQuotes(found->string()) + ")";
       if (hex.empty())
         out.info(where, "source " + name + " cannot be read (" + error +
