@@ -34,6 +34,8 @@ void describeCommandLine(QCommandLineParser& parser) {
       {"deformation-scale", "Scale factor of the drawn deformation of flexible bodies (default 1).", "FACTOR"},
       {"select", "Select an item after loading, by its JSON path (bodies[1]).", "PATH"},
       {"plot", "Plot a channel of the run (repeat for several), e.g. slider.position.x.", "CHANNEL"},
+      {"plot-x", "Plot the --plot channels against this channel, or as their amplitude spectrum ('spectrum').",
+       "CHANNEL"},
       {"mode", "Show mode N (1-based) of the first flexible body, at its largest deflection.", "N"},
       {"time", "After --run, show the results at time T [s].", "T"},
       {"export-csv", "After --run, export the results CSV to FILE.", "FILE.csv"},
@@ -80,7 +82,7 @@ int main(int argc, char** argv) {
   describeCommandLine(parser);
   parser.process(app);
   const QString runOption = "run", screenshotOption = "screenshot", quitOption = "quit",
-                scaleOption = "deformation-scale", selectOption = "select", plotOption = "plot", modeOption = "mode",
+                scaleOption = "deformation-scale", selectOption = "select", plotOption = "plot", plotXOption = "plot-x", modeOption = "mode",
                 timeOption = "time", csvOption = "export-csv", contourOption = "contour", rangeOption = "colour-range",
                 undeformedOption = "undeformed", animationOption = "export-animation", speedOption = "speed";
   if (parser.positionalArguments().size() > 1) {
@@ -92,6 +94,7 @@ int main(int argc, char** argv) {
   request.modelPath = parser.positionalArguments().value(0);
   request.select = parser.value(selectOption);
   request.plot = parser.values(plotOption);
+  request.plotX = parser.value(plotXOption);
   request.exportCsv = parser.value(csvOption);
   if (parser.isSet(timeOption)) {
     bool ok = false;

@@ -52,7 +52,7 @@ std::string typeText(const FieldDescription& f) {
   } else {
     t = f.typeName();
   }
-  if (!f.unit.empty()) t += " [" + f.unit + "]";
+  if (!f.unit.empty()) t += " [" + unitIn(f.unit, "f") + "]";
   if (f.required) t += f.alternative.empty() ? ", **required**" : ", **required** (or " + code(f.alternative) + ")";
   return t;
 }

@@ -1,5 +1,7 @@
 #include "io/model_json.h"
 
+#include "core/base/cardan_angles.h"
+
 #include "core/fe/reduced_body.h"
 #include "core/model/description.h"
 #include "core/model/validate.h"
@@ -111,14 +113,23 @@ bool readAxes(ObjectReader& o, Quat& out) {
   return true;
 }
 
-/// A quaternion under key, or (allowAxes) the z_axis/x_axis form instead. False on a bad value.
+/// A quaternion under key, or Cardan angles under key_xyz_deg, or (allowAxes) the z_axis/x_axis
+/// form instead. False on a bad value.
 bool readOrientation(ObjectReader& o, const std::string& key, Quat& out, bool allowAxes) {
   const bool hasAxes = allowAxes && (o.has("z_axis") || o.has("x_axis"));
-  if (hasAxes && o.has(key)) {
-    o.error(key, "give either " + key + " or z_axis/x_axis, not both");
+  const std::string anglesKey = key + kAnglesSuffix;
+  const bool hasAngles = o.has(anglesKey);
+  if (int(hasAxes) + int(hasAngles) + int(o.has(key)) > 1) {
+    o.error(key, "give one of " + key + ", " + anglesKey + (allowAxes ? " or z_axis/x_axis" : "") + ", not several");
     return false;
   }
   if (hasAxes) return readAxes(o, out);
+  if (hasAngles) {
+    Vec3 degrees;
+    if (!o.req(anglesKey, degrees)) return false;
+    out = fromXyzAngles(degrees * (std::numbers::pi / 180.0));
+    return true;
+  }
   const Node n = o.get(key);
   return !n.present() || readQuaternion(n, out);
 }

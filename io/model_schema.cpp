@@ -24,7 +24,9 @@ OrderedJson number(const FieldDescription& f, const char* type = "number") {
 
 OrderedJson arrayOf(const OrderedJson& item) { return OrderedJson{{"type", "array"}, {"items", item}}; }
 
-std::string description(const FieldDescription& f) { return f.unit.empty() ? f.help : f.help + " [" + f.unit + "]"; }
+std::string description(const FieldDescription& f) {
+  return f.unit.empty() ? f.help : f.help + " [" + unitIn(f.unit, "f") + "]";
+}
 
 OrderedJson fieldSchema(const FieldDescription& f) {
   OrderedJson s;
@@ -81,7 +83,10 @@ struct Group {
     if (f.type == FieldType::Orientation) {
       rules.push_back({{"not", {{"required", {f.key, "z_axis"}}}}});
       rules.push_back({{"not", {{"required", {f.key, "x_axis"}}}}});
+      rules.push_back({{"not", {{"required", {f.key + kAnglesSuffix, "z_axis"}}}}});
     }
+    if (f.type == FieldType::Orientation || f.type == FieldType::Quaternion)
+      rules.push_back({{"not", {{"required", {f.key, f.key + kAnglesSuffix}}}}});
   }
 
   void into(OrderedJson& s) const {

@@ -230,6 +230,7 @@ void ModelScene::clear() {
   m_length = 1.0;
   m_glyphSize = 0.05;
   m_planeNormal = Vec3::Zero();
+  m_followed = -1;
 }
 
 void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamera) {
@@ -912,8 +913,21 @@ Vec3 ModelScene::worldPoint(const AnchoredPoint& p) const {
 
 bool ModelScene::setPoses(const std::vector<BodyPose>& poses) {
   if (poses.size() != m_bodies.size()) return false;
+  const bool following = m_followed >= 0 && std::size_t(m_followed) < m_bodies.size();
+  const Vec3 before = following ? Vec3(m_bodies[std::size_t(m_followed)].pose().translation()) : Vec3::Zero();
   for (std::size_t b = 0; b < poses.size(); ++b)
     m_bodies[b].setPose(makePose(poses[b].position, poses[b].orientation));
+  if (following) {
+    // the camera moves with the body: it stays where it was relative to it
+    const Vec3 shift = m_bodies[std::size_t(m_followed)].pose().translation() - before;
+    vtkCamera* camera = m_renderer->GetActiveCamera();
+    double position[3], focal[3];
+    camera->GetPosition(position);
+    camera->GetFocalPoint(focal);
+    camera->SetPosition(position[0] + shift.x(), position[1] + shift.y(), position[2] + shift.z());
+    camera->SetFocalPoint(focal[0] + shift.x(), focal[1] + shift.y(), focal[2] + shift.z());
+    m_renderer->ResetCameraClippingRange();
+  }
   updateSprings();
   updateLoads();
   return true;
@@ -1008,6 +1022,38 @@ void ModelScene::setColourRangeMode(ColourRangeMode mode) {
   updateColours();
 }
 
+void ModelScene::setFixedColourRange(const ScalarRange& range) {
+  if (!(range.lo < range.hi)) return;
+  m_options.fixedRange = range;
+  updateColours();
+}
+
+void ModelScene::setStressUnit(const std::string& unit, double scale) {
+  m_options.stressUnit = unit;
+  m_options.stressScale = scale;
+  updateColours();
+}
+
+void ModelScene::setModeLabel(const std::string& text) {
+  m_modeLabel = text;
+  if (m_timeLabel && !text.empty()) m_timeLabel->SetInput(text.c_str());
+  if (text.empty()) setTime(m_time);
+  updateColours();
+}
+
+std::string ModelScene::timeLabelText() const {
+  return m_timeLabel && m_timeLabel->GetInput() ? m_timeLabel->GetInput() : "";
+}
+
+ContourUnit ModelScene::shownContourUnit() const {
+  if (showingMode()) {
+    const double largest = m_shownRange.empty() ? 0.0 : std::max(std::abs(m_shownRange.lo), std::abs(m_shownRange.hi));
+    return {"relative", largest > 0.0 ? 1.0 / largest : 1.0};
+  }
+  return isStress(m_options.contour) ? ContourUnit{m_options.stressUnit.c_str(), m_options.stressScale}
+                                     : contourUnit(m_options.contour);
+}
+
 void ModelScene::includeInColourRange(const std::vector<Eigen::VectorXd>& modal) {
   for (std::size_t f = 0; f < modal.size() && f < m_flexible.size(); ++f)
     if (m_flexible[f].surface) m_runRange.add(m_flexible[f].surface->range(modal[f]));
@@ -1044,13 +1090,15 @@ ScalarRange ModelScene::currentRange() const {
 void ModelScene::updateColours() {
   // the magnitude and von Mises scales start at 0 (no displacement or stress is blue); a
   // component's spans its values
+  const bool fixed = m_options.colourRange == ColourRangeMode::Fixed;
   ScalarRange range = m_options.colourRange == ColourRangeMode::EachFrame ? currentRange() : m_runRange;
   if (!range.empty() && (m_options.contour == ContourQuantity::Magnitude || m_options.contour == ContourQuantity::VonMises))
     range.add(0.0);
-  const ContourUnit unit = contourUnit(m_options.contour);
   // nothing deformed (before a run): the plain body colour, no legend of a zero range
   const bool deformed = !range.empty() && std::max(std::abs(range.lo), std::abs(range.hi)) > 0.0;
+  if (fixed && deformed && !showingMode()) range = m_options.fixedRange;  // values beyond the ends take the end colours
   m_shownRange = deformed ? range : ScalarRange();
+  const ContourUnit unit = shownContourUnit();
   const bool colour = m_options.colourByDisplacement && m_lookupTable && deformed;
   if (m_lookupTable) {
     double lo = deformed ? range.lo : 0.0, hi = deformed ? range.hi : 1.0;
@@ -1098,7 +1146,8 @@ void ModelScene::updateSprings() {
 }
 
 void ModelScene::setTime(double t) {
-  if (!m_timeLabel) return;
+  m_time = t;
+  if (!m_timeLabel || showingMode()) return;
   char text[64];
   std::snprintf(text, sizeof text, "t = %.4f s", t);
   m_timeLabel->SetInput(text);
@@ -1110,6 +1159,29 @@ void ModelScene::setMarkersVisible(bool visible) {
 }
 
 void ModelScene::resetCamera() { viewFrom(ViewPreset::Default); }
+
+bool ModelScene::boundsInView() const {
+  if (m_bounds.empty()) return true;
+  vtkCamera* camera = m_renderer->GetActiveCamera();
+  double position[3], direction[3];
+  camera->GetPosition(position);
+  camera->GetDirectionOfProjection(direction);
+  for (int corner = 0; corner < 8; ++corner) {
+    const Vec3 p((corner & 1) ? m_bounds.max().x() : m_bounds.min().x(), (corner & 2) ? m_bounds.max().y() : m_bounds.min().y(),
+                 (corner & 4) ? m_bounds.max().z() : m_bounds.min().z());
+    m_renderer->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
+    m_renderer->WorldToView();
+    double view[3];
+    m_renderer->GetViewPoint(view);
+    // behind the camera, or beyond the view's edges
+    const Vec3 fromCamera = p - Vec3(position[0], position[1], position[2]);
+    if (fromCamera.dot(Vec3(direction[0], direction[1], direction[2])) <= 0.0) return false;
+    if (!(std::abs(view[0]) <= 1.0 && std::abs(view[1]) <= 1.0)) return false;
+  }
+  return true;
+}
+
+void ModelScene::setFollowedBody(int body) { m_followed = body >= 0 && std::size_t(body) < m_bodies.size() ? body : -1; }
 
 void ModelScene::setBaseDirectory(const std::string& directory) { m_baseDirectory = directory; }
 

@@ -33,7 +33,8 @@ namespace flexim::render {
 /// Which displacements set the ends of the colour scale.
 enum class ColourRangeMode {
   WholeRun,  ///< every sample fed to includeInColourRange (a colour means the same in every frame)
-  EachFrame  ///< the frame shown (details of small deformations stay visible)
+  EachFrame, ///< the frame shown (details of small deformations stay visible)
+  Fixed      ///< limits the user set (SceneOptions::fixedRange): frames and runs compare alike
 };
 
 struct SceneOptions {
@@ -46,6 +47,10 @@ struct SceneOptions {
   bool colourByDisplacement = true;
   ContourQuantity contour = ContourQuantity::Magnitude;
   ColourRangeMode colourRange = ColourRangeMode::WholeRun;
+  ScalarRange fixedRange{0.0, 1.0};  ///< Fixed: the colour scale's ends, SI (m, Pa)
+  /// The unit stresses are shown in on the colour bar and its factor from Pa.
+  std::string stressUnit = "MPa";
+  double stressScale = 1e-6;
   bool showUndeformed = false;     ///< a translucent ghost of each flexible body's undeformed shape
   bool showColourBar = true;       ///< the displacement legend (with flexible bodies only)
   bool showOrientationAxes = true; ///< x/y/z axes in the lower left corner that turn with the view
@@ -119,6 +124,21 @@ class ModelScene {
   void setContour(ContourQuantity quantity);
   ContourQuantity contour() const { return m_options.contour; }
   void setColourRangeMode(ColourRangeMode mode);
+  /// The ends of the colour scale in ColourRangeMode::Fixed, SI (m, Pa); ignored unless lo < hi.
+  void setFixedColourRange(const ScalarRange& range);
+  ScalarRange fixedColourRange() const { return m_options.fixedRange; }
+  /// The unit the colour bar shows stresses in ("MPa") and its factor from Pa (1e-6).
+  void setStressUnit(const std::string& unit, double scale);
+  /// The contour quantity's unit on the colour bar and its factor from SI ("relative" in a mode view).
+  ContourUnit shownContourUnit() const;
+  /// A mode shape is shown (non-empty text, e.g. "mode 7: 123.4 Hz"): the label names it instead
+  /// of a time, and the colour bar reads relative values (largest = 1): a mode's amplitude is
+  /// arbitrary, so its displacements and (mass-normalised) stresses have no absolute size.
+  /// Empty: back to times and units.
+  void setModeLabel(const std::string& text);
+  bool showingMode() const { return !m_modeLabel.empty(); }
+  /// What the time label in the view's corner says ("t = 0.1000 s", or the mode shown).
+  std::string timeLabelText() const;
   ColourRangeMode colourRangeMode() const { return m_options.colourRange; }
   /// Widens the run's colour range to include these modal coordinates (one sample).
   /// Feed every sample of a run so that a colour means the same displacement in every frame.
@@ -149,6 +169,12 @@ class ModelScene {
   bool markersVisible() const { return m_options.showMarkers; }
   /// Default camera for the built model.
   void resetCamera();
+  /// Whether the whole model (and the motion of a run shown so far) is inside the view.
+  bool boundsInView() const;
+  /// The camera keeps its offset from this body (Sample::poses index; -1: none) as the body
+  /// moves from frame to frame.
+  void setFollowedBody(int body);
+  int followedBody() const { return m_followed; }
 
   vtkRenderer* renderer() const;
   /// The corner renderer with the orientation axes (layer 1 over renderer(), not interactive;
@@ -297,6 +323,9 @@ class ModelScene {
   double m_deformationScale = 1.0;
   ScalarRange m_runRange;    ///< of every sample fed in
   ScalarRange m_shownRange;  ///< the colour scale drawn
+  std::string m_modeLabel;   ///< see setModeLabel
+  int m_followed = -1;       ///< see setFollowedBody
+  double m_time = 0.0;       ///< the time the label shows
   SceneBounds m_bounds;
   std::vector<std::pair<Vec3, double>> m_extents;  ///< per body: sphere (centre in its frame, radius)
   Vec3 m_up = Vec3::UnitZ();

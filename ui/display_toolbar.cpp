@@ -3,7 +3,10 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QDoubleValidator>
 #include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
 
 namespace flexim::ui {
 
@@ -42,6 +45,9 @@ DisplayToolBar::DisplayToolBar(render::ModelScene& scene, QWidget* parent)
   m_contour->addItem(tr("σ_zx (FE axes)"), int(render::ContourQuantity::Szx));
   addWidget(m_contour);
   connect(m_contour, &QComboBox::currentIndexChanged, this, [this] {
+    // fixed limits are of one quantity: another one starts on the run's scale again
+    if (m_range->currentData().toInt() == int(render::ColourRangeMode::Fixed))
+      m_range->setCurrentIndex(m_range->findData(int(render::ColourRangeMode::WholeRun)));
     m_scene.setContour(render::ContourQuantity(m_contour->currentData().toInt()));
     emit contourChanged();
     emit displayChanged();
@@ -53,10 +59,33 @@ DisplayToolBar::DisplayToolBar(render::ModelScene& scene, QWidget* parent)
                          "frame) or over the frame shown (small deformations stay visible)"));
   m_range->addItem(tr("Range: whole run"), int(render::ColourRangeMode::WholeRun));
   m_range->addItem(tr("Range: each frame"), int(render::ColourRangeMode::EachFrame));
+  m_range->addItem(tr("Range: fixed limits"), int(render::ColourRangeMode::Fixed));
   addWidget(m_range);
+  // the fixed limits, in the unit the colour bar shows; filled with the scale shown when chosen
+  const auto limitEdit = [this](const QString& name, const QString& placeholder) {
+    auto* e = new QLineEdit(this);
+    e->setObjectName(name);
+    e->setPlaceholderText(placeholder);
+    e->setFixedWidth(fontMetrics().horizontalAdvance("-0000.000") + 12);
+    e->setValidator(new QDoubleValidator(e));
+    connect(e, &QLineEdit::editingFinished, this, &DisplayToolBar::applyFixedLimits);
+    return e;
+  };
+  m_limits = new QLabel(this);
+  m_lo = limitEdit("colourMin", tr("min"));
+  m_hi = limitEdit("colourMax", tr("max"));
+  m_limitActions = {addWidget(m_lo), addWidget(m_hi), addWidget(m_limits)};
   connect(m_range, &QComboBox::currentIndexChanged, this, [this] {
-    m_scene.setColourRangeMode(render::ColourRangeMode(m_range->currentData().toInt()));
-    emit displayChanged();
+    const auto mode = render::ColourRangeMode(m_range->currentData().toInt());
+    if (mode == render::ColourRangeMode::Fixed) {
+      const render::ScalarRange shown = m_scene.colourRange();
+      const render::ScalarRange start = shown.empty() ? m_scene.fixedColourRange() : shown;
+      const double scale = m_scene.shownContourUnit().scale;
+      m_lo->setText(QLocale().toString(scale * start.lo, 'g', 4));
+      m_hi->setText(QLocale().toString(scale * start.hi, 'g', 4));
+    }
+    m_scene.setColourRangeMode(mode);
+    applyFixedLimits();
   });
 
   addSeparator();
@@ -78,6 +107,8 @@ DisplayToolBar::DisplayToolBar(render::ModelScene& scene, QWidget* parent)
     emit displayChanged();
   });
 
+  applyFixedLimits();  // hidden until chosen
+
   m_undeformed = addAction(tr("&Undeformed"));
   m_undeformed->setObjectName("actionShowUndeformed");
   m_undeformed->setToolTip(tr("Show each flexible body's undeformed shape as a translucent ghost"));
@@ -89,10 +120,41 @@ DisplayToolBar::DisplayToolBar(render::ModelScene& scene, QWidget* parent)
   });
 }
 
+void DisplayToolBar::applyFixedLimits() {
+  const bool fixed = m_scene.colourRangeMode() == render::ColourRangeMode::Fixed;
+  for (QAction* a : m_limitActions) a->setVisible(fixed);
+  const render::ContourUnit unit = m_scene.shownContourUnit();
+  m_limits->setText(QString(" %1 ").arg(QString::fromUtf8(unit.unit)));
+  if (fixed) {
+    bool okLo = false, okHi = false;
+    const double lo = QLocale().toDouble(m_lo->text(), &okLo), hi = QLocale().toDouble(m_hi->text(), &okHi);
+    if (okLo && okHi && lo < hi) {
+      m_scene.setFixedColourRange({lo / unit.scale, hi / unit.scale});
+      m_lo->setStyleSheet({});
+      m_hi->setStyleSheet({});
+    } else {
+      // refused in place: the limits stay what they were until both read and min < max
+      m_lo->setStyleSheet("background: #fdd;");
+      m_hi->setStyleSheet("background: #fdd;");
+    }
+  }
+  emit displayChanged();
+}
+
+void DisplayToolBar::unitsChanged() {
+  const render::ScalarRange fixed = m_scene.fixedColourRange();
+  const double scale = m_scene.shownContourUnit().scale;
+  m_lo->setText(QLocale().toString(scale * fixed.lo, 'g', 4));
+  m_hi->setText(QLocale().toString(scale * fixed.hi, 'g', 4));
+  applyFixedLimits();
+}
+
 void DisplayToolBar::setFlexibleControlsEnabled(bool on) {
   m_contour->setEnabled(on);
   m_range->setEnabled(on);
   m_scale->setEnabled(on);
+  m_lo->setEnabled(on);
+  m_hi->setEnabled(on);
   m_colour->setEnabled(on);
   m_undeformed->setEnabled(on);
 }

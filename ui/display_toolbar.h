@@ -1,5 +1,6 @@
 // The "Display" tool bar: how flexible bodies are drawn — colours on/off, the contour quantity
-// (|u| or one body-frame component), whether the colour scale spans the run or the frame, the
+// (|u|, a body-frame component or a stress), whether the colour scale spans the run, the frame
+// or fixed limits the user types (in the colour bar's unit), the
 // deformation scale and the undeformed ghost. It applies each choice to the scene and says so.
 #pragma once
 
@@ -10,6 +11,8 @@
 class QAction;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
 
 namespace flexim::ui {
 
@@ -27,6 +30,13 @@ class DisplayToolBar : public QToolBar {
   QAction* colourAction() const { return m_colour; }
   QAction* undeformedAction() const { return m_undeformed; }
   void setContour(render::ContourQuantity quantity);
+  QLineEdit* colourMinEdit() const { return m_lo; }
+  QLineEdit* colourMaxEdit() const { return m_hi; }
+  /// The fixed colour limits as typed (in the colour bar's unit) go to the scene; shows them only
+  /// in the fixed mode, and names the unit (a contour or stress unit change calls it too).
+  void applyFixedLimits();
+  /// The colour bar's unit changed: the limits are shown in the new one.
+  void unitsChanged();
 
  signals:
   /// The scene looks different: redraw.
@@ -41,6 +51,10 @@ class DisplayToolBar : public QToolBar {
   QComboBox* m_range = nullptr;
   QDoubleSpinBox* m_scale = nullptr;
   QAction* m_undeformed = nullptr;
+  QLineEdit* m_lo = nullptr;
+  QLineEdit* m_hi = nullptr;
+  QLabel* m_limits = nullptr;  ///< the limits' unit
+  QList<QAction*> m_limitActions;
 };
 
 }  // namespace flexim::ui

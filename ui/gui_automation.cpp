@@ -52,7 +52,7 @@ void GuiAutomation::selectStep() {
     modes.showMode(m_request.mode - 1);
     modes.freezeAtPeak();
   }
-  if (!m_request.plot.isEmpty()) m_window.plotChannels(m_request.plot);
+  if (!m_request.plot.isEmpty()) m_window.plotChannels(m_request.plot, m_request.plotX);
   runStep();
 }
 

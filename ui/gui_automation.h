@@ -1,4 +1,4 @@
-// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] [--mode N] [--plot CHANNEL]
+// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] [--mode N] [--plot CHANNEL] [--plot-x CHANNEL|spectrum]
 // [--contour Q] --run [--time T] [--export-csv F.csv] [--export-animation F.ogv] --screenshot FILE.png --quit`.
 // Steps run from the event loop: load, run to completion, screenshot, then report an exit code.
 #pragma once
@@ -16,6 +16,7 @@ struct AutomationRequest {
   QString select;          ///< JSON path of an item to select after loading ("bodies[1]"), empty: none
   int mode = 0;            ///< > 0: show this mode (1-based) of the first flexible body, at its peak
   QStringList plot;        ///< channels to plot (by name), shown while the run streams
+  QString plotX;           ///< what they are plotted against: a channel, "spectrum"; empty: time
   bool run = false;
   double time = -1;        ///< >= 0: after the run, show the frame at this time [s]
   QString exportCsv;       ///< after the run, export the results CSV here

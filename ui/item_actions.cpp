@@ -402,6 +402,7 @@ ItemId ItemActions::importFeBody() {
   ItemDialog dialog(*m_document, ModelDocument::kModelId, "flexible_bodies", &body, m_window);
   dialog.setWindowTitle(tr("Place flexible body '%1'").arg(QString::fromStdString(body.name)));
   dialog.exec();
+  if (dialog.created() != ModelDocument::kNoItem) emit flexibleBodyImported(dialog.created());
   return dialog.created();
 }
 

@@ -83,6 +83,8 @@ class ItemActions : public QObject {
   void placingChanged(bool placing, const QString& prompt);
   /// What an import said (the importer's and the reduction's messages), for the Messages panel.
   void diagnostics(const Diagnostics& diagnostics, const QString& file);
+  /// The import wizard's body was placed in the model (and selected).
+  void flexibleBodyImported(flexim::ui::ItemId id);
 
  private:
   void deleteSelected();

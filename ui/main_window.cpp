@@ -9,6 +9,7 @@
 #include "render/versions.h"
 #include "ui/animation_export.h"
 #include "ui/display_toolbar.h"
+#include "ui/display_units.h"
 #include "ui/fe_reduction_job.h"
 #include "ui/messages_panel.h"
 #include "ui/mode_browser.h"
@@ -30,6 +31,7 @@
 #include <cmath>
 
 #include <QAction>
+#include <QActionGroup>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -65,6 +67,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("Flexim"));
   resize(1200, 800);
   m_scene = std::make_unique<render::ModelScene>();
+  m_scene->setStressUnit(stressUnit().unit.toStdString(), stressUnit().factor);
   m_controller = new SimulationController(this);
   m_document = new ModelDocument(this);
   m_itemActions = new ItemActions(m_document, this);
@@ -116,7 +119,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
   connect(m_playback, &PlaybackBar::frameChanged, this, &MainWindow::showFrame);
   connect(m_document, &ModelDocument::fieldChanged, this, &MainWindow::onFieldChanged);
-  connect(m_document, &ModelDocument::itemsChanged, this, &MainWindow::onFieldChanged);
+  connect(m_document, &ModelDocument::itemsChanged, this, [this] {
+    onFieldChanged();
+    frameIfOutOfView();  // a body added where the camera does not look is brought into view
+  });
   connect(m_document, &ModelDocument::dirtyChanged, this, [this] { updateTitle(); });
   // the selection, wherever it was made, is drawn highlighted in the view
   connect(m_document, &ModelDocument::selectionChanged, this, [this](ItemId id) {
@@ -126,6 +132,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_viewport->update();
   });
   connect(m_viewport, &VtkViewport::clicked, this, &MainWindow::onViewportClicked);
+  // an imported body is seen at once: in view, selected, its modes listed (not animated: the
+  // next click may place a virtual body on its undeformed surface)
+  connect(m_itemActions, &ItemActions::flexibleBodyImported, this, [this](ItemId id) {
+    m_document->select(id);
+    if (auto* dock = findChild<QDockWidget*>("modesDock")) {
+      dock->show();
+      dock->raise();
+    }
+    QTimer::singleShot(0, this, [this] { frameIfOutOfView(); });  // once the dock has taken its place
+  });
   // placing a virtual body: a cross cursor and the prompt until the click or Esc
   connect(m_itemActions, &ItemActions::placingChanged, this, [this](bool placing, const QString& prompt) {
     updateOrientationHandle();  // the click is for the mesh, not a ring
@@ -209,7 +225,10 @@ void MainWindow::createDocks() {
   modesDock->setWidget(m_modes);
   addDockWidget(Qt::RightDockWidgetArea, modesDock);
   modesDock->hide();  // shown for models with flexible bodies
-  connect(m_modes, &ModeBrowser::viewChanged, m_viewport, [this] { m_viewport->update(); });
+  connect(m_modes, &ModeBrowser::viewChanged, m_viewport, [this] {
+    updateOrientationHandle();  // no rotation rings on a mode shape
+    m_viewport->update();
+  });
 
   auto* historyDock = new QDockWidget(tr("History"), this);
   historyDock->setObjectName("historyDock");
@@ -321,6 +340,23 @@ void MainWindow::createActions() {
   connect(m_resetCameraAction, &QAction::triggered, this,
           [this] { m_viewport->animateCamera([this] { m_scene->resetCamera(); }); });
 
+  m_followBodyAction = new QAction(tr("&Follow selected body"), this);
+  m_followBodyAction->setObjectName("actionFollowBody");
+  m_followBodyAction->setToolTip(tr("The camera moves with the selected body while the results play"));
+  m_followBodyAction->setCheckable(true);
+  connect(m_followBodyAction, &QAction::toggled, this, [this](bool on) {
+    ItemId id = m_document->selected();
+    if (const ItemDescription* d = m_document->description(id); d && d->kind == "marker") id = m_document->parentOf(id);
+    m_followedItem = on ? m_document->itemPath(id) : std::string();
+    applyFollowedBody();
+    if (on && m_scene->followedBody() < 0) {
+      m_statusText->setText(tr("Select a body to follow first"));
+      m_followBodyAction->setChecked(false);
+    } else if (on) {
+      m_statusText->setText(tr("Following %1").arg(m_document->itemLabel(id)));
+    }
+  });
+
   m_showMarkersAction = new QAction(tr("Show &markers"), this);
   m_showMarkersAction->setObjectName("actionShowMarkers");
   m_showMarkersAction->setCheckable(true);
@@ -420,6 +456,7 @@ void MainWindow::createMenus() {
   simulation->addAction(m_solverSettingsAction);
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(m_resetCameraAction);
+  view->addAction(m_followBodyAction);
   QMenu* camera = view->addMenu(tr("&Camera"));
   camera->setObjectName("menuCamera");
   const auto preset = [this, camera](const QString& text, render::ViewPreset p, const QString& name, QKeySequence key) {
@@ -455,6 +492,23 @@ void MainWindow::createMenus() {
   view->addAction(m_showMarkersAction);
   view->addAction(m_display->colourAction());
   view->addAction(m_display->undeformedAction());
+  // stresses in plots, read-outs and the colour bar: one unit, the user's
+  QMenu* stress = view->addMenu(tr("&Stress unit"));
+  auto* stressGroup = new QActionGroup(stress);
+  for (const QString& unit : stressUnits()) {
+    QAction* a = stress->addAction(unit);
+    a->setObjectName("stressUnit:" + unit);
+    a->setCheckable(true);
+    a->setChecked(unit == stressUnit().unit);
+    stressGroup->addAction(a);
+    connect(a, &QAction::triggered, this, [this, unit] {
+      setStressUnit(unit);
+      m_scene->setStressUnit(unit.toStdString(), stressUnit().factor);
+      m_display->unitsChanged();
+      m_plots->unitsChanged();
+      m_viewport->update();
+    });
+  }
   view->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
   QMenu* animation = menuBar()->addMenu(tr("&Animation"));
@@ -710,6 +764,7 @@ void MainWindow::onDocumentReset() {
   m_scene->setBaseDirectory(modelDirectory().toStdString());
   m_viewport->stopCamera();
   m_scene->build(m, &diag);
+  m_followBodyAction->setChecked(false);  // a new model: nothing to follow
   m_showingLaterFrame = false;
   updateOrientationHandle();
   m_trace = {};
@@ -740,6 +795,7 @@ void MainWindow::onFieldChanged() {
   Diagnostics diag;
   m_scene->setBaseDirectory(modelDirectory().toStdString());
   m_scene->build(model(), &diag, true);
+  applyFollowedBody();
   m_showingLaterFrame = false;
   updateOrientationHandle();
   m_trace = {};  // the bodies may have changed
@@ -862,10 +918,27 @@ void MainWindow::markVirtualBodyNodes() {
   m_viewport->update();
 }
 
+void MainWindow::applyFollowedBody() {
+  m_scene->setFollowedBody(m_followedItem.empty() ? -1 : m_scene->bodyIndexOf(m_followedItem));
+  // the body was deleted (or its list changed): following ends
+  if (!m_followedItem.empty() && m_scene->followedBody() < 0) {
+    m_followedItem.clear();
+    const QSignalBlocker block(m_followBodyAction);
+    m_followBodyAction->setChecked(false);
+  }
+}
+
+void MainWindow::frameIfOutOfView() {
+  if (!m_hasModel || m_scene->boundsInView()) return;
+  m_viewport->animateCamera([this] { m_scene->resetCamera(); });
+}
+
 void MainWindow::updateOrientationHandle() {
   // it edits the start: on the model as it starts, not while a run computes (its frames move the
-  // bodies), a virtual body is being placed (the click is for the mesh) or a later frame is shown
-  m_orientationHandle->setEnabled(!isRunning() && !m_itemActions->placing() && !m_showingLaterFrame);
+  // bodies), a virtual body is being placed (the click is for the mesh), a later frame or a mode
+  // shape is shown
+  m_orientationHandle->setEnabled(!isRunning() && !m_itemActions->placing() && !m_showingLaterFrame &&
+                                  !m_scene->showingMode());
 }
 
 QString MainWindow::dofText() const { return m_dofLabel->text(); }
@@ -894,9 +967,11 @@ void MainWindow::updateDofCount() {
                              .arg(check.dof));
 }
 
-void MainWindow::plotChannels(const QStringList& names) {
+void MainWindow::plotChannels(const QStringList& names, const QString& against) {
   PlotView* plot = m_plots->currentPlot() ? m_plots->currentPlot() : m_plots->addPlot();
   for (const QString& name : names) plot->addChannel(name.toStdString());
+  if (against == "spectrum") plot->setAbscissa(PlotView::Abscissa::Frequency);
+  else if (!against.isEmpty()) plot->setAbscissa(PlotView::Abscissa::Channel, against.toStdString());
   if (auto* dock = findChild<QDockWidget*>("plotsDock")) dock->raise();
 }
 
@@ -1131,6 +1206,8 @@ void MainWindow::onRunFinished(const RunSummary& summary) {
     if (summary.quality.measured) m_messages->add(Severity::Info, tr("run quality"), QString::fromStdString(line));
   for (const auto& w : summary.quality.warnings)
     m_messages->add(Severity::Warning, tr("run quality"), QString::fromStdString(w));
+  // the whole motion in view (Home frames it too); a followed body keeps the camera it set
+  if (m_scene->followedBody() < 0) frameIfOutOfView();
   updateActions();
   emit runFinished(summary.ok);
 }

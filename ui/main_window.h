@@ -101,7 +101,8 @@ class MainWindow : public QMainWindow {
   /// The readout of the last click in the view ("" before any): item, FE node, coordinates.
   QString pickReadout() const { return m_pickReadout; }
   /// Adds channels (by name) to the current plot and brings the Plots panel to the front.
-  void plotChannels(const QStringList& names);
+  /// against: another channel (an x-y plot), "spectrum" (amplitude spectra), or empty (time).
+  void plotChannels(const QStringList& names, const QString& against = {});
   const ResultTable& results() const { return m_results; }
   const RunSummary& lastSummary() const { return m_lastSummary; }
   /// The whole window with the 3-D view composited in, opaque.
@@ -144,6 +145,10 @@ class MainWindow : public QMainWindow {
   /// Marks the FE nodes k, m, n of the selected virtual body in the view (none otherwise).
   void markVirtualBodyNodes();
   /// Shows or hides the rotation handle for what the view shows now.
+  /// The followed body of the scene from m_followedItem (after a rebuild); ends following when it is gone.
+  void applyFollowedBody();
+  /// Frames the model (animated) when part of it is outside the view.
+  void frameIfOutOfView();
   void updateOrientationHandle();
   /// The folder files named in the model are relative to ("" for a model not from a file).
   QString modelDirectory() const;
@@ -223,6 +228,8 @@ class MainWindow : public QMainWindow {
   Recovery* m_recovery = nullptr;
   QAction* m_pauseAction = nullptr;
   QAction* m_resetCameraAction = nullptr;
+  QAction* m_followBodyAction = nullptr;
+  std::string m_followedItem;  ///< JSON path of the body the camera follows ("" for none)
   QAction* m_showMarkersAction = nullptr;
   QAction* m_exportAnimationAction = nullptr;
   QAction* m_exportImageAction = nullptr;

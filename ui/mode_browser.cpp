@@ -292,7 +292,13 @@ void ModeBrowser::showMode(int mode) {
   m_mode = mode;
   m_phase = 0.0;
   if (m_table->currentRow() != mode) m_table->selectRow(mode);
-  // the colour scale: the mode at its largest drawn deflection
+  // the label names the mode (not a time); the colour scale is relative, at the mode's largest
+  // drawn deflection
+  const QString hz = m_table->item(mode, 1) ? m_table->item(mode, 1)->text() : QString();
+  const QString kind = m_table->item(mode, 2) ? m_table->item(mode, 2)->text() : QString();
+  m_scene->setModeLabel((hz.isEmpty() || hz == QStringLiteral("—") ? tr("mode %1 (%2 shape)").arg(mode + 1).arg(kind)
+                                                                    : tr("mode %1: %2 Hz").arg(mode + 1).arg(hz))
+                            .toStdString());
   draw(std::numbers::pi / 2);
   m_scene->resetColourRange();
   if (m_animate->isChecked()) m_timer->start();
@@ -305,6 +311,7 @@ void ModeBrowser::stop() {
   m_timer->stop();
   if (m_mode >= 0) {
     m_mode = -1;
+    m_scene->setModeLabel({});
     m_scene->resetPoses();
     m_scene->resetColourRange();
     emit viewChanged();

@@ -1,6 +1,7 @@
 #include "ui/plot_panel.h"
 
 #include "render/geometry.h"
+#include "ui/display_units.h"
 
 #include <QChart>
 #include <QGraphicsLayout>
@@ -16,6 +17,8 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QPushButton>
+#include <QScatterSeries>
+#include <QComboBox>
 #include <QSplitter>
 #include <QSvgGenerator>
 #include <QTabWidget>
@@ -70,6 +73,8 @@ PlotView::PlotView(const ResultTable& results, QWidget* parent) : QChartView(par
   m_time = new QValueAxis(chart);
   m_time->setTitleText(tr("t [s]"));
   m_time->setLabelFormat("%.4g");
+  m_time->setTickType(QValueAxis::TicksDynamic);
+  m_time->setTickAnchor(0.0);
   m_small = m_time->labelsFont();
   m_small.setPointSizeF(m_small.pointSizeF() * 0.85);
   m_time->setLabelsFont(m_small);
@@ -84,6 +89,15 @@ PlotView::PlotView(const ResultTable& results, QWidget* parent) : QChartView(par
   m_cursor->attachAxis(m_time);
   m_cursor->attachAxis(makeValueAxis(chart, ""));
   for (QLegendMarker* marker : chart->legend()->markers(m_cursor)) marker->setVisible(false);
+  m_marks = new QScatterSeries(chart);
+  m_marks->setMarkerSize(9.0);
+  m_marks->setColor(QColor(60, 60, 60));
+  m_marks->setBorderColor(Qt::white);
+  chart->addSeries(m_marks);
+  m_marks->attachAxis(m_time);
+  m_marks->attachAxis(m_valueAxes.front().second);
+  for (QLegendMarker* marker : chart->legend()->markers(m_marks)) marker->setVisible(false);
+  setMouseTracking(true);  // the spectrum's cursor follows the mouse
   // setChart releases the chart QChartView made for itself without deleting it
   QChart* made = this->chart();
   setChart(chart);
@@ -120,11 +134,75 @@ void PlotView::removeChannels() {
   emit channelsChanged();
 }
 
+void PlotView::setAbscissa(Abscissa abscissa, const std::string& xChannel) {
+  if (abscissa == m_abscissa && xChannel == m_xChannel) return;
+  m_abscissa = abscissa;
+  m_xChannel = abscissa == Abscissa::Channel ? xChannel : std::string();
+  m_spectraSamples = 0;
+  m_cursorFrequency = -1.0;
+  m_autoscale = true;
+  refresh();
+  emit channelsChanged();
+}
+
+QString PlotView::xTitle() const {
+  if (m_abscissa == Abscissa::Frequency) return tr("f [Hz]");
+  if (m_abscissa == Abscissa::Channel) {
+    const int c = m_results.channelIndex(m_xChannel);
+    if (c < 0) return QString::fromStdString(m_xChannel) + tr(" (not in this run)");
+    const Channel& channel = m_results.channels()[std::size_t(c)];
+    return QString("%1 [%2]").arg(QString::fromStdString(channel.name), shownUnit(channel.unit).unit);
+  }
+  return tr("t [s]");
+}
+
+void PlotView::updateSpectra() {
+  // an FFT of every channel per redraw would cost the live view: only when the run has grown
+  // by a tenth since, or was replaced
+  const std::size_t n = m_results.size();
+  if (m_spectra.size() == m_names.size() && m_spectraSamples > 0 && n >= m_spectraSamples &&
+      n < m_spectraSamples + m_spectraSamples / 10 + 1 && (n == m_spectraSamples || n < 64))
+    return;
+  m_spectra.assign(m_names.size(), Spectrum{});
+  m_spectraSamples = n;
+  const std::vector<double> time(m_results.time().begin(), m_results.time().end());
+  for (std::size_t k = 0; k < m_names.size(); ++k) {
+    const int c = m_results.channelIndex(m_names[k]);
+    if (c < 0) continue;
+    const double factor = shownUnit(m_results.channels()[std::size_t(c)].unit).factor;
+    std::vector<double> values(m_results.column(std::size_t(c)).begin(), m_results.column(std::size_t(c)).end());
+    for (double& v : values) v *= factor;
+    m_spectra[k] = amplitudeSpectrum(time, values);
+  }
+}
+
 void PlotView::refresh() {
   const bool any = !m_results.empty();
+  const int xc = m_abscissa == Abscissa::Channel ? m_results.channelIndex(m_xChannel) : -1;
+  const double xFactor = xc >= 0 ? shownUnit(m_results.channels()[std::size_t(xc)].unit).factor : 1.0;
+  if (m_abscissa == Abscissa::Frequency && any) updateSpectra();
   if (m_autoscale && any) {
-    m_t0 = m_results.time().front();
-    m_t1 = m_results.time().back();
+    if (m_abscissa == Abscissa::Time) {
+      m_t0 = m_results.time().front();
+      m_t1 = m_results.time().back();
+    } else if (m_abscissa == Abscissa::Channel && xc >= 0) {
+      const auto [lo, hi] = m_results.range(std::size_t(xc), 0, m_results.size());
+      m_t0 = xFactor * lo, m_t1 = xFactor * hi;
+      if (m_t0 > m_t1) std::swap(m_t0, m_t1);
+      const double pad = 0.03 * (m_t1 - m_t0);
+      m_t0 -= pad, m_t1 += pad;
+    } else if (m_abscissa == Abscissa::Frequency) {
+      // up to a quarter beyond the last line above 1 % of its channel's peak: the content, not
+      // a long flat tail up to the Nyquist frequency (the wheel zooms out to it)
+      m_t0 = 0.0, m_t1 = 0.0;
+      for (const Spectrum& sp : m_spectra) {
+        if (sp.empty()) continue;
+        const double peak = *std::max_element(sp.amplitude.begin() + 1, sp.amplitude.end());
+        std::size_t last = sp.frequency.size() - 1;
+        while (last > 1 && !(sp.amplitude[last] >= 1e-2 * peak)) --last;
+        m_t1 = std::max(m_t1, std::min(sp.frequency.back(), 1.25 * sp.frequency[last] + 2 * sp.resolution));
+      }
+    }
   }
   if (!(m_t1 > m_t0)) m_t1 = m_t0 + 1.0;
   // one bucket per pixel column of the plot area: the drawing is exact at this zoom
@@ -143,25 +221,55 @@ void PlotView::refresh() {
       continue;
     }
     const Channel& channel = m_results.channels()[std::size_t(c)];
-    series->setName(QString::fromStdString(channel.header()));
-    attachToUnit(series, channel.unit);
-    double& lo = ranges[channel.unit].lo;
-    double& hi = ranges[channel.unit].hi;
-    const ResultTable::Envelope env = m_results.envelope(std::size_t(c), m_t0, m_t1, buckets);
+    const ShownUnit shown = shownUnit(channel.unit);
+    const std::string unit = shown.unit.toStdString();
+    series->setName(QString("%1 [%2]").arg(QString::fromStdString(channel.name), shown.unit));
+    attachToUnit(series, unit);
+    double& lo = ranges[unit].lo;
+    double& hi = ranges[unit].hi;
     QList<QPointF>& points = curves[k];
-    points.reserve(int(env.size()) * 2);
-    for (std::size_t b = 0; b < env.size(); ++b) {
-      // a vertical stroke per pixel column from one extreme to the other, the one nearer the
-      // bucket's first value first: every column shows exactly its samples' range, with half
-      // the points (and half the drawing) of first-extremes-last
-      const double t = env.time[b];
-      const bool minFirst = env.first[b] - env.min[b] < env.max[b] - env.first[b];
-      points.append({t, minFirst ? env.min[b] : env.max[b]});
-      if (env.min[b] != env.max[b]) points.append({t, minFirst ? env.max[b] : env.min[b]});
-      lo = std::min(lo, env.min[b]);
-      hi = std::max(hi, env.max[b]);
+    const auto add = [&](double x, double y) {
+      points.append({x, y});
+      if (std::isfinite(y)) lo = std::min(lo, y), hi = std::max(hi, y);
+    };
+    if (m_abscissa == Abscissa::Time) {
+      const ResultTable::Envelope env = m_results.envelope(std::size_t(c), m_t0, m_t1, buckets);
+      points.reserve(int(env.size()) * 2);
+      for (std::size_t b = 0; b < env.size(); ++b) {
+        // a vertical stroke per pixel column from one extreme to the other, the one nearer the
+        // bucket's first value first: every column shows exactly its samples' range, with half
+        // the points (and half the drawing) of first-extremes-last
+        const double t = env.time[b];
+        const bool minFirst = env.first[b] - env.min[b] < env.max[b] - env.first[b];
+        add(t, shown.factor * (minFirst ? env.min[b] : env.max[b]));
+        if (env.min[b] != env.max[b]) add(t, shown.factor * (minFirst ? env.max[b] : env.min[b]));
+      }
+    } else if (m_abscissa == Abscissa::Channel) {
+      if (xc < 0) continue;
+      // every sample up to 20 000 points, then every k-th: a curve in the plane has no envelope
+      const std::span<const double> x = m_results.column(std::size_t(xc)), y = m_results.column(std::size_t(c));
+      const std::size_t stride = std::max<std::size_t>(1, x.size() / 20000);
+      points.reserve(int(x.size() / stride) + 1);
+      for (std::size_t i = 0; i < x.size(); i += stride)
+        if (std::isfinite(x[i]) && std::isfinite(y[i])) add(xFactor * x[i], shown.factor * y[i]);
+    } else if (k < m_spectra.size() && !m_spectra[k].empty()) {
+      // the largest amplitude per pixel column: a narrow peak is never lost between columns
+      const Spectrum& sp = m_spectra[k];
+      const double width = (m_t1 - m_t0) / buckets;
+      for (std::size_t b = 0; b < sp.frequency.size();) {
+        std::size_t best = b, e = b + 1;
+        const double column = std::floor((sp.frequency[b] - m_t0) / width);
+        while (e < sp.frequency.size() && std::floor((sp.frequency[e] - m_t0) / width) == column) {
+          if (sp.amplitude[e] > sp.amplitude[best]) best = e;
+          ++e;
+        }
+        add(sp.frequency[best], sp.amplitude[best]);
+        b = e;
+      }
+      lo = std::min(lo, 0.0);  // amplitudes from zero
     }
   }
+  m_time->setTitleText(xTitle());
   // the axes first, each set once and only when it changes: every axis change makes every
   // series rebuild its geometry (twice the cost of the whole redraw with 10 curves)
   if (m_autoscale) {
@@ -175,16 +283,34 @@ void PlotView::refresh() {
       if (!(hi >= lo)) lo = -1, hi = 1;
       const double pad = hi > lo ? 0.05 * (hi - lo) : std::max(1e-12, 0.05 * std::abs(hi));
       const double step = render::niceStep((hi - lo + 2 * pad) / double(wanted));
-      const double niceLo = std::floor((lo - pad) / step) * step, niceHi = std::ceil((hi + pad) / step) * step;
-      if (axis->min() != niceLo || axis->max() != niceHi) axis->setRange(niceLo, niceHi);
-      if (axis->tickInterval() != step) axis->setTickInterval(step);
+      // a quantity that is never negative (an amplitude, a von Mises stress) starts at 0
+      const double niceLo = lo >= 0.0 ? std::max(0.0, std::floor((lo - pad) / step) * step) : std::floor((lo - pad) / step) * step;
+      const double niceHi = std::ceil((hi + pad) / step) * step;
+      setAxis(axis, niceLo, niceHi, step);
     }
-    if (m_time->min() != m_t0 || m_time->max() != m_t1) m_time->setRange(m_t0, m_t1);
   }
+  // round ticks on the horizontal axis too, as many as fit its labels
+  setAxis(m_time, m_t0, m_t1, render::niceStep((m_t1 - m_t0) / std::clamp(int(chart()->plotArea().width() / 90.0), 2, 10)));
   // an axis whose unit no channel has any more is hidden (kept: Qt Charts dislikes removals)
   for (const auto& [unit, axis] : m_valueAxes) axis->setVisible(unit.empty() ? m_valueAxes.size() == 1 : ranges.count(unit));
   for (std::size_t k = 0; k < m_names.size(); ++k) m_series[k]->replace(curves[k]);
   updateCursor();
+}
+
+QList<QPointF> PlotView::points(const std::string& name) const {
+  for (std::size_t k = 0; k < m_names.size(); ++k)
+    if (m_names[k] == name) return m_series[k]->points();
+  return {};
+}
+
+QList<QPointF> PlotView::cursorMarks() const { return m_markValues; }
+
+void PlotView::setAxis(QValueAxis* axis, double lo, double hi, double step) {
+  // the interval first when the range grows: a thousand times the range with the old interval
+  // would make Qt Charts lay out a million ticks
+  if (axis->tickInterval() < step) axis->setTickInterval(step);
+  if (axis->min() != lo || axis->max() != hi) axis->setRange(lo, hi);
+  if (axis->tickInterval() != step) axis->setTickInterval(step);
 }
 
 QValueAxis* PlotView::valueAxis(const std::string& unit) {
@@ -232,28 +358,89 @@ void PlotView::fit() {
   refresh();
 }
 
+void PlotView::unitsChanged() {
+  m_spectraSamples = 0;  // the spectra are kept in the shown units
+  m_autoscale = true;
+  refresh();
+}
+
 void PlotView::setCursorTime(double t) {
   m_cursorTime = t;
   updateCursor();
 }
 
+void PlotView::setCursorFrequency(double f) {
+  m_cursorFrequency = f;
+  updateCursor();
+}
+
 void PlotView::updateCursor() {
   const QValueAxis* axis = m_valueAxes.front().second;
-  m_cursor->replace(QList<QPointF>{{m_cursorTime, axis->min()}, {m_cursorTime, axis->max()}});
+  QList<QPointF> marks, drawn;
+  double x = m_cursorTime;
+  if (m_abscissa == Abscissa::Frequency) {
+    for (const Spectrum& sp : m_spectra)  // at first, at the first channel's peak
+      if (m_cursorFrequency < 0.0 && !sp.empty()) m_cursorFrequency = peakFrequency(sp);
+    x = std::max(m_cursorFrequency, 0.0);
+  }
+  if (m_abscissa == Abscissa::Channel) {
+    // a mark on each curve where the animation's time is
+    const int xc = m_results.channelIndex(m_xChannel);
+    if (xc >= 0 && !m_results.empty()) {
+      const std::size_t i = m_results.indexAtTime(m_cursorTime);
+      const double xFactor = shownUnit(m_results.channels()[std::size_t(xc)].unit).factor;
+      for (std::size_t k = 0; k < m_names.size(); ++k)
+        if (const int c = m_results.channelIndex(m_names[k]); c >= 0) {
+          const ShownUnit shown = shownUnit(m_results.channels()[std::size_t(c)].unit);
+          const QPointF mark(xFactor * m_results.column(std::size_t(xc))[i], shown.factor * m_results.column(std::size_t(c))[i]);
+          marks.append(mark);
+          // the mark series lives on the first value axis: a value on another unit's axis is
+          // placed at the same height its own axis gives it
+          const QValueAxis* own = axisOfUnit(shown.unit.toStdString());
+          const double share = own && own->max() > own->min() ? (mark.y() - own->min()) / (own->max() - own->min()) : 0.5;
+          drawn.append({mark.x(), axis->min() + share * (axis->max() - axis->min())});
+        }
+    }
+    m_cursor->clear();
+  } else {
+    m_cursor->replace(QList<QPointF>{{x, axis->min()}, {x, axis->max()}});
+  }
+  m_markValues = marks;
+  m_marks->replace(drawn);
   emit readoutChanged(readout());
 }
 
 QString PlotView::readout() const {
   if (m_results.empty() || m_names.empty()) return {};
+  const auto value = [](double v, const QString& unit) { return QString("%1 %2").arg(v, 0, 'g', 6).arg(unit); };
+  QStringList parts;
+  if (m_abscissa == Abscissa::Frequency) {
+    const double f = std::max(m_cursorFrequency, 0.0);
+    parts << tr("f = %1 Hz").arg(f, 0, 'g', 5);
+    for (std::size_t k = 0; k < m_names.size() && k < m_spectra.size(); ++k) {
+      const Spectrum& sp = m_spectra[k];
+      const int c = m_results.channelIndex(m_names[k]);
+      if (sp.empty() || c < 0) continue;
+      const auto bin = std::size_t(std::clamp(std::lround(f / sp.resolution), 0L, long(sp.frequency.size()) - 1));
+      parts << tr("%1: %2 (peak at %3 Hz)")
+                   .arg(QString::fromStdString(m_names[k]))
+                   .arg(value(sp.amplitude[bin], shownUnit(m_results.channels()[std::size_t(c)].unit).unit))
+                   .arg(peakFrequency(sp), 0, 'g', 5);
+    }
+    return parts.join("   ");
+  }
   const std::size_t i = m_results.indexAtTime(m_cursorTime);
-  QStringList parts{tr("t = %1 s").arg(m_results.time()[i], 0, 'g', 6)};
-  for (const std::string& name : m_names) {
-    const int c = m_results.channelIndex(name);
+  parts << tr("t = %1 s").arg(m_results.time()[i], 0, 'g', 6);
+  std::vector<std::string> names = m_names;
+  if (m_abscissa == Abscissa::Channel) names.insert(names.begin(), m_xChannel);
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const int c = m_results.channelIndex(names[k]);
     if (c < 0) continue;
-    parts << QString("%1 = %2 %3")
-                 .arg(QString::fromStdString(name))
-                 .arg(m_results.column(std::size_t(c))[i], 0, 'g', 6)
-                 .arg(QString::fromStdString(m_results.channels()[std::size_t(c)].unit));
+    const ShownUnit shown = shownUnit(m_results.channels()[std::size_t(c)].unit);
+    parts << QString("%1%2 = %3")
+                 .arg(m_abscissa == Abscissa::Channel && k == 0 ? "x: " : "")
+                 .arg(QString::fromStdString(names[k]))
+                 .arg(value(shown.factor * m_results.column(std::size_t(c))[i], shown.unit));
   }
   return parts.join("   ");
 }
@@ -270,12 +457,38 @@ bool PlotView::exportCsv(const QString& path, QString& error) const {
     error = tr("cannot write '%1'").arg(path);
     return false;
   }
-  // every sample of the plotted channels (not the drawn envelope), full precision
   QTextStream out(&file);
   out.setRealNumberPrecision(17);
+  if (m_abscissa == Abscissa::Frequency) {
+    // the spectra as drawn from (every bin), in the shown units
+    out << "frequency [Hz]";
+    std::size_t bins = 0;
+    for (std::size_t k = 0; k < m_names.size() && k < m_spectra.size(); ++k) {
+      const int c = m_results.channelIndex(m_names[k]);
+      if (c < 0 || m_spectra[k].empty()) continue;
+      out << "," << QString::fromStdString(m_names[k]) << " amplitude [" << shownUnit(m_results.channels()[std::size_t(c)].unit).unit << "]";
+      bins = std::max(bins, m_spectra[k].frequency.size());
+    }
+    out << "\n";
+    for (std::size_t b = 0; b < bins; ++b) {
+      bool first = true;
+      for (const Spectrum& sp : m_spectra) {
+        if (sp.empty()) continue;
+        if (first) out << (b < sp.frequency.size() ? sp.frequency[b] : 0.0);
+        first = false;
+        out << "," << (b < sp.amplitude.size() ? sp.amplitude[b] : 0.0);
+      }
+      out << "\n";
+    }
+    return true;
+  }
+  // every sample of the plotted channels (not the drawn envelope), SI, full precision; an x-y
+  // plot's x channel first
   std::vector<int> columns;
   out << "time [s]";
-  for (const std::string& name : m_names) {
+  std::vector<std::string> names = m_names;
+  if (m_abscissa == Abscissa::Channel) names.insert(names.begin(), m_xChannel);
+  for (const std::string& name : names) {
     const int c = m_results.channelIndex(name);
     if (c < 0) continue;
     columns.push_back(c);
@@ -340,6 +553,12 @@ void PlotView::mouseReleaseEvent(QMouseEvent* event) {
   }
 }
 
+void PlotView::mouseMoveEvent(QMouseEvent* event) {
+  QChartView::mouseMoveEvent(event);
+  if (m_abscissa == Abscissa::Frequency && chart()->plotArea().contains(event->position()))
+    setCursorFrequency(chart()->mapToValue(event->position(), m_cursor).x());
+}
+
 void PlotView::resizeEvent(QResizeEvent* event) {
   QChartView::resizeEvent(event);
   refresh();  // buckets follow the plot's width
@@ -382,6 +601,20 @@ PlotPanel::PlotPanel(const ResultTable& results, QWidget* parent) : QWidget(pare
     if (PlotView* p = currentPlot()) p->removeChannels();
   });
   button(tr("Export…"), "exportPlot", tr("Save this plot as PNG or SVG, or its data as CSV"), [this] { exportCurrent(); });
+  m_abscissa = new QComboBox(right);
+  m_abscissa->setObjectName("plotAbscissa");
+  m_abscissa->setToolTip(tr("The horizontal axis of this plot: time, another channel (an x-y plot), or frequency "
+                            "(the amplitude spectrum of each channel, Hann window)"));
+  m_abscissa->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  buttons->addWidget(m_abscissa);
+  connect(m_abscissa, &QComboBox::activated, this, [this] {
+    PlotView* plot = currentPlot();
+    if (!plot) return;
+    const QString x = m_abscissa->currentData().toString();
+    if (x == "@time") plot->setAbscissa(PlotView::Abscissa::Time);
+    else if (x == "@spectrum") plot->setAbscissa(PlotView::Abscissa::Frequency);
+    else plot->setAbscissa(PlotView::Abscissa::Channel, x.toStdString());
+  });
   buttons->addStretch(1);
   column->addLayout(buttons);
   m_tabs = new QTabWidget(right);
@@ -395,8 +628,10 @@ PlotPanel::PlotPanel(const ResultTable& results, QWidget* parent) : QWidget(pare
   m_readout->setObjectName("plotReadout");
   m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
   column->addWidget(m_readout);
-  connect(m_tabs, &QTabWidget::currentChanged, this,
-          [this] { m_readout->setText(currentPlot() ? currentPlot()->readout() : QString()); });
+  connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+    m_readout->setText(currentPlot() ? currentPlot()->readout() : QString());
+    updateAbscissaBox();
+  });
 
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
@@ -422,7 +657,12 @@ PlotView* PlotPanel::addPlot() {
     const int i = m_tabs->indexOf(plot);
     if (i >= 0 && !plot->channelNames().empty())
       m_tabs->setTabText(i, QString::fromStdString(plot->channelNames().front()) +
-                                (plot->channelNames().size() > 1 ? QString(" +%1").arg(plot->channelNames().size() - 1) : ""));
+                                (plot->channelNames().size() > 1 ? QString(" +%1").arg(plot->channelNames().size() - 1) : "") +
+                                (plot->abscissa() == PlotView::Abscissa::Frequency ? tr(" (FFT)")
+                                 : plot->abscissa() == PlotView::Abscissa::Channel
+                                     ? tr(" vs %1").arg(QString::fromStdString(plot->xChannel()))
+                                     : QString()));
+    if (plot == currentPlot()) updateAbscissaBox();
     emit layoutChanged();
   });
   emit layoutChanged();
@@ -434,6 +674,8 @@ QList<QStringList> PlotPanel::plotLayout() const {
   for (int i = 0; i < m_tabs->count(); ++i)
     if (auto* plot = qobject_cast<PlotView*>(m_tabs->widget(i))) {
       QStringList names;
+      if (plot->abscissa() == PlotView::Abscissa::Frequency) names << "@spectrum";
+      if (plot->abscissa() == PlotView::Abscissa::Channel) names << "@x=" + QString::fromStdString(plot->xChannel());
       for (const std::string& name : plot->channelNames()) names << QString::fromStdString(name);
       layout << names;
     }
@@ -446,7 +688,11 @@ void PlotPanel::setPlotLayout(const QList<QStringList>& layout) {
   m_plotsMade = 0;
   for (const QStringList& names : layout) {
     PlotView* plot = addPlot();
-    for (const QString& name : names) plot->addChannel(name.toStdString());
+    for (const QString& name : names) {
+      if (name == "@spectrum") plot->setAbscissa(PlotView::Abscissa::Frequency);
+      else if (name.startsWith("@x=")) plot->setAbscissa(PlotView::Abscissa::Channel, name.mid(3).toStdString());
+      else plot->addChannel(name.toStdString());
+    }
   }
   if (m_tabs->count() == 0) addPlot();
   m_tabs->setCurrentIndex(0);
@@ -458,7 +704,32 @@ void PlotPanel::setChannels(const std::vector<Channel>& channels) {
     auto* item = new QListWidgetItem(QString::fromStdString(c.header()), m_list);
     item->setData(Qt::UserRole, QString::fromStdString(c.name));
   }
+  updateAbscissaBox();
   refreshAll();
+}
+
+void PlotPanel::updateAbscissaBox() {
+  const QSignalBlocker block(m_abscissa);
+  m_abscissa->clear();
+  m_abscissa->addItem(tr("x: time"), "@time");
+  m_abscissa->addItem(tr("x: frequency (spectrum)"), "@spectrum");
+  for (int i = 0; i < m_list->count(); ++i) {
+    const QString name = m_list->item(i)->data(Qt::UserRole).toString();
+    m_abscissa->addItem(tr("x: %1").arg(name), name);
+  }
+  const PlotView* plot = currentPlot();
+  QString shown = "@time";
+  if (plot && plot->abscissa() == PlotView::Abscissa::Frequency) shown = "@spectrum";
+  if (plot && plot->abscissa() == PlotView::Abscissa::Channel) {
+    shown = QString::fromStdString(plot->xChannel());
+    if (m_abscissa->findData(shown) < 0) m_abscissa->addItem(tr("x: %1 (not in this run)").arg(shown), shown);
+  }
+  m_abscissa->setCurrentIndex(m_abscissa->findData(shown));
+}
+
+void PlotPanel::unitsChanged() {
+  for (int i = 0; i < m_tabs->count(); ++i)
+    if (auto* plot = qobject_cast<PlotView*>(m_tabs->widget(i))) plot->unitsChanged();
 }
 
 void PlotPanel::samplesAppended() {

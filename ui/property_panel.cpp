@@ -1,7 +1,9 @@
 #include "ui/property_panel.h"
 
+#include "core/base/cardan_angles.h"
 #include "core/model/validate.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -21,10 +23,12 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <memory>
 #include <cmath>
+#include <numbers>
 
 namespace flexim::ui {
 
@@ -56,10 +60,12 @@ QString prettyUnit(const std::string& unit) {
   return QString::fromStdString(unit).replace("^2", "²").replace("^3", "³").replace(' ', "·");
 }
 
-/// The label of a field's row: its key in words and its unit ("mass [kg]").
-QString rowLabel(const FieldDescription& f) {
+/// The label of a field's row: its key in words and its unit ("mass [kg]"), the unit of the
+/// value it describes put in ("speed [rad/s]" in a driver of a rotation).
+QString rowLabel(const FieldDescription& f, const std::string& valueUnit = {}) {
   QString label = QString::fromStdString(f.key).replace('_', ' ');
-  if (!f.unit.empty()) label += QString(" [%1]").arg(prettyUnit(f.unit));
+  const std::string unit = unitIn(f.unit, valueUnit);
+  if (!unit.empty()) label += QString(" [%1]").arg(prettyUnit(unit));
   return label;
 }
 
@@ -108,7 +114,7 @@ class FieldLineEdit : public QLineEdit {
   }
 };
 
-/// A row of number fields (a vector, a quaternion) edited together.
+/// A row of number fields (a vector, a quaternion, angles) edited together.
 struct NumberRow {
   std::vector<QLineEdit*> edits;
   bool read(std::vector<double>& out) const {
@@ -230,7 +236,7 @@ void PropertyPanel::showNotes() {
   m_notes->setVisible(!lines.isEmpty());
 }
 
-void PropertyPanel::addRows(const ItemDescription& d, const std::string& prefix) {
+void PropertyPanel::addRows(const ItemDescription& d, const std::string& prefix, const std::string& valueUnit) {
   for (const FieldDescription& f : d.fields) {
     const std::string key = prefix + f.key;
     if (f.inputOnly || m_rows.count(key) || !m_document->applies(m_item, key)) continue;
@@ -241,7 +247,7 @@ void PropertyPanel::addRows(const ItemDescription& d, const std::string& prefix)
       auto* heading = new QLabel(QString("<b>%1</b>").arg(rowLabel(f)), m_form);
       heading->setToolTip(QString::fromStdString(f.help));
       m_layout->addRow(heading);
-      addRows(*f.item, key + ".");
+      addRows(*f.item, key + ".", f.valueUnit ? f.valueUnit(m_document->itemData(m_item)) : std::string());
       continue;
     }
     if (!f.get || !f.set) continue;
@@ -259,7 +265,7 @@ void PropertyPanel::addRows(const ItemDescription& d, const std::string& prefix)
     row.error->setStyleSheet("color: #b00020;");
     row.error->hide();
     box->addWidget(row.error);
-    auto* label = new QLabel(rowLabel(f), m_form);
+    auto* label = new QLabel(rowLabel(f, valueUnit), m_form);
     const QString help = QString::fromStdString(f.help);
     label->setToolTip(help);
     editor->setToolTip(help);
@@ -280,7 +286,9 @@ void PropertyPanel::onFieldChanged(ItemId id, const QString& key) {
     if (const FieldDescription* object = d->field(k.substr(0, dot)); object && object->item)
       relayout = object->item->isDiscriminator(k.substr(dot + 1));
   if (d)
-    for (const FieldDescription& f : d->fields) relayout = relayout || f.bodyKey == k;
+    for (const FieldDescription& f : d->fields)
+      // a marker's body changed; or the unit of a nested object's value may have (a driver's coordinate)
+      relayout = relayout || f.bodyKey == k || (f.valueUnit && k.rfind(f.key + ".", 0) != 0);
   // what a list offers may follow the item's other lists (the components of its quantities)
   if (d)
     if (const FieldDescription* changed = d->field(k); changed && changed->options) relayout = true;
@@ -363,7 +371,7 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, const std::string&
     });
     return e;
   };
-  // a fixed number of numbers side by side (vectors, quaternions), committed together
+  // a fixed number of numbers side by side (vectors), committed together
   const auto numberRow = [&](int n, std::function<FieldValue(const std::vector<double>&)> toValue,
                              std::function<std::vector<double>(const FieldValue&)> fromValue) -> QWidget* {
     auto* w = new QWidget(m_form);
@@ -380,8 +388,7 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, const std::string&
       });
       e->setMinimumWidth(50);
       static const char* const xyz[] = {"x", "y", "z"};
-      static const char* const wxyz[] = {"w", "x", "y", "z"};
-      e->setPlaceholderText(n == 4 ? wxyz[i] : n == 3 ? xyz[i] : "");
+      e->setPlaceholderText(n == 3 ? xyz[i] : "");
       h->addWidget(e);
       numbers->edits.push_back(e);
     }
@@ -503,18 +510,68 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, const std::string&
             return x ? std::vector<double>(x->data(), x->data() + 6) : std::vector<double>{};
           });
     case FieldType::Quaternion:
-    case FieldType::Orientation:
-      return numberRow(
-          4,
-          [](const std::vector<double>& v) {
-            Quat q(v[0], v[1], v[2], v[3]);
-            if (q.norm() > 0) q.normalize();  // as the JSON reader does
-            return FieldValue(q);
-          },
-          [](const FieldValue& v) {
-            const auto* q = std::get_if<Quat>(&v);
-            return q ? std::vector<double>{q->w(), q->x(), q->y(), q->z()} : std::vector<double>{};
-          });
+    case FieldType::Orientation: {
+      // the quaternion (committed when the focus leaves its four boxes or on Return, so typing
+      // w, x, y, z in turn is not renormalised after each) and Cardan angles, each committed alone
+      auto* w = new QWidget(m_form);
+      w->setObjectName(name);
+      auto* grid = new QGridLayout(w);
+      grid->setContentsMargins(0, 0, 0, 0);
+      grid->setHorizontalSpacing(3);
+      grid->setVerticalSpacing(2);
+      auto quaternion = std::make_shared<NumberRow>();
+      auto angles = std::make_shared<NumberRow>();
+      auto pending = std::make_shared<bool>(false);
+      static const char* const wxyz[] = {"w", "x", "y", "z"};
+      for (int i = 0; i < 4; ++i) {
+        auto* e = new FieldLineEdit(w);
+        e->setObjectName(name + ":" + QString::number(i));
+        e->setPlaceholderText(wxyz[i]);
+        e->setMinimumWidth(44);
+        connect(e, &QLineEdit::editingFinished, this, [this, e, key, quaternion, pending] {
+          if (!e->isModified() && !*pending) return;
+          e->setModified(false);
+          const QWidget* next = QApplication::focusWidget();
+          const bool withinRow = next && next != e &&
+                                 std::find(quaternion->edits.begin(), quaternion->edits.end(), next) != quaternion->edits.end();
+          *pending = withinRow;
+          if (withinRow) return;  // the next box of the same quaternion: wait for the whole
+          std::vector<double> v;
+          if (!quaternion->read(v)) return refuse(key, tr("expected a number in every box"));
+          Quat q(v[0], v[1], v[2], v[3]);
+          if (!(q.norm() > 0)) return refuse(key, tr("the quaternion must not be zero"));
+          commit(key, FieldValue(q.normalized()));  // as the JSON reader does
+        });
+        grid->addWidget(e, 0, i);
+        quaternion->edits.push_back(e);
+      }
+      auto* anglesLabel = new QLabel(tr("x-y'-z'' [°]"), w);
+      anglesLabel->setToolTip(tr("Cardan angles: turn about x, then about the new y, then about the new z"));
+      grid->addWidget(anglesLabel, 1, 0);
+      for (int i = 0; i < 3; ++i) {
+        QLineEdit* e = lineEdit(w, name + ":deg" + QString::number(i), [this, key, angles](QLineEdit*) {
+          std::vector<double> v;
+          if (!angles->read(v)) return refuse(key, tr("expected an angle in every box"));
+          commit(key, FieldValue(fromXyzAngles(Vec3(v[0], v[1], v[2]) * (std::numbers::pi / 180.0))));
+        });
+        e->setMinimumWidth(44);
+        static const char* const axes[] = {"about x", "about y'", "about z''"};
+        e->setPlaceholderText(axes[i]);
+        grid->addWidget(e, 1, i + 1);
+        angles->edits.push_back(e);
+      }
+      row.show = [quaternion, angles, pending](const FieldValue& v) {
+        const auto* q = std::get_if<Quat>(&v);
+        if (!q) return;
+        *pending = false;
+        const double values[] = {q->w(), q->x(), q->y(), q->z()};
+        quaternion->write(values);
+        const Vec3 degrees = xyzAngles(*q) * (180.0 / std::numbers::pi);
+        // rounded to 1e-9 degree: 30 reads 30, not 29.999999999999996
+        for (int i = 0; i < 3; ++i) setTextFromStart(angles->edits[std::size_t(i)], number(std::round(degrees[i] * 1e9) / 1e9));
+      };
+      return w;
+    }
     case FieldType::Inertia: {
       auto* w = new QWidget(m_form);
       w->setObjectName(name);

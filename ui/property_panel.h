@@ -49,7 +49,8 @@ class PropertyPanel : public QWidget {
   void showNotes();
   void onFieldChanged(ItemId id, const QString& key);
   /// The rows of a description's fields; keys get the prefix ("visual." for a nested object).
-  void addRows(const ItemDescription& d, const std::string& prefix);
+  /// The rows of d's fields (keys prefix + key); valueUnit: what "{value}" in their units is.
+  void addRows(const ItemDescription& d, const std::string& prefix, const std::string& valueUnit = {});
   /// The editor of one field (key: its path in the item), wired to commit its edits; null for
   /// kinds not edited here.
   QWidget* makeEditor(const FieldDescription& f, const std::string& key, Row& row);

@@ -67,6 +67,14 @@ std::string number(double v) {
 }
 }  // namespace
 
+std::string unitIn(const std::string& unit, const std::string& valueUnit) {
+  const std::size_t at = unit.find("{value}");
+  if (at == std::string::npos) return unit;
+  std::string shown = valueUnit;
+  if (shown.empty() && unit.size() > 7) shown = "1";  // "{value}/s" of a plain factor: 1/s
+  return unit.substr(0, at) + shown + unit.substr(at + 7);
+}
+
 std::string FieldDescription::limitProblem(double v) const {
   const bool low = minimum.set && (minimum.exclusive ? !(v > minimum.value) : !(v >= minimum.value));
   const bool high = maximum.set && (maximum.exclusive ? !(v < maximum.value) : !(v <= maximum.value));
@@ -184,9 +192,11 @@ class Fields {
   FieldDescription& vec3(std::string key, Vec3 T::*m, std::string unit, std::string help) {
     return value(std::move(key), FieldType::Vec3, m, std::move(unit), std::move(help)).byDefault("[0, 0, 0]");
   }
-  FieldDescription& orientation(std::string key, Quat T::*m, bool axesForm, std::string help) {
-    return value(std::move(key), axesForm ? FieldType::Orientation : FieldType::Quaternion, m, "", std::move(help))
-        .byDefault("[1, 0, 0, 0]");
+  /// A quaternion, which may also be given as Cardan angles in degrees (key + kAnglesSuffix).
+  void orientation(const std::string& key, Quat T::*m, bool axesForm, std::string help) {
+    value(key, axesForm ? FieldType::Orientation : FieldType::Quaternion, m, "", std::move(help)).byDefault("[1, 0, 0, 0]");
+    inputForm(key + kAnglesSuffix, FieldType::Vec3, "deg",
+              "*instead of* `" + key + "`: Cardan angles, turning about x, then the new y, then the new z");
   }
   /// An orientation that may also be given by its z axis (and a direction for x), in frame.
   void orientationOrAxes(Quat T::*m, std::string help, const std::string& frame) {
@@ -462,27 +472,27 @@ struct Registry {
     Fields<TimeFunctionSpec> f(function);
     using TF = TimeFunctionSpec;
     f.choice("type", &TF::type, "the kind of function").require();
-    f.number("value", &TF::value, "", "f = value").when("type", {"constant"}).require();
-    f.number("initial", &TF::initial, "", "value at t = 0 (ramp: before start)")
+    f.number("value", &TF::value, "{value}", "f = value").when("type", {"constant"}).require();
+    f.number("initial", &TF::initial, "{value}", "value at t = 0 (ramp: before start)")
         .when("type", {"constant_speed", "ramp"})
         .byDefault("0");
-    f.number("speed", &TF::speed, "1/s", "f = initial + speed · t").when("type", {"constant_speed"}).require();
+    f.number("speed", &TF::speed, "{value}/s", "f = initial + speed · t").when("type", {"constant_speed"}).require();
     f.number("start", &TF::start, "s", "time the ramp starts").when("type", {"ramp"}).byDefault("0");
-    f.number("slope", &TF::slope, "1/s", "f = initial + slope · (t − start) after start").when("type", {"ramp"}).require();
+    f.number("slope", &TF::slope, "{value}/s", "f = initial + slope · (t − start) after start").when("type", {"ramp"}).require();
     f.number("t0", &TF::t0, "s", "start of the step").when("type", {"smooth_step"}).require();
-    f.number("value0", &TF::value0, "", "value up to t0").when("type", {"smooth_step"}).require();
+    f.number("value0", &TF::value0, "{value}", "value up to t0").when("type", {"smooth_step"}).require();
     f.number("t1", &TF::t1, "s", "end of the step (t1 > t0)").when("type", {"smooth_step"}).require();
-    f.number("value1", &TF::value1, "", "value from t1").when("type", {"smooth_step"}).require();
-    f.number("amplitude", &TF::amplitude, "", "f = offset + amplitude · sin(2π · frequency · t + phase)")
+    f.number("value1", &TF::value1, "{value}", "value from t1").when("type", {"smooth_step"}).require();
+    f.number("amplitude", &TF::amplitude, "{value}", "f = offset + amplitude · sin(2π · frequency · t + phase)")
         .when("type", {"harmonic"})
         .require();
     f.number("frequency", &TF::frequency, "Hz", "frequency, ≥ 0").when("type", {"harmonic"}).require();
     f.number("phase", &TF::phase, "rad", "phase").when("type", {"harmonic"}).byDefault("0");
-    f.number("offset", &TF::offset, "", "offset").when("type", {"harmonic"}).byDefault("0");
+    f.number("offset", &TF::offset, "{value}", "offset").when("type", {"harmonic"}).byDefault("0");
     f.value("times", FieldType::NumberList, &TF::times, "s", "knot times, strictly increasing, ≥ 2 points")
         .when("type", {"table"})
         .require();
-    f.value("values", FieldType::NumberList, &TF::values, "", "knot values (same length as times)")
+    f.value("values", FieldType::NumberList, &TF::values, "{value}", "knot values (same length as times)")
         .when("type", {"table"})
         .require();
     f.check(checkTimeFunction);
@@ -497,7 +507,11 @@ struct Registry {
     f.choice("coordinate", &DriverSpec::coordinate,
              "which coordinate; default: the joint's own (`translation` for prismatic, else `rotation`)")
         .defaultFrom = defaultDriverCoordinate;
-    f.object("function", &DriverSpec::function, function, "coordinate value [rad] or [m] over time").require();
+    f.object("function", &DriverSpec::function, function, "coordinate value [rad] or [m] over time")
+        .require()
+        .valueUnit = [](const void* d) {
+      return static_cast<const DriverSpec*>(d)->coordinate == DriverSpec::Coordinate::Translation ? "m" : "rad";
+    };
     f.check(checkDriver);
   }
 

@@ -65,6 +65,13 @@ struct Condition {
 
 struct ItemDescription;
 
+/// An orientation `key` may be given as Cardan angles [deg] under key + this suffix instead.
+inline constexpr const char* kAnglesSuffix = "_xyz_deg";
+
+/// A field's unit with "{value}" replaced by the unit of the value it describes: "{value}/s" is
+/// "rad/s" in a driver of a rotation, "1/s" for a plain factor ("" value unit), "f/s" in the docs.
+std::string unitIn(const std::string& unit, const std::string& valueUnit);
+
 struct FieldDescription {
   std::string key;                 ///< JSON key
   FieldType type = FieldType::Number;
@@ -89,6 +96,9 @@ struct FieldDescription {
   /// StringList: the values this item may list, in their order (a sensor's quantities for its
   /// type); editors offer them to tick instead of typing. None: any.
   std::function<std::vector<std::string>(const void*)> options;
+  /// Object: the unit of the value its fields describe, from the holder (a driver's function is
+  /// an angle [rad] or a length [m]); the nested fields' units name it "{value}" (see unitIn).
+  std::function<std::string(const void*)> valueUnit;
 
   // Access to the value in the spec struct (the item's type, see ItemDescription::type).
   std::function<FieldValue(const void*)> get;

@@ -571,7 +571,7 @@ class ModelJsonTest : public QObject {
     row("zero quaternion", "/bodies/0/orientation", "[0,0,0,0]",
         "bodies[0].orientation: expected [w, x, y, z] with a non-zero length");
     row("orientation and axes", "/bodies/0/markers/0", R"({"name": "A", "orientation": [1,0,0,0], "z_axis": [0,0,1]})",
-        "bodies[0].markers[0].orientation: give either orientation or z_axis/x_axis, not both");
+        "bodies[0].markers[0].orientation: give one of orientation, orientation_xyz_deg or z_axis/x_axis, not several");
     row("zero z axis", "/bodies/0/markers/1/z_axis", "[0,0,0]", "bodies[0].markers[1].z_axis: must not be zero");
     row("x axis without z axis", "/bodies/0/markers/1/x_axis", "[1,0,0]", "bodies[0].markers[1].z_axis: required");
     row("parallel x axis", "/bodies/0/markers/1", R"({"name": "B", "z_axis": [0,0,1], "x_axis": [0,0,-2]})",

@@ -34,6 +34,7 @@
 #include <QMimeData>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QDir>
 #include <QImage>
@@ -229,6 +230,12 @@ class ModellingTest : public QObject {
     QVERIFY2(body.data->method.find("lumped-mass invariants") != std::string::npos, body.data->method.c_str());
     QVERIFY(body.data->stress_modes.cols() == body.data->modes.cols());
     QCOMPARE(m_window->document()->undoStack()->undoText(), QString("Add flexible body 'rod_round_c3d10'"));
+    // seen at once: selected, its modes listed in the Modes panel, the whole of it in the view
+    QCOMPARE(m_window->document()->selected(), m_window->document()->findItem("flexible_bodies", "rod_round_c3d10"));
+    QVERIFY(m_window->findChild<QDockWidget*>("modesDock")->isVisible());
+    QCOMPARE(m_window->modeBrowser()->table()->rowCount(), int(body.data->modes.cols()));
+    QTRY_VERIFY(!m_window->viewport()->isCameraMoving());
+    QVERIFY(m_window->scene().boundsInView());
   }
 
 

@@ -5,12 +5,15 @@
 // plot draws an envelope of at most a few points per pixel column, whatever the sample count.
 #include "io/model_json.h"
 #include "tests/ui/csv_columns.h"
+#include "tests/ui/widget_events.h"
 #include "ui/main_window.h"
 #include "ui/playback_bar.h"
 #include "ui/plot_panel.h"
 #include "ui/surface_format.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QLineEdit>
 #include <QListWidget>
@@ -28,6 +31,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <numbers>
 #include <memory>
 
 using namespace flexim;
@@ -37,6 +41,25 @@ namespace {
 
 const QString kFlexibleCrank = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_flexible.json");
 const QString kDoublePendulum = QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/double_pendulum.json");
+
+/// A mass of 2 kg on a frictionless rail (a prismatic joint along x) held by a spring of 800 N/m,
+/// let go 10 mm from rest: x(t) = 0.01 cos(20 t), a line at 20 / 2 pi = 3.183 Hz, and the state
+/// keeps to the ellipse (x / 0.01)^2 + (v / 0.2)^2 = 1.
+constexpr double kOmega = 20.0, kAmplitude = 0.01;
+const char* const kOscillator = R"({
+  "schema_version": 1, "name": "oscillator", "gravity": [0, 0, 0],
+  "ground": {"markers": [{"name": "rail", "position": [0, 0, 0], "z_axis": [1, 0, 0]},
+                         {"name": "anchor", "position": [-0.5, 0, 0]}]},
+  "bodies": [{"name": "mass", "mass": 2, "inertia": [0.001, 0.001, 0.001], "position": [0.01, 0, 0],
+              "markers": [{"name": "rail", "position": [0, 0, 0], "z_axis": [1, 0, 0]},
+                          {"name": "p", "position": [0, 0, 0]}]}],
+  "joints": [{"name": "rail", "type": "prismatic", "body1": "ground", "marker1": "rail", "body2": "mass", "marker2": "rail"}],
+  "forces": [{"name": "spring", "type": "spring_damper", "body1": "ground", "marker1": "anchor", "body2": "mass",
+              "marker2": "p", "stiffness": 800, "damping": 0, "free_length": 0.5}],
+  "sensors": [{"name": "mass", "type": "marker", "body": "mass", "marker": "p", "frame": "global",
+               "quantities": ["position", "velocity"]}],
+  "simulation": {"t_end": 4, "step": 0.001, "output_interval": 0.002, "integrator": "ida", "rtol": 1e-9, "atol": 1e-12}
+})";
 
 }  // namespace
 
@@ -279,6 +302,108 @@ class PlotsTest : public QObject {
     QSettings::setDefaultFormat(QSettings::NativeFormat);
   }
 
+  /// The spectrum of the oscillator's position, chosen in the plot's x box with the keyboard:
+  /// its peak is at the oscillator's frequency (within half a bin), its height the amplitude
+  /// (within the Hann window's scalloping); the mouse over the plot reads out the frequency
+  /// under it and each amplitude there.
+  void spectrumOfAChannel() {
+    QTemporaryDir dir;
+    QVERIFY(openOscillator(dir));
+    PlotPanel* plots = m_window->plotPanel();
+    showPlotsTab();
+    PlotView* plot = plots->currentPlot();
+    dropOn(plot, plots->channelList(), channelItem("mass.position.x"));
+    test::chooseInCombo(plots->abscissaBox(), "@spectrum");
+    QCOMPARE(plot->abscissa(), PlotView::Abscissa::Frequency);
+    QCOMPARE(plot->horizontalAxis()->titleText(), QString("f [Hz]"));
+    const QList<QPointF> points = plot->points("mass.position.x");
+    QVERIFY(points.size() > 10);
+    QPointF peak(0, 0);
+    for (const QPointF& p : points)
+      if (p.y() > peak.y()) peak = p;
+    const double f = kOmega / (2 * std::numbers::pi), resolution = 1.0 / 4.002;
+    QVERIFY2(std::abs(peak.x() - f) <= 0.5 * resolution + 1e-9, qPrintable(QString("peak at %1 Hz").arg(peak.x())));
+    QVERIFY2(peak.y() > 0.84 * kAmplitude && peak.y() < 1.01 * kAmplitude, qPrintable(QString::number(peak.y())));
+    QVERIFY2(plot->readout().contains(QString("peak at %1 Hz").arg(peak.x(), 0, 'g', 5)), qPrintable(plot->readout()));
+    // the mouse at 80 % of the axis: the read-out gives the frequency under it (within a pixel)
+    const double target = 0.8 * plot->horizontalAxis()->max();
+    const QPointF at = plot->chart()->mapToPosition({target, 0.5 * peak.y()});
+    QTest::mouseMove(plot->viewport(), at.toPoint());
+    QApplication::processEvents();
+    const QString readout = plot->readout();
+    QVERIFY2(readout.startsWith("f = "), qPrintable(readout));
+    const double shown = readout.mid(4, readout.indexOf(" Hz") - 4).toDouble();
+    QVERIFY2(std::abs(shown - target) < 2 * plot->horizontalAxis()->max() / plot->chart()->plotArea().width(),
+             qPrintable(QString("%1 at %2 Hz").arg(readout).arg(target)));
+    // remembered with the plot
+    QCOMPARE(plots->plotLayout().front(), QStringList({"@spectrum", "mass.position.x"}));
+  }
+
+  /// An x-y plot, velocity against position: every sample drawn (at this count), on the phase
+  /// ellipse of the oscillator; the cursor marks the playback's sample; the read-out names x.
+  void xyPlotOfTwoChannels() {
+    QTemporaryDir dir;
+    QVERIFY(openOscillator(dir));
+    PlotPanel* plots = m_window->plotPanel();
+    showPlotsTab();
+    PlotView* plot = plots->currentPlot();
+    dropOn(plot, plots->channelList(), channelItem("mass.velocity.x"));
+    test::chooseInCombo(plots->abscissaBox(), "mass.position.x");
+    QCOMPARE(plot->abscissa(), PlotView::Abscissa::Channel);
+    QCOMPARE(plot->horizontalAxis()->titleText(), QString("mass.position.x [m]"));
+    const ResultTable& results = m_window->results();
+    const QList<QPointF> points = plot->points("mass.velocity.x");
+    QCOMPARE(std::size_t(points.size()), results.size());
+    double worst = 0;
+    for (const QPointF& p : points)
+      worst = std::max(worst, std::abs(std::pow(p.x() / kAmplitude, 2) + std::pow(p.y() / (kOmega * kAmplitude), 2) - 1));
+    QVERIFY2(worst < 1e-3, qPrintable(QString::number(worst)));
+    auto* slider = m_window->playbackBar()->findChild<QSlider*>();
+    const int frame = int(results.size() / 5);
+    slider->setFocus();
+    slider->setValue(frame);
+    QApplication::processEvents();
+    const int x = results.channelIndex("mass.position.x"), v = results.channelIndex("mass.velocity.x");
+    QCOMPARE(plot->cursorMarks().size(), 1);
+    QCOMPARE(plot->cursorMarks().front(),
+             QPointF(results.column(std::size_t(x))[frame], results.column(std::size_t(v))[frame]));
+    QVERIFY2(plot->readout().contains(QString("x: mass.position.x = %1 m").arg(results.column(std::size_t(x))[frame], 0, 'g', 6)),
+             qPrintable(plot->readout()));
+    QVERIFY(plots->tabs()->tabText(plots->tabs()->currentIndex()).endsWith("vs mass.position.x"));
+  }
+
+  /// A stress channel is shown in the stress unit of View > Stress unit: MPa by default, then kPa
+  /// (values a thousand times larger, the axis and read-out saying so); the CSV stays in Pa.
+  void stressInTheChosenUnit() {
+    QVERIFY(m_window->openModelFile(kFlexibleCrank));
+    QVERIFY(m_window->startRun());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 60000);
+    PlotPanel* plots = m_window->plotPanel();
+    showPlotsTab();
+    QListWidgetItem* stress = nullptr;
+    for (int i = 0; i < plots->channelList()->count(); ++i)
+      if (plots->channelList()->item(i)->text().endsWith("[Pa]")) stress = plots->channelList()->item(i);
+    QVERIFY(stress);
+    const std::string name = stress->data(Qt::UserRole).toString().toStdString();
+    PlotView* plot = plots->currentPlot();
+    dropOn(plot, plots->channelList(), stress);
+    auto* kPa = m_window->findChild<QAction*>("stressUnit:kPa");
+    auto* MPa = m_window->findChild<QAction*>("stressUnit:MPa");
+    QVERIFY(kPa && MPa);
+    MPa->trigger();
+    QVERIFY(plot->axisOfUnit("MPa"));
+    const double inMPa = plot->points(name).back().y();
+    kPa->trigger();
+    QVERIFY(plot->axisOfUnit("kPa") && plot->axisOfUnit("kPa")->isVisible());
+    QVERIFY(!plot->axisOfUnit("MPa")->isVisible());
+    const double inKPa = plot->points(name).back().y();
+    QVERIFY2(std::abs(inKPa - 1e3 * inMPa) <= 1e-9 * std::abs(inKPa) && inKPa != 0.0, qPrintable(QString("%1 %2").arg(inKPa).arg(inMPa)));
+    QVERIFY(plot->readout().contains(" kPa"));
+    QVERIFY(m_window->scene().shownContourUnit().unit == std::string("m") ||
+            m_window->scene().shownContourUnit().unit == std::string("mm"));
+    MPa->trigger();  // the setting outlives the test otherwise
+  }
+
  private:
   /// Clicks the "Plots" tab of the bottom docks (Messages is in front after loading).
   void showPlotsTab() {
@@ -294,6 +419,24 @@ class PlotsTest : public QObject {
 
   /// The events a drag of item from list onto plot delivers: enter, move, drop, with the list's
   /// own drag data.
+  /// Writes the oscillator into dir, opens and runs it.
+  bool openOscillator(const QTemporaryDir& dir) {
+    const QString path = dir.filePath("oscillator.json");
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(kOscillator) < 0) return false;
+    file.close();
+    if (!m_window->openModelFile(path) || !m_window->startRun()) return false;
+    if (!QTest::qWaitFor([&] { return !m_window->isRunning(); }, 60000)) return false;
+    return m_window->lastSummary().ok;
+  }
+
+  QListWidgetItem* channelItem(const QString& name) const {
+    QListWidget* list = m_window->plotPanel()->channelList();
+    for (int i = 0; i < list->count(); ++i)
+      if (list->item(i)->data(Qt::UserRole).toString() == name) return list->item(i);
+    return nullptr;
+  }
+
   static void dropOn(PlotView* plot, QListWidget* list, QListWidgetItem* item) {
     std::unique_ptr<QMimeData> data(list->model()->mimeData({list->indexFromItem(item)}));
     QVERIFY(data && data->hasFormat(PlotPanel::mimeType()));

@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QtTest>
@@ -50,4 +51,19 @@ inline void clickCheckBox(QWidget* panel, const QString& name) {
   QApplication::processEvents();
 }
 
+/// Chooses the entry of a combo box whose data (else text) is `value` with the arrow keys, as
+/// a user does with the box focused (each key press activates the entry it lands on).
+inline void chooseInCombo(QComboBox* box, const QString& value) {
+  QVERIFY(box);
+  int target = box->findData(value);
+  if (target < 0) target = box->findText(value);
+  QVERIFY2(target >= 0, qPrintable(value));
+  box->setFocus();
+  for (int guard = 0; box->currentIndex() != target && guard < 200; ++guard)
+    QTest::keyClick(box, box->currentIndex() < target ? Qt::Key_Down : Qt::Key_Up);
+  QCOMPARE(box->currentIndex(), target);
+  QApplication::processEvents();
+}
+
 }  // namespace flexim::test
+
