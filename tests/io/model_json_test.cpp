@@ -475,6 +475,29 @@ class ModelJsonTest : public QObject {
     QVERIFY(io::saveModelString(r.model).find("z_axis") == std::string::npos);  // saved as orientation
   }
 
+  /// Cardan angles [deg] of x-y'-z'': a body at (90, 0, 90) is R = Rx(90) Rz(90), checked column
+  /// by column; saved as a quaternion; both forms at once is an error.
+  void anglesGiveAnOrientation() {
+    json doc = baseDoc();
+    doc["bodies"][0]["orientation_xyz_deg"] = {90, 0, 90};
+    doc["bodies"][0]["markers"][0] = {{"name", "A"}, {"orientation_xyz_deg", {0, -30, 0}}};
+    const Loaded r = load(doc);
+    QVERIFY2(r.ok, r.diag.str().c_str());
+    // Rx(90) Rz(90): x -> Rx(90) y = z; y -> Rx(90) (-x) = -x; z -> Rx(90) z = -y
+    const Mat3 R = r.model.bodies[0].orientation.toRotationMatrix();
+    QVERIFY((R.col(0) - Vec3::UnitZ()).norm() < 1e-15);
+    QVERIFY((R.col(1) + Vec3::UnitX()).norm() < 1e-15);
+    QVERIFY((R.col(2) + Vec3::UnitY()).norm() < 1e-15);
+    const Mat3 A = r.model.bodies[0].markers[0].orientation.toRotationMatrix();
+    QVERIFY((A.col(0) - Vec3(std::sqrt(3.0) / 2, 0, 0.5)).norm() < 1e-15);  // -30 deg about y lifts x
+    const std::string saved = io::saveModelString(r.model);
+    QVERIFY(saved.find("xyz_deg") == std::string::npos);
+    doc["bodies"][0]["orientation"] = {1, 0, 0, 0};
+    const Loaded both = load(doc);
+    QVERIFY(!both.ok);
+    QVERIFY2(both.diag.str().find("give one of orientation, orientation_xyz_deg, not several") != std::string::npos, both.diag.str().c_str());
+  }
+
   void orientationIsNormalised() {
     json doc = baseDoc();
     doc["bodies"][0]["orientation"] = {2, 0, 0, 2};
