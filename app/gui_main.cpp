@@ -33,6 +33,8 @@ void describeCommandLine(QCommandLineParser& parser) {
       {"quit", "Quit when done; the exit code tells success (0)."},
       {"deformation-scale", "Scale factor of the drawn deformation of flexible bodies (default 1).", "FACTOR"},
       {"select", "Select an item after loading, by its JSON path (bodies[1]).", "PATH"},
+      {"set", "Edit a number, flag or text field after loading, as typed in the property panel (repeat for several), "
+              "e.g. bodies[0].mass=0.25.", "ITEM.KEY=VALUE"},
       {"plot", "Plot a channel of the run (repeat for several), e.g. slider.position.x.", "CHANNEL"},
       {"plot-x", "Plot the --plot channels against this channel, or as their amplitude spectrum ('spectrum').",
        "CHANNEL"},
@@ -82,7 +84,7 @@ int main(int argc, char** argv) {
   describeCommandLine(parser);
   parser.process(app);
   const QString runOption = "run", screenshotOption = "screenshot", quitOption = "quit",
-                scaleOption = "deformation-scale", selectOption = "select", plotOption = "plot", plotXOption = "plot-x", modeOption = "mode",
+                scaleOption = "deformation-scale", selectOption = "select", setOption = "set", plotOption = "plot", plotXOption = "plot-x", modeOption = "mode",
                 timeOption = "time", csvOption = "export-csv", contourOption = "contour", rangeOption = "colour-range",
                 undeformedOption = "undeformed", animationOption = "export-animation", speedOption = "speed";
   if (parser.positionalArguments().size() > 1) {
@@ -93,6 +95,7 @@ int main(int argc, char** argv) {
   flexim::ui::AutomationRequest request;
   request.modelPath = parser.positionalArguments().value(0);
   request.select = parser.value(selectOption);
+  request.set = parser.values(setOption);
   request.plot = parser.values(plotOption);
   request.plotX = parser.value(plotXOption);
   request.exportCsv = parser.value(csvOption);

@@ -42,6 +42,27 @@ void GuiAutomation::selectStep() {
     if (id == ModelDocument::kNoItem) return fail(2, tr("no item at '%1' to select").arg(m_request.select));
     doc.select(id);
   }
+  for (const QString& assignment : m_request.set) {
+    // ITEM.KEY=VALUE, the value read as the field's current one is (a number, an integer, a
+    // flag, a text): one undoable edit each, as typed into the property panel
+    ModelDocument& doc = *m_window.document();
+    const qsizetype equals = assignment.indexOf('='), dot = assignment.left(equals).lastIndexOf('.');
+    if (equals < 0 || dot < 0) return fail(2, tr("--set %1: expected ITEM.KEY=VALUE").arg(assignment));
+    const ItemId id = doc.itemAtPath(assignment.left(dot).toStdString());
+    if (id == ModelDocument::kNoItem) return fail(2, tr("--set %1: no item at '%2'").arg(assignment, assignment.left(dot)));
+    const std::string key = assignment.mid(dot + 1, equals - dot - 1).toStdString();
+    const QString text = assignment.mid(equals + 1);
+    FieldValue value = doc.value(id, key);
+    bool ok = true;
+    if (std::holds_alternative<double>(value)) value = text.toDouble(&ok);
+    else if (std::holds_alternative<int>(value)) value = text.toInt(&ok);
+    else if (std::holds_alternative<bool>(value)) value = (ok = text == "true" || text == "false", text == "true");
+    else if (std::holds_alternative<std::string>(value)) value = text.toStdString();
+    else ok = false;
+    QString error;
+    if (!ok) error = tr("'%1' is not a value for %2 here").arg(text, QString::fromStdString(key));
+    if (!ok || !doc.setField(id, key, value, error)) return fail(2, tr("--set %1: %2").arg(assignment, error));
+  }
   if (m_request.mode > 0) {
     ModeBrowser& modes = *m_window.modeBrowser();
     if (m_window.model().flexible_bodies.empty()) return fail(2, tr("--mode: the model has no flexible body"));

@@ -1,4 +1,4 @@
-// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] [--mode N] [--plot CHANNEL] [--plot-x CHANNEL|spectrum]
+// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] [--set ITEM.KEY=VALUE] [--mode N] [--plot CHANNEL] [--plot-x CHANNEL|spectrum]
 // [--contour Q] --run [--time T] [--export-csv F.csv] [--export-animation F.ogv] --screenshot FILE.png --quit`.
 // Steps run from the event loop: load, run to completion, screenshot, then report an exit code.
 #pragma once
@@ -14,6 +14,7 @@ class MainWindow;
 struct AutomationRequest {
   QString modelPath;       ///< empty: keep the current (empty) scene
   QString select;          ///< JSON path of an item to select after loading ("bodies[1]"), empty: none
+  QStringList set;         ///< edits after loading, "ITEM.KEY=VALUE" ("bodies[0].mass=0.25"), in order
   int mode = 0;            ///< > 0: show this mode (1-based) of the first flexible body, at its peak
   QStringList plot;        ///< channels to plot (by name), shown while the run streams
   QString plotX;           ///< what they are plotted against: a channel, "spectrum"; empty: time

@@ -34,6 +34,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QToolButton>
+#include <QUndoStack>
 #include <QtTest>
 
 #include <csignal>
@@ -277,6 +278,49 @@ class FilesTest : public QObject {
     waitpid(child, nullptr, 0);
     QVERIFY(offered());
     Recovery::remove({left, model, {}});
+  }
+
+  /// The real application, given an edit (--set) and killed with SIGKILL a moment after: its
+  /// autosave holds the edit, and the first start after it offers the model; "Open recovered"
+  /// brings the edit back, unsaved, under the model's own path.
+  void recoveryAfterKill9OfTheApplication() {
+    const QString model = m_dir.filePath("killed.json");
+    QFile::remove(model);
+    QVERIFY(QFile::copy(kExamples + "/slider_crank_rigid.json", model));
+    QProcess app;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("XDG_DATA_HOME", m_dir.filePath("killed-data"));
+    app.setProcessEnvironment(env);
+    app.start(QStringLiteral(FLEXIM_GUI), {model, "--set", "bodies[0].mass=0.25"});
+    QVERIFY(app.waitForStarted());
+    const QString saved = m_dir.filePath(QString("killed-data/Flexim/recovery/session-%1.json").arg(app.processId()));
+    const auto holdsTheEdit = [&] {
+      QFile file(saved);
+      return file.open(QIODevice::ReadOnly) && file.readAll().contains("\"mass\": 0.25");
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(holdsTheEdit(), 20000);
+    QCOMPARE(::kill(pid_t(app.processId()), SIGKILL), 0);
+    QVERIFY(app.waitForFinished(5000));
+    QCOMPARE(app.exitStatus(), QProcess::CrashExit);
+    // the next start finds it (here: where this test's sessions keep theirs)
+    const QString left = QDir(Recovery::folder()).filePath(QFileInfo(saved).fileName());
+    QVERIFY(QDir().mkpath(Recovery::folder()));
+    QVERIFY(QFile::rename(saved, left) && QFile::rename(saved + ".origin", left + ".origin"));
+    QString text;
+    QTimer::singleShot(0, this, [&text] {
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      QVERIFY(box && box->objectName() == "recoveryBox");
+      text = box->text();
+      for (QAbstractButton* b : box->buttons())
+        if (box->buttonRole(b) == QMessageBox::AcceptRole) QTest::mouseClick(b, Qt::LeftButton);
+    });
+    m_window->offerRecovery();
+    QVERIFY2(text.contains("killed.json"), qPrintable(text));
+    QCOMPARE(m_window->model().bodies[0].mass, 0.25);
+    QVERIFY(m_window->document()->isDirty());
+    QCOMPARE(QFileInfo(m_window->document()->path()).canonicalFilePath(), QFileInfo(model).canonicalFilePath());
+    QVERIFY(!QFile::exists(left));
+    m_window->document()->undoStack()->setClean();
   }
 
   /// The rename's undo text counts the references it changed.
