@@ -43,7 +43,8 @@ void describeCommandLine(QCommandLineParser& parser) {
       {"export-csv", "After --run, export the results CSV to FILE.", "FILE.csv"},
       {"contour",
        "Colour flexible bodies by the displacement magnitude or one body-frame component (magnitude, x, y, z), or "
-       "by a stress: von_mises, max_principal, min_principal, sxx, syy, szz, sxy, syz, szx.",
+       "by a stress: von_mises, max_principal, min_principal, sxx, syy, szz, sxy, syz, szx, or by a strain: strain "
+       "(equivalent), max_principal_strain, min_principal_strain, exx, eyy, ezz, exy, eyz, ezx.",
        "QUANTITY"},
       {"colour-range", "Colour scale over the whole run (run, the default) or the frame shown (frame).", "run|frame"},
       {"undeformed", "Show the undeformed shape of flexible bodies as a ghost."},
@@ -115,7 +116,7 @@ int main(int argc, char** argv) {
   flexim::render::ContourQuantity contour = flexim::render::ContourQuantity::Magnitude;
   if (parser.isSet(contourOption) && !flexim::render::parseContourQuantity(parser.value(contourOption).toStdString(), contour)) {
     std::fprintf(stderr, "flexim: --contour expects magnitude, x, y, z, von_mises, max_principal, min_principal, sxx, syy, szz, "
-                         "sxy, syz or szx\n");
+                         "sxy, syz, szx, strain, max_principal_strain, min_principal_strain, exx, eyy, ezz, exy, eyz or ezx\n");
     return 1;
   }
   const QString range = parser.value(rangeOption);

@@ -36,6 +36,15 @@ constexpr ContourName kContourNames[] = {
     {ContourQuantity::Sxy, "sxy", "sigma_xy"},
     {ContourQuantity::Syz, "syz", "sigma_yz"},
     {ContourQuantity::Szx, "szx", "sigma_zx"},
+    {ContourQuantity::EquivalentStrain, "strain", "eps_eq"},
+    {ContourQuantity::MaxPrincipalStrain, "max_principal_strain", "eps_1"},
+    {ContourQuantity::MinPrincipalStrain, "min_principal_strain", "eps_3"},
+    {ContourQuantity::Exx, "exx", "eps_xx"},
+    {ContourQuantity::Eyy, "eyy", "eps_yy"},
+    {ContourQuantity::Ezz, "ezz", "eps_zz"},
+    {ContourQuantity::Exy, "exy", "eps_xy"},
+    {ContourQuantity::Eyz, "eyz", "eps_yz"},
+    {ContourQuantity::Ezx, "ezx", "eps_zx"},
 };
 
 }  // namespace
@@ -55,9 +64,17 @@ bool parseContourQuantity(const std::string& text, ContourQuantity& quantity) {
   return false;
 }
 
-bool isStress(ContourQuantity quantity) { return int(quantity) >= int(ContourQuantity::VonMises); }
+bool isStress(ContourQuantity quantity) {
+  return int(quantity) >= int(ContourQuantity::VonMises) && int(quantity) <= int(ContourQuantity::Szx);
+}
 
-ContourUnit contourUnit(ContourQuantity quantity) { return isStress(quantity) ? ContourUnit{"MPa", 1e-6} : ContourUnit{"mm", 1e3}; }
+bool isStrain(ContourQuantity quantity) { return int(quantity) >= int(ContourQuantity::EquivalentStrain); }
+
+ContourUnit contourUnit(ContourQuantity quantity) {
+  if (isStress(quantity)) return {"MPa", 1e-6};
+  if (isStrain(quantity)) return {"um/m", 1e6};
+  return {"mm", 1e3};
+}
 
 FlexibleSurface::FlexibleSurface(const fe::ReducedBody& body, int modeCount) {
   const int nodeCount = int(body.coords.size());
@@ -105,6 +122,15 @@ FlexibleSurface::FlexibleSurface(const fe::ReducedBody& body, int modeCount) {
     m_stress.resize(6 * k, m);
     for (Eigen::Index j = 0; j < k; ++j)
       m_stress.middleRows<6>(6 * j) = body.stress_modes.block(6 * Eigen::Index(m_nodes[std::size_t(j)]), 0, 6, m);
+    if (body.node_elasticity.size() == std::size_t(nodeCount)) {
+      // strain = C^-1 sigma per node, linear: one strain mode per stress mode
+      m_strain.resize(6 * k, m);
+      for (Eigen::Index j = 0; j < k; ++j) {
+        const auto [E, nu] = body.node_elasticity[std::size_t(m_nodes[std::size_t(j)])];
+        for (Eigen::Index c = 0; c < m; ++c)
+          m_strain.block<6, 1>(6 * j, c) = E > 0.0 ? fe::strainOf(m_stress.block<6, 1>(6 * j, c), E, nu) : fe::Stress6::Zero();
+      }
+    }
   }
   m_modal = Eigen::VectorXd::Zero(m);
   m_u = Eigen::VectorXd::Zero(3 * k);
@@ -151,6 +177,22 @@ void FlexibleSurface::setQuantity(ContourQuantity quantity) {
 
 Eigen::VectorXd FlexibleSurface::quantityOf(const Eigen::VectorXd& u, const Eigen::VectorXd& modal) const {
   const Eigen::Index k = u.size() / 3;
+  if (isStrain(m_quantity)) {
+    if (m_strain.size() == 0) return Eigen::VectorXd::Zero(k);
+    const Eigen::VectorXd eps = m_strain.leftCols(modal.size()) * modal;
+    Eigen::VectorXd values(k);
+    for (Eigen::Index j = 0; j < k; ++j) {
+      const fe::Stress6 e = eps.segment<6>(6 * j);
+      switch (m_quantity) {
+        case ContourQuantity::EquivalentStrain: values(j) = fe::equivalentStrain(e); break;
+        // the principal values of a symmetric tensor, whatever it holds
+        case ContourQuantity::MaxPrincipalStrain: values(j) = fe::principalStresses(e)(0); break;
+        case ContourQuantity::MinPrincipalStrain: values(j) = fe::principalStresses(e)(2); break;
+        default: values(j) = e(int(m_quantity) - int(ContourQuantity::Exx)); break;
+      }
+    }
+    return values;
+  }
   if (isStress(m_quantity)) {
     if (m_stress.size() == 0) return Eigen::VectorXd::Zero(k);
     const Eigen::VectorXd sigma = m_stress.leftCols(modal.size()) * modal;

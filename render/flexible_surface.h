@@ -23,7 +23,13 @@ namespace flexim::render {
 /// not scaled), as its magnitude or one component in the body (FE) frame; or the nodal stress
 /// sigma = S w of the body's stress modes (fe::ReducedBody::stress_modes): von Mises, the largest
 /// or smallest principal stress, or a component in the FE axes.
-enum class ContourQuantity { Magnitude, X, Y, Z, VonMises, MaxPrincipal, MinPrincipal, Sxx, Syy, Szz, Sxy, Syz, Szx };
+/// Or the nodal strain recovered from that stress with the nodes' elastic constants
+/// (fe::ReducedBody::node_elasticity): von Mises equivalent, principal, or a tensor component.
+enum class ContourQuantity {
+  Magnitude, X, Y, Z,
+  VonMises, MaxPrincipal, MinPrincipal, Sxx, Syy, Szz, Sxy, Syz, Szx,
+  EquivalentStrain, MaxPrincipalStrain, MinPrincipalStrain, Exx, Eyy, Ezz, Exy, Eyz, Ezx
+};
 
 /// Short name for legends and menus: "|u|", "u_x", "u_y", "u_z", "von Mises", "sigma_1",
 /// "sigma_3", "sigma_xx", ... (ASCII: the viewport's font has no Greek letters).
@@ -31,9 +37,11 @@ const char* contourSymbol(ContourQuantity quantity);
 /// Parses "magnitude", "x", "y", "z", "von_mises", "max_principal", "min_principal", "sxx",
 /// "syy", "szz", "sxy", "syz", "szx" (the --contour values); false if none of them.
 bool parseContourQuantity(const std::string& text, ContourQuantity& quantity);
-/// Whether the quantity is a stress (else a displacement).
+/// Whether the quantity is a stress; a strain.
 bool isStress(ContourQuantity quantity);
-/// The unit the colour bar shows the quantity in, and the factor from SI: mm (1e3) or MPa (1e-6).
+bool isStrain(ContourQuantity quantity);
+/// The unit the colour bar shows the quantity in, and the factor from SI: mm (1e3), MPa (1e-6) or
+/// um/m (micro-strain, 1e6).
 struct ContourUnit {
   const char* unit;
   double scale;
@@ -84,6 +92,7 @@ class FlexibleSurface {
 
   /// Whether the body has stress modes (else a stress quantity shows zero everywhere).
   bool hasStress() const { return m_stress.size() > 0; }
+  bool hasStrain() const { return m_strain.size() > 0; }
   /// The quantity the point scalars hold (the magnitude unless told otherwise).
   void setQuantity(ContourQuantity quantity);
   ContourQuantity quantity() const { return m_quantity; }
@@ -120,6 +129,7 @@ class FlexibleSurface {
   Eigen::VectorXd m_base;  ///< 3k undeformed coordinates of the surface nodes
   Eigen::MatrixXd m_phi;   ///< 3k x m mode-shape rows of the surface nodes
   Eigen::MatrixXd m_stress;  ///< 6k x m stress-mode rows of the surface nodes (empty: none)
+  Eigen::MatrixXd m_strain;  ///< 6k x m strain-mode rows, from m_stress (empty: no elastic constants)
   Eigen::VectorXd m_modal;
   Eigen::VectorXd m_u;     ///< 3k displacement of the current modal coordinates
   double m_scale = 1.0;

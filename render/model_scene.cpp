@@ -1092,7 +1092,8 @@ void ModelScene::updateColours() {
   // component's spans its values
   const bool fixed = m_options.colourRange == ColourRangeMode::Fixed;
   ScalarRange range = m_options.colourRange == ColourRangeMode::EachFrame ? currentRange() : m_runRange;
-  if (!range.empty() && (m_options.contour == ContourQuantity::Magnitude || m_options.contour == ContourQuantity::VonMises))
+  if (!range.empty() && (m_options.contour == ContourQuantity::Magnitude || m_options.contour == ContourQuantity::VonMises ||
+                         m_options.contour == ContourQuantity::EquivalentStrain))
     range.add(0.0);
   // nothing deformed (before a run): the plain body colour, no legend of a zero range
   const bool deformed = !range.empty() && std::max(std::abs(range.lo), std::abs(range.hi)) > 0.0;

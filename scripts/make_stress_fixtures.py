@@ -175,7 +175,7 @@ def static_deck(job, title, mesh, elset, boundary, load, extra=""):
     s = "*HEADING\n%s\n*INCLUDE, INPUT=%s\n%s%s*SOLID SECTION, ELSET=%s, MATERIAL=STEEL\n" % (
         title, mesh, extra, MATERIAL, elset)
     s += boundary + "*STEP\n*STATIC\n" + load
-    s += "*NODE FILE\nU\n*EL FILE, NSET=OUT\nS\n*END STEP\n"
+    s += "*NODE FILE\nU\n*EL FILE, NSET=OUT\nS, E\n*END STEP\n"
     with open(os.path.join(OUT_DIR, job + ".inp"), "w") as f:
         f.write(s)
     mf.ccx(OUT_DIR, job, (".frd",))

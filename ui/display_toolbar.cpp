@@ -28,7 +28,7 @@ DisplayToolBar::DisplayToolBar(render::ModelScene& scene, QWidget* parent)
   m_contour->setObjectName("contourQuantity");
   m_contour->setToolTip(tr("What the colours show: the elastic displacement's magnitude, or one of its "
                            "components in the body's (FE) frame; or the stress of the body's stress modes "
-                           "(von Mises, principal, or a component in the FE axes)"));
+                           "(von Mises, principal, or a component in the FE axes), or the strain recovered from it"));
   m_contour->addItem(tr("|u| magnitude"), int(render::ContourQuantity::Magnitude));
   m_contour->addItem(tr("u_x (body frame)"), int(render::ContourQuantity::X));
   m_contour->addItem(tr("u_y (body frame)"), int(render::ContourQuantity::Y));
@@ -43,6 +43,16 @@ DisplayToolBar::DisplayToolBar(render::ModelScene& scene, QWidget* parent)
   m_contour->addItem(tr("σ_xy (FE axes)"), int(render::ContourQuantity::Sxy));
   m_contour->addItem(tr("σ_yz (FE axes)"), int(render::ContourQuantity::Syz));
   m_contour->addItem(tr("σ_zx (FE axes)"), int(render::ContourQuantity::Szx));
+  m_contour->insertSeparator(m_contour->count());
+  m_contour->addItem(tr("equivalent strain ε_eq"), int(render::ContourQuantity::EquivalentStrain));
+  m_contour->addItem(tr("max principal strain ε₁"), int(render::ContourQuantity::MaxPrincipalStrain));
+  m_contour->addItem(tr("min principal strain ε₃"), int(render::ContourQuantity::MinPrincipalStrain));
+  m_contour->addItem(tr("ε_xx (FE axes)"), int(render::ContourQuantity::Exx));
+  m_contour->addItem(tr("ε_yy (FE axes)"), int(render::ContourQuantity::Eyy));
+  m_contour->addItem(tr("ε_zz (FE axes)"), int(render::ContourQuantity::Ezz));
+  m_contour->addItem(tr("ε_xy (FE axes, tensor)"), int(render::ContourQuantity::Exy));
+  m_contour->addItem(tr("ε_yz (FE axes, tensor)"), int(render::ContourQuantity::Eyz));
+  m_contour->addItem(tr("ε_zx (FE axes, tensor)"), int(render::ContourQuantity::Ezx));
   addWidget(m_contour);
   connect(m_contour, &QComboBox::currentIndexChanged, this, [this] {
     // fixed limits are of one quantity: another one starts on the run's scale again

@@ -97,6 +97,10 @@ struct ReducedBody {
   /// to the nodes and averaged), 6n x m node-major, Voigt order xx, yy, zz, xy, yz, zx, in the
   /// FE axes [Pa per unit modal coordinate]; empty when the reduction did not compute them.
   Eigen::MatrixXd stress_modes;
+  /// The elastic constants at each node, (E [Pa], nu): the mean over the elements sharing it
+  /// (their own where the material is one). Strains are recovered from the stress modes with
+  /// them (exact where a node's elements share a material). Empty when not computed.
+  std::vector<std::array<double, 2>> node_elasticity;
   /// Modal geometric stiffness per load case (kInertiaLoadCases + 6 per interface, m x m each,
   /// see above); empty when the reduction did not compute them.
   std::vector<Eigen::MatrixXd> geometric_stiffness;

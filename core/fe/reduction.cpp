@@ -506,6 +506,7 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
   if (opt.stress_modes) {
     start = std::chrono::steady_clock::now();
     if (!nodalStresses(mesh, aopt, out.modes, out.stress_modes, diag)) return false;
+    if (!nodalElasticity(mesh, aopt, out.node_elasticity, diag)) return false;
     report.seconds_stress = seconds(start);
     out.method += ", stress modes";
   }

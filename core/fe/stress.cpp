@@ -273,6 +273,44 @@ bool modalGeometricStiffness(const FeModel& mesh, const AssemblyOptions& options
   return true;
 }
 
+bool nodalElasticity(const FeModel& mesh, const AssemblyOptions& options, std::vector<std::array<double, 2>>& out,
+                     Diagnostics& diag) {
+  out.clear();
+  std::vector<const Material*> mat;
+  std::vector<Material> materials;
+  bool ok = checkElementNodes(mesh, diag);
+  if (!resolveMaterials(mesh, options, mat, materials, diag) || !ok) return false;
+  std::vector<std::array<double, 2>> sum(static_cast<std::size_t>(mesh.nodeCount()), {0.0, 0.0});
+  std::vector<int> count(sum.size(), 0);
+  for (std::size_t ie = 0; ie < mesh.elements.size(); ++ie) {
+    const Element& e = mesh.elements[ie];
+    for (int a = 0; a < elementKind(e.type).nodes; ++a) {
+      const auto node = static_cast<std::size_t>(e.nodes[a]);
+      sum[node][0] += mat[ie]->E;
+      sum[node][1] += mat[ie]->nu;
+      ++count[node];
+    }
+  }
+  for (std::size_t i = 0; i < sum.size(); ++i)
+    if (count[i] > 1) sum[i] = {sum[i][0] / count[i], sum[i][1] / count[i]};
+  out = std::move(sum);
+  return true;
+}
+
+Stress6 strainOf(const Stress6& s, double E, double nu) {
+  Stress6 e;
+  const double trace = s[0] + s[1] + s[2];
+  for (int i = 0; i < 3; ++i) e[i] = ((1.0 + nu) * s[i] - nu * trace) / E;
+  for (int i = 3; i < 6; ++i) e[i] = (1.0 + nu) / E * s[i];  // tensor shear: (1 + nu) / E tau
+  return e;
+}
+
+double equivalentStrain(const Stress6& e) {
+  const double mean = (e[0] + e[1] + e[2]) / 3.0;
+  const double dxx = e[0] - mean, dyy = e[1] - mean, dzz = e[2] - mean;
+  return std::sqrt(2.0 / 3.0 * (dxx * dxx + dyy * dyy + dzz * dzz + 2.0 * (e[3] * e[3] + e[4] * e[4] + e[5] * e[5])));
+}
+
 double vonMises(const Stress6& s) {
   const double dxy = s[0] - s[1], dyz = s[1] - s[2], dzx = s[2] - s[0];
   return std::sqrt(0.5 * (dxy * dxy + dyz * dyz + dzx * dzx) + 3.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]));

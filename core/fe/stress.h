@@ -39,6 +39,7 @@
 
 #include <Eigen/Core>
 
+#include <array>
 #include <vector>
 
 namespace flexim::fe {
@@ -67,6 +68,19 @@ bool nodalStresses(const FeModel& mesh, const AssemblyOptions& options, const Ei
 /// functions only. Errors as nodalStresses. Cost O(elements * points * L * m^2).
 bool modalGeometricStiffness(const FeModel& mesh, const AssemblyOptions& options, const Eigen::MatrixXd& displacements,
                              const Eigen::MatrixXd& modes, std::vector<Eigen::MatrixXd>& out, Diagnostics& diag);
+
+/// The elastic constants (E, nu) at every node: the mean over the elements that share it, with
+/// the materials as nodalStresses takes them; nodes in no element get (0, 0). Errors as there.
+bool nodalElasticity(const FeModel& mesh, const AssemblyOptions& options, std::vector<std::array<double, 2>>& out,
+                     Diagnostics& diag);
+
+/// Strain (tensor components, Voigt order xx, yy, zz, xy, yz, zx; shears are half the
+/// engineering ones) of a stress by isotropic linear elasticity with E and nu.
+Stress6 strainOf(const Stress6& stress, double E, double nu);
+
+/// von Mises equivalent strain sqrt(2/3 e':e') of tensor strain components (e' deviatoric):
+/// the axial strain of an incompressible uniaxial state.
+double equivalentStrain(const Stress6& strain);
 
 /// von Mises equivalent stress sqrt(3 J2).
 double vonMises(const Stress6& s);

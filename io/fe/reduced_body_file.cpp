@@ -33,6 +33,7 @@ constexpr const char* kSurf = "SURF";
 constexpr const char* kIntf = "INTF";
 constexpr const char* kStrs = "STRS";  // optional, written since issue #16: older readers skip it
 constexpr const char* kGstf = "GSTF";  // optional, format version 2: geometric stiffening load cases
+constexpr const char* kElas = "ELAS";  // optional: elastic constants per node (strains), older readers skip it
 constexpr const char* kEnd = "END ";
 
 // Fixed byte counts per item.
@@ -245,6 +246,10 @@ bool lengthFromCounts(const std::string& tag, const unsigned char* payload, std:
     what = "stress modes of " + num(m) + " modes of " + num(rows) + " rows";
     std::uint64_t column = 0;
     if (mul(rows, 8, column)) plus(16, m, column);
+  } else if (tag == kElas && available >= 8) {
+    const std::uint64_t n = readU64(payload);
+    what = "elastic constants of " + num(n) + " nodes";
+    plus(8, n, 16);
   } else if (tag == kGstf && available >= 16) {
     const std::uint64_t cases = readU64(payload), m = readU64(payload + 8);
     what = num(cases) + " stiffening load cases of " + num(m) + " modes";
@@ -348,6 +353,22 @@ void decodeStressModes(Reader r, fe::ReducedBody& b) {
     r.error("has " + num(r.remaining()) + " bytes of stress modes, expected " + num(bytes) + " (corrupted)");
   b.stress_modes.resize(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(m));
   r.matrix(b.stress_modes, "stress modes");
+  r.finish();
+}
+
+void decodeElasticity(Reader r, fe::ReducedBody& b) {
+  const std::uint64_t n = r.u64();
+  if (n != b.coords.size()) r.error("has elastic constants of " + num(n) + " nodes, but the NODE chunk has " + num(b.coords.size()));
+  if (n > r.remaining() / 16) r.error("node count " + num(n) + " does not fit in the " + num(r.remaining()) + " bytes left (corrupted)");
+  b.node_elasticity.resize(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const double E = r.real("Young's modulus"), nu = r.real("Poisson's ratio");
+    // a node in no element has (0, 0); any other must be a material
+    if (!(E == 0.0 && nu == 0.0) && !(E > 0.0 && nu > -1.0 && nu < 0.5))
+      r.error("node " + num(i + 1) + " has E = " + std::to_string(E) + ", nu = " + std::to_string(nu) +
+              " (expected E > 0 and -1 < nu < 0.5)");
+    b.node_elasticity[i] = {E, nu};
+  }
   r.finish();
 }
 
@@ -475,6 +496,8 @@ std::string checkReducedBody(const fe::ReducedBody& b) {
       (b.stress_modes.rows() != static_cast<Eigen::Index>(6 * n) || b.stress_modes.cols() != m))
     return "stress modes are " + shape(b.stress_modes) + ", expected " + std::to_string(6 * n) + " x " + std::to_string(m);
   if (!allFinite(b.stress_modes)) return "stress modes contain NaN or Inf";
+  if (!b.node_elasticity.empty() && b.node_elasticity.size() != n)
+    return "elastic constants of " + std::to_string(b.node_elasticity.size()) + " nodes, expected " + std::to_string(n);
   if (!b.geometric_stiffness.empty()) {
     const std::size_t cases = static_cast<std::size_t>(fe::kInertiaLoadCases) + 6 * b.interfaces.size();
     if (b.geometric_stiffness.size() != cases)
@@ -604,6 +627,16 @@ std::string encodeReducedBody(const fe::ReducedBody& b) {
     w.endChunk(at);
   }
 
+  if (!b.node_elasticity.empty()) {
+    at = w.beginChunk(kElas);
+    w.u64(b.node_elasticity.size());
+    for (const auto& [E, nu] : b.node_elasticity) {
+      w.f64(E);
+      w.f64(nu);
+    }
+    w.endChunk(at);
+  }
+
   if (!b.geometric_stiffness.empty()) {
     at = w.beginChunk(kGstf);
     w.u64(b.geometric_stiffness.size());
@@ -658,7 +691,7 @@ bool decodeReducedBody(std::string_view bytes, fe::ReducedBody& out, std::string
         break;
       }
       const bool known = tag == kMeta || tag == kNode || tag == kMode || tag == kInvr || tag == kSurf || tag == kIntf ||
-                         tag == kStrs || tag == kGstf;
+                         tag == kStrs || tag == kGstf || tag == kElas;
       if (known && !chunks.emplace(tag, span).second) fail("duplicate chunk " + shownTag(tag) + " at byte " + num(pos));
       // unknown chunks (written by a newer Flexim) are skipped
       pos = span.end;
@@ -688,6 +721,7 @@ bool decodeReducedBody(std::string_view bytes, fe::ReducedBody& out, std::string
     if (chunks.count(kIntf)) decodeInterfaces(reader(kIntf), b);
     if (chunks.count(kStrs)) decodeStressModes(reader(kStrs), b);
     if (chunks.count(kGstf)) decodeGeometricStiffness(reader(kGstf), b);
+    if (chunks.count(kElas)) decodeElasticity(reader(kElas), b);
     out = std::move(b);
     return true;
   } catch (const FormatError& e) {

@@ -13,6 +13,7 @@
 #include <Eigen/Eigenvalues>
 #include <QtTest>
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -214,6 +215,21 @@ class StressTest : public QObject {
   }
 
   // --- 2. von Mises and principal stresses
+  /// Strain of a uniaxial stress: sigma / E along it, -nu sigma / E across; shear tau (1 + nu) / E
+  /// (tensor, half the engineering strain); the equivalent strain is (2/3)(1 + nu) sigma / E, the
+  /// axial strain itself for nu = 1/2.
+  void strainsOfAStress() {
+    const double E = 2e11, nu = 0.25, sigma = 1e8;
+    const Stress6 e = strainOf((Stress6() << sigma, 0, 0, 0, 0, 0).finished(), E, nu);
+    QVERIFY(std::abs(e[0] - sigma / E) < 1e-18 && std::abs(e[1] + nu * sigma / E) < 1e-18 && std::abs(e[2] - e[1]) < 1e-18);
+    QCOMPARE(e.tail<3>().norm(), 0.0);
+    QVERIFY(std::abs(equivalentStrain(e) - 2.0 / 3.0 * (1 + nu) * sigma / E) < 1e-18);
+    QVERIFY(std::abs(equivalentStrain(strainOf((Stress6() << sigma, 0, 0, 0, 0, 0).finished(), E, 0.5)) - sigma / E) < 1e-18);
+    const Stress6 shear = strainOf((Stress6() << 0, 0, 0, 0, sigma, 0).finished(), E, nu);
+    QVERIFY(std::abs(shear[4] - sigma * (1 + nu) / E) < 1e-18);  // gamma / 2 = tau / (2 G)
+    QCOMPARE(shear.head<3>().norm(), 0.0);
+  }
+
   void equivalentStresses() {
     const double s = 1.5e8, tau = 4e7, p = -3e7;
     Stress6 uni = Stress6::Zero();
@@ -306,6 +322,29 @@ class StressTest : public QObject {
           qPrintable(job), compared, peak / 1e6, diff / 1e6, diff / peak, vmDiff / peak);
     QVERIFY(compared > 20);
     QVERIFY2(diff < tol * peak, qPrintable(QString::number(diff / peak)));
+
+    // strains from our nodal stresses and the nodes' elastic constants against ccx's nodal
+    // strains (TOSTRAIN: tensor shear components, extrapolated and averaged like the stresses)
+    std::vector<std::array<double, 2>> elasticity;
+    QVERIFY2(nodalElasticity(m, {}, elasticity, diag), diag.str().c_str());
+    QCOMPARE(elasticity.size(), std::size_t(m.nodeCount()));
+    const auto strains = readFrdNodalBlock(stem + ".frd", "TOSTRAIN");
+    QVERIFY(!strains.empty());
+    double strainPeak = 0, strainDiff = 0;
+    for (const auto& [id, v] : strains) {
+      const int i = m.indexOf(id);
+      const double x = m.coords[static_cast<std::size_t>(i)].x();
+      if (x < xMin - 1e-9 || x > xMax + 1e-9) continue;
+      const auto [E, nu] = elasticity[static_cast<std::size_t>(i)];
+      QCOMPARE(E, 2.1e11);  // the decks' steel
+      QCOMPARE(nu, 0.3);
+      const Stress6 c = Eigen::Map<const Stress6>(v.data());
+      strainPeak = std::max(strainPeak, equivalentStrain(c));
+      strainDiff = std::max(strainDiff, (strainOf(row6(S, i), E, nu) - c).cwiseAbs().maxCoeff());
+    }
+    qInfo("%s: strains, peak equivalent %.4g um/m, max component difference %.2g of the peak", qPrintable(job),
+          1e6 * strainPeak, strainDiff / strainPeak);
+    QVERIFY2(strainDiff < tol * strainPeak, qPrintable(QString::number(strainDiff / strainPeak)));
 
     if (beam) {
       // bending about z: sigma_xx = M(x) (y - H/2) / I, M(x) = P (L - x) (tip load -y), at the

@@ -359,6 +359,34 @@ class ReducedBodyTest : public QObject {
     QVERIFY(io::encodeReducedBody(back) == io::encodeReducedBody(body));
   }
 
+  /// The optional ELAS chunk: the nodes' elastic constants round-trip bit for bit; a body without
+  /// them writes none; a count that disagrees, or a Poisson's ratio of 0.5 or more, is refused.
+  void elasticityRoundTripAndChecks() {
+    fe::ReducedBody body = fullBody();
+    const std::size_t n = body.coords.size();
+    for (std::size_t i = 0; i < n; ++i) body.node_elasticity.push_back({2.1e11 - 1e9 * double(i), 0.3 - 1e-3 * double(i)});
+    QCOMPARE(QString::fromStdString(io::checkReducedBody(body)), QString());
+    const std::string bytes = io::encodeReducedBody(body);
+    fe::ReducedBody back;
+    std::string error;
+    QVERIFY2(io::decodeReducedBody(bytes, back, &error), error.c_str());
+    QVERIFY(back.node_elasticity == body.node_elasticity);
+    QVERIFY(io::encodeReducedBody(fullBody()).find("ELAS") == std::string::npos);
+    fe::ReducedBody bad = body;
+    bad.node_elasticity.pop_back();
+    QVERIFY(QString::fromStdString(io::checkReducedBody(bad)).contains("elastic constants of"));
+    std::string wrongNu = bytes;
+    std::string payload(8 + 16 * n, '\0');
+    putU64(payload, 0, n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double E = 2e11, nu = i == 1 ? 0.5 : 0.3;
+      std::memcpy(&payload[8 + 16 * i], &E, 8);
+      std::memcpy(&payload[16 + 16 * i], &nu, 8);
+    }
+    replacePayload(wrongNu, "ELAS", payload);
+    QVERIFY2(QString::fromStdString(decodeError(wrongNu)).contains("chunk ELAS: node 2 has E"), decodeError(wrongNu).c_str());
+  }
+
   /// The optional STRS chunk (issue #16): stress modes round-trip bit for bit, a body without
   /// them writes no chunk and loads with none, and sizes that disagree are refused when saving
   /// and when loading, naming the chunk.

@@ -15,6 +15,7 @@
 
 #include <QFile>
 #include <Eigen/Eigenvalues>
+#include <Eigen/LU>
 #include <QtTest>
 
 #include <vtkActor.h>
@@ -244,6 +245,7 @@ class RenderSceneTest : public QObject {
   void visualMeshDrawsTheBody();
   void contourComponentsAndRangeModes();
   void stressContours();
+  void strainContours();
   void undeformedGhostAndTrace();
   void modeShapeWithContourMatchesReference();
   void visualMeshMatchesReference();
@@ -794,6 +796,72 @@ void RenderSceneTest::stressContours() {
   plain.setContour(ContourQuantity::VonMises);
   QVERIFY(plain.setModal({w}));
   QVERIFY(!plain.flexibleSurface(0)->hasStress());
+  QVERIFY(!plain.colourBar()->GetVisibility());
+}
+
+/// Strain contours: the strain of sigma = S w by the nodes' own elastic constants (two materials
+/// here), against the compliance of each node's D matrix inverted independently; the legend in
+/// um/m, the equivalent strain's scale from 0. Without elastic constants: no strain, no colours.
+void RenderSceneTest::strainContours() {
+  auto strip = handMadeStrip();
+  const int n = int(strip->coords.size());
+  strip->stress_modes.resize(6 * n, 2);
+  for (int i = 0; i < n; ++i) {
+    const Vec3& x = strip->coords[std::size_t(i)];
+    strip->stress_modes.block<6, 1>(6 * i, 0) << 1e8 * x.x(), -2e7, 0.0, 3e7 * x.y(), 0.0, 1e6;
+    strip->stress_modes.block<6, 1>(6 * i, 1) << 0.0, 5e7 * x.x(), 1e7, 0.0, -4e7 * x.x(), 2e6;
+    strip->node_elasticity.push_back(i % 2 ? std::array<double, 2>{2.1e11, 0.3} : std::array<double, 2>{7e10, 0.33});
+  }
+  ModelScene scene;
+  scene.build(stripModel(strip));
+  const Eigen::Vector2d w(0.5, -1.5);
+  QVERIFY(scene.setModal({w}));
+  const FlexibleSurface* surface = scene.flexibleSurface(0);
+  QVERIFY(surface->hasStrain());
+  vtkDataArray* values = surface->mesh()->GetPointData()->GetArray(FlexibleSurface::kDisplacementArray);
+  for (const ContourQuantity q : {ContourQuantity::EquivalentStrain, ContourQuantity::MaxPrincipalStrain,
+                                  ContourQuantity::MinPrincipalStrain, ContourQuantity::Exx, ContourQuantity::Eyz}) {
+    scene.setContour(q);
+    double hi = -1e300;
+    for (vtkIdType j = 0; j < values->GetNumberOfTuples(); ++j) {
+      const int node = surface->nodes()[std::size_t(j)];
+      const Eigen::Matrix<double, 6, 1> s = strip->stress_modes.block(6 * node, 0, 6, 2) * w;
+      // sigma = D eps_engineering (Voigt), D from the Lame constants
+      const auto [E, nu] = strip->node_elasticity[std::size_t(node)];
+      const double lambda = E * nu / ((1 + nu) * (1 - 2 * nu)), mu = E / (2 * (1 + nu));
+      Eigen::Matrix<double, 6, 6> D = Eigen::Matrix<double, 6, 6>::Zero();
+      D.topLeftCorner<3, 3>().setConstant(lambda);
+      D.topLeftCorner<3, 3>().diagonal().array() += 2 * mu;
+      D.bottomRightCorner<3, 3>().diagonal().setConstant(mu);
+      Eigen::Matrix<double, 6, 1> e = D.inverse() * s;
+      e.tail<3>() *= 0.5;  // tensor shear
+      Mat3 t;
+      t << e(0), e(3), e(5), e(3), e(1), e(4), e(5), e(4), e(2);
+      const Vec3 eig = Eigen::SelfAdjointEigenSolver<Mat3>(t).eigenvalues();
+      const Mat3 deviator = t - t.trace() / 3 * Mat3::Identity();
+      const double equivalent = std::sqrt(2.0 / 3.0 * (deviator.array() * deviator.array()).sum());
+      const double expected = q == ContourQuantity::EquivalentStrain     ? equivalent
+                              : q == ContourQuantity::MaxPrincipalStrain ? eig(2)
+                              : q == ContourQuantity::MinPrincipalStrain ? eig(0)
+                              : q == ContourQuantity::Exx                ? e(0)
+                                                                         : e(4);
+      QVERIFY2(std::abs(values->GetTuple1(j) - expected) < 1e-12,
+               qPrintable(QString("%1: node %2 shows %3, expected %4").arg(contourSymbol(q)).arg(node).arg(values->GetTuple1(j)).arg(expected)));
+      hi = std::max(hi, expected);
+    }
+    if (q == ContourQuantity::EquivalentStrain) QCOMPARE(scene.colourRange().lo, 0.0);
+    QVERIFY(std::abs(scene.colourRange().hi - hi) < 1e-15);
+    const QString symbol = contourSymbol(q);  // a long name takes two lines
+    QCOMPARE(QString(scene.colourBar()->GetTitle()), symbol + (symbol.size() > 6 ? "\n" : " ") + "[um/m]");
+  }
+  // the stress modes without elastic constants: no strain
+  auto bare = handMadeStrip();
+  bare->stress_modes = strip->stress_modes;
+  ModelScene plain;
+  plain.build(stripModel(bare));
+  plain.setContour(ContourQuantity::EquivalentStrain);
+  QVERIFY(plain.setModal({w}));
+  QVERIFY(plain.flexibleSurface(0)->hasStress() && !plain.flexibleSurface(0)->hasStrain());
   QVERIFY(!plain.colourBar()->GetVisibility());
 }
 
