@@ -19,6 +19,13 @@ shot "$examples/slider_crank_flexible.json" --run --deformation-scale 30 \
 # contour of one displacement component with the undeformed ghost (user guide §8)
 shot "$examples/slider_crank_flexible.json" --run --time 0.06 --contour y --undeformed --deformation-scale 30 \
   --screenshot "$images/flexible-contour-y.png"
+# strain contour (user guide §8)
+shot "$examples/slider_crank_flexible.json" --run --time 0.0056 --contour strain --deformation-scale 10 \
+  --screenshot "$images/flexible-strain.png"
+# amplitude spectra of the rod's mid-span deflection and stress (user guide §4, Plots)
+xvfb-run -a -s "-screen 0 1920x1200x24" "$flexim" "$examples/slider_crank_flexible.json" -geometry 1600x1000+0+0 \
+  --plot rod_mid.deflection.y --plot rod_mid_stress.von_mises.value --plot-x spectrum \
+  --run --screenshot "$images/plot-spectrum.png" --quit
 # a selected item in the property panel (user guide §2)
 shot "$examples/slider_crank_rigid.json" --select "bodies[1]" --screenshot "$images/property-panel.png"
 
