@@ -163,6 +163,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
   connect(m_plots, &PlotPanel::layoutChanged, this, &MainWindow::rememberPlots);
   m_liveViewTimer.setSingleShot(true);
+  m_rangeTimer.setInterval(0);
+  connect(&m_rangeTimer, &QTimer::timeout, this, &MainWindow::feedColourRange);
   m_liveViewTimer.setInterval(80);
   connect(&m_liveViewTimer, &QTimer::timeout, m_viewport, qOverload<>(&QWidget::update));
   // the item under the mouse gets a thin box and its name in the tool tip: what a click would pick
@@ -1153,6 +1155,8 @@ void MainWindow::onRunStarted(const std::vector<Channel>& channels) {
     if (auto* dock = findChild<QDockWidget*>("plotsDock")) dock->raise();
   }
   m_playback->clear();
+  m_rangeTimer.stop();
+  m_rangeFed = 0;
   m_scene->resetColourRange();
   m_tracePath.clear();
   m_statusText->setText(tr("Running…"));
@@ -1167,8 +1171,16 @@ void MainWindow::onSamplesArrived(const std::vector<Sample>& samples) {
     times.push_back(s.t);
     m_scene->includeInBounds(s.poses);  // Home and the presets then frame the whole motion
   }
-  // the colour scale covers the whole run, so a colour means the same in every frame
-  if (m_scene->flexibleBodyCount() > 0) m_scene->includeInColourRange(samples);
+  // the colour scale covers the whole run, so a colour means the same in every frame. While the
+  // run computes, every 8th sample feeds it (the frames shown always do, as they are drawn): the
+  // GUI's share of the machine stays small beside the solver; the rest follows after the run
+  if (m_scene->flexibleBodyCount() > 0) {
+    std::vector<Sample> every8th;
+    const std::size_t first = m_results.size() - samples.size();
+    for (std::size_t i = 0; i < samples.size(); ++i)
+      if ((first + i) % 8 == 0) every8th.push_back(samples[i]);
+    if (!every8th.empty()) m_scene->includeInColourRange(every8th);
+  }
   m_playback->appendFrames(times);
   m_plots->samplesAppended();
 }
@@ -1208,6 +1220,8 @@ void MainWindow::onRunFinished(const RunSummary& summary) {
     m_messages->add(Severity::Warning, tr("run quality"), QString::fromStdString(w));
   // the whole motion in view (Home frames it too); a followed body keeps the camera it set
   if (m_scene->followedBody() < 0) frameIfOutOfView();
+  m_rangeFed = 0;  // the colour range of every sample, between events
+  if (!m_results.empty() && m_scene->flexibleBodyCount() > 0) m_rangeTimer.start();
   updateActions();
   emit runFinished(summary.ok);
 }
@@ -1237,18 +1251,22 @@ void MainWindow::showFrame(int index) {
 }
 
 void MainWindow::refeedColourRange() {
-  if (m_results.empty()) return;
   m_scene->resetColourRange();
-  // in blocks, each one matrix product per body
+  m_rangeFed = 0;
+  if (!isRunning() && !m_results.empty()) m_rangeTimer.start();
+}
+
+void MainWindow::feedColourRange() {
+  // 64 samples per turn of the event loop: one matrix product per body, a few ms on 100 000 nodes
   std::vector<Sample> block;
-  for (std::size_t i = 0; i < m_results.size(); ++i) {
-    block.push_back(m_results.sample(i));
-    if (block.size() == 64 || i + 1 == m_results.size()) {
-      m_scene->includeInColourRange(block);
-      block.clear();
-    }
+  const std::size_t end = std::min(m_results.size(), m_rangeFed + 64);
+  for (std::size_t i = m_rangeFed; i < end; ++i) block.push_back(m_results.sample(i));
+  if (!block.empty() && m_scene->flexibleBodyCount() > 0) m_scene->includeInColourRange(block);
+  m_rangeFed = end;
+  if (colourRangeComplete()) {
+    m_rangeTimer.stop();
+    m_viewport->update();
   }
-  m_viewport->update();
 }
 
 bool MainWindow::traceLastPick() {

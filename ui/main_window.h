@@ -104,6 +104,8 @@ class MainWindow : public QMainWindow {
   /// against: another channel (an x-y plot), "spectrum" (amplitude spectra), or empty (time).
   void plotChannels(const QStringList& names, const QString& against = {});
   const ResultTable& results() const { return m_results; }
+  /// Whether the run's colour range has taken every sample (it completes between events after a run).
+  bool colourRangeComplete() const { return !isRunning() && m_rangeFed >= m_results.size(); }
   const RunSummary& lastSummary() const { return m_lastSummary; }
   /// The whole window with the 3-D view composited in, opaque.
   QImage grabWindowImage();
@@ -177,6 +179,8 @@ class MainWindow : public QMainWindow {
   void onFeReduced(const FeReductionJob& job);
   /// The colour scale of the run again from every sample (after the contour quantity changed).
   void refeedColourRange();
+  /// Feeds the next samples to the run's colour range (between events, after a run).
+  void feedColourRange();
   /// The plots of a model file are remembered (QSettings) and come back when it is opened again.
   void rememberPlots();
   void restorePlots();
@@ -205,6 +209,8 @@ class MainWindow : public QMainWindow {
   QElapsedTimer m_runClock;     ///< wall time of the run, for the remaining-time estimate
   double m_pausedSeconds = 0;   ///< of that, time spent paused
   QElapsedTimer m_pauseClock;
+  QTimer m_rangeTimer;        ///< feeds the colour range after a run, a block per turn of the event loop
+  std::size_t m_rangeFed = 0; ///< samples [0, m_rangeFed) fed to the colour range since the run ended
   QTimer m_liveViewTimer;
   FeReductionJob* m_feJob = nullptr;  ///< an FE file being reduced (File > Open)       ///< spaces the live view's redraws during a run
 

@@ -134,6 +134,7 @@ class AnimationTest : public QObject {
     contour->setFocus();
     QTest::keyClick(contour, Qt::Key_Down);
     QCOMPARE(m_window->scene().contour(), render::ContourQuantity::X);
+    QTRY_VERIFY(m_window->colourRangeComplete());  // fed between events
     const render::FlexibleSurface* surface = m_window->scene().flexibleSurface(0);
     render::ScalarRange run;
     for (std::size_t i = 0; i < m_window->results().size(); ++i)
