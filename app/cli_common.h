@@ -31,5 +31,6 @@ int modesCommand(const std::vector<std::string>& args);
 int reduceCommand(const std::vector<std::string>& args);
 int infoCommand(const std::vector<std::string>& args);
 int massPropertiesCommand(const std::vector<std::string>& args);
+int spectrumCommand(const std::vector<std::string>& args);
 
 }  // namespace flexim::cli

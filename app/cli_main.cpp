@@ -61,6 +61,8 @@ int usage(FILE* out, int code) {
                "  flexim-cli mass-properties --box A,B,C | --cylinder R,L | --sphere R --density RHO [--json]\n"
                "      (mass, centre of mass, inertia about it and principal axes of the solid a closed triangle\n"
                "       mesh bounds: STL, OBJ, PLY, glTF, ...; --scale: mesh units -> m, 0.001 for mm; SI output)\n"
+               "  flexim-cli spectrum RESULTS.csv --channel NAME [--out FILE.csv]\n"
+               "      (amplitude spectrum of a channel of a run's CSV: mean removed, Hann window, as the plots show)\n"
                "  flexim-cli --version\n"
                "\n"
                "exit status:\n"
@@ -336,6 +338,7 @@ int main(int argc, char** argv) {
     if (cmd == "reduce") return reduceCommand(args);
     if (cmd == "info") return infoCommand(args);
     if (cmd == "mass-properties") return massPropertiesCommand(args);
+    if (cmd == "spectrum") return spectrumCommand(args);
     return fail("unknown command '" + cmd + "' (see flexim-cli --help)");
   } catch (const std::exception& e) {
     return fail(std::string("unexpected: ") + e.what());

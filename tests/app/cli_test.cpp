@@ -635,6 +635,38 @@ class CliTest : public QObject {
     QVERIFY2(r.code == 0 && r.out.contains("is up to date"), qPrintable(r.out));
   }
 
+  /// `spectrum` of a run's CSV: the slider-crank's slider (a crank at 150 rad/s) oscillates at
+  /// 23.87 Hz, so the peak is within half a bin (10 Hz over 0.1 s) of it; a channel that is not in
+  /// the file, and a broken row, are named with the file and line.
+  void spectrumOfAResultsChannel() {
+    const QString csv = m_dir.filePath("crank.csv"), out = m_dir.filePath("crank_spectrum.csv");
+    QCOMPARE(cli({"run", example("slider_crank_rigid.json"), "--out", csv}).code, 0);
+    Result r = cli({"spectrum", csv, "--channel", "slider.position.x", "--out", out});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.at(1), QString("frequency [Hz],slider.position.x amplitude [m]"));
+    double peakF = 0, peakA = -1;
+    for (int i = 2; i < lines.size(); ++i) {
+      const QStringList f = lines[i].split(',');
+      if (f[0].toDouble() > 0 && f[1].toDouble() > peakA) peakF = f[0].toDouble(), peakA = f[1].toDouble();
+    }
+    const double crank = 150 / (2 * M_PI);
+    QVERIFY2(std::abs(peakF - crank) <= 5.0, qPrintable(QString::number(peakF)));
+    QVERIFY2(r.err.contains(QString("peak at %1 Hz").arg(peakF, 0, 'g', 6)), qPrintable(r.err));
+    r = cli({"spectrum", csv, "--channel", "nowhere"});
+    QVERIFY(r.code != 0);
+    QVERIFY2(r.err.contains("crank.csv:") && r.err.contains("no channel 'nowhere'"), qPrintable(r.err));
+    QFile broken(m_dir.filePath("broken.csv"));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("time [s],a [m]\n0,1\n0.1,x\n");
+    broken.close();
+    r = cli({"spectrum", broken.fileName(), "--channel", "a"});
+    QVERIFY(r.code != 0);
+    QVERIFY2(r.err.contains("broken.csv:3: expected numbers"), qPrintable(r.err));
+  }
+
   void badInputGivesOneClearLine() {
     const QString bad = m_dir.filePath("bad.json");
     QFile f(bad);
