@@ -177,34 +177,21 @@ void FlexibleSurface::setQuantity(ContourQuantity quantity) {
 
 Eigen::VectorXd FlexibleSurface::quantityOf(const Eigen::VectorXd& u, const Eigen::VectorXd& modal) const {
   const Eigen::Index k = u.size() / 3;
-  if (isStrain(m_quantity)) {
-    if (m_strain.size() == 0) return Eigen::VectorXd::Zero(k);
-    const Eigen::VectorXd eps = m_strain.leftCols(modal.size()) * modal;
+  if (isStress(m_quantity) || isStrain(m_quantity)) {
+    const bool strain = isStrain(m_quantity);
+    const Eigen::MatrixXd& modes = strain ? m_strain : m_stress;
+    if (modes.size() == 0) return Eigen::VectorXd::Zero(k);
+    const Eigen::VectorXd tensors = modes.leftCols(modal.size()) * modal;
+    // the place in its group (the enum lists both alike): equivalent, max and min principal
+    // (of a symmetric tensor, whatever it holds), then the components xx ... zx
+    const int measure = int(m_quantity) - int(strain ? ContourQuantity::EquivalentStrain : ContourQuantity::VonMises);
     Eigen::VectorXd values(k);
     for (Eigen::Index j = 0; j < k; ++j) {
-      const fe::Stress6 e = eps.segment<6>(6 * j);
-      switch (m_quantity) {
-        case ContourQuantity::EquivalentStrain: values(j) = fe::equivalentStrain(e); break;
-        // the principal values of a symmetric tensor, whatever it holds
-        case ContourQuantity::MaxPrincipalStrain: values(j) = fe::principalStresses(e)(0); break;
-        case ContourQuantity::MinPrincipalStrain: values(j) = fe::principalStresses(e)(2); break;
-        default: values(j) = e(int(m_quantity) - int(ContourQuantity::Exx)); break;
-      }
-    }
-    return values;
-  }
-  if (isStress(m_quantity)) {
-    if (m_stress.size() == 0) return Eigen::VectorXd::Zero(k);
-    const Eigen::VectorXd sigma = m_stress.leftCols(modal.size()) * modal;
-    Eigen::VectorXd values(k);
-    for (Eigen::Index j = 0; j < k; ++j) {
-      const fe::Stress6 s = sigma.segment<6>(6 * j);
-      switch (m_quantity) {
-        case ContourQuantity::VonMises: values(j) = fe::vonMises(s); break;
-        case ContourQuantity::MaxPrincipal: values(j) = fe::principalStresses(s)(0); break;
-        case ContourQuantity::MinPrincipal: values(j) = fe::principalStresses(s)(2); break;
-        default: values(j) = s(int(m_quantity) - int(ContourQuantity::Sxx)); break;
-      }
+      const fe::Stress6 t = tensors.segment<6>(6 * j);
+      values(j) = measure == 0   ? (strain ? fe::equivalentStrain(t) : fe::vonMises(t))
+                  : measure == 1 ? fe::principalStresses(t)(0)
+                  : measure == 2 ? fe::principalStresses(t)(2)
+                                 : t(measure - 3);
     }
     return values;
   }

@@ -25,6 +25,7 @@ namespace flexim::render {
 /// or smallest principal stress, or a component in the FE axes.
 /// Or the nodal strain recovered from that stress with the nodes' elastic constants
 /// (fe::ReducedBody::node_elasticity): von Mises equivalent, principal, or a tensor component.
+/// Stresses and strains list their measures in the same order.
 enum class ContourQuantity {
   Magnitude, X, Y, Z,
   VonMises, MaxPrincipal, MinPrincipal, Sxx, Syy, Szz, Sxy, Syz, Szx,
