@@ -1,5 +1,5 @@
 // flexim: the desktop application. Thin: parse arguments, create the main window, and for the
-// automation contract (DESIGN.md) run load -> run -> screenshot -> quit.
+// automation contract (docs/user-guide.md, section 6) run load -> run -> screenshot -> quit.
 #include "render/flexible_surface.h"
 #include "ui/display_toolbar.h"
 #include "ui/gui_automation.h"

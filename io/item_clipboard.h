@@ -1,4 +1,4 @@
-// Copy and paste of model items between models (issue #10 item 7), without Qt: the GUI puts the
+// Copy and paste of model items between models, without Qt: the GUI puts the
 // text of copyItems() on the clipboard and applies pasteItems()' merged model as one undoable
 // command.
 //

@@ -1,4 +1,4 @@
-// The model check (issue #10 item 6): everything a model can be told before it runs, as
+// The model check: everything a model can be told before it runs, as
 // messages that each name their item by its JSON path, so `flexim-cli validate` prints them
 // and the GUI lists them (Simulation > Check model, and before every run) and selects the item
 // of the one clicked. In io, not core, because it reads files: the reduced-body files and the

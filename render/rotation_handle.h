@@ -1,4 +1,4 @@
-// The on-screen handle that turns a frame with the mouse (issue #10 item 2): three rings about
+// The on-screen handle that turns a frame with the mouse: three rings about
 // the frame's x, y and z axes (red, green, blue) and its axis triad. It answers which ring is
 // under the cursor and the angle the cursor sweeps about a ring's axis; what the turn means is
 // the caller's. Drawn over the model, so a ring is never hidden inside the body it turns, and

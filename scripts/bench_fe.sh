@@ -81,7 +81,7 @@ else
   echo "$H" >mesh.size
 fi
 
-# ---- 2. ccx deck (conversion as in make_fixtures.py; FE-FORMATS.md section 5)
+# ---- 2. ccx deck (conversion as in make_fixtures.py)
 python3 - "$ROOT/scripts" "$MODES" <<'EOF'
 import sys
 sys.path.insert(0, sys.argv[1])

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compare Flexim's flexible-body models with the CalculiX NLGEOM references (issue #16).
+"""Compare Flexim's flexible-body models with the CalculiX NLGEOM references.
 
     python3 scripts/compare_nlgeom.py [--cli build/app/flexim-cli] [--cases spin,pendulum]
                                       [--stiffening auto|both|on|off|as-is] [--plots DIR]

@@ -12,7 +12,7 @@ Run by developers, not by CI. Uses only the Python standard library.
 The rod fixtures (and rod-mesh) also need a built flexim-cli: $FLEXIM_CLI, else
 <repo>/build/app/flexim-cli, else flexim-cli on the PATH.
 
-Steps per meshed model (see ../shared/design/FE-FORMATS.md, section 5):
+Steps per meshed model:
   1. gmsh meshes <name>.geo; the .geo itself saves the .msh (v4.1 ASCII) and the gmsh .inp
      (one meshing run, so both files hold the same mesh).
   2. The gmsh .inp is converted for ccx: *HEADING and 2-D element blocks written for physical surfaces

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the closed-loop benchmark mechanisms (issue #19) as Flexim model files.
+"""Write the closed-loop benchmark mechanisms as Flexim model files.
 
     scripts/make_mechanisms.py [--check]
 
@@ -358,7 +358,7 @@ def andrews(nonredundant=False):
              "marker2": "D", "stiffness": p["c0"], "free_length": p["l0"]},
         ],
         "sensors": sensors,
-        # step: IDA's largest step (1e-5 makes today's IDA fail at t = 0, see #19); for gen-alpha
+        # step: IDA's largest step (1e-5 makes today's IDA fail at t = 0); for gen-alpha
         # use --step 1e-5 (the error at 0.03 s is 1.2e-4 rad there, 1.6e-2 rad at 1e-4)
         "simulation": {"t_end": 0.03, "step": 1e-4, "output_interval": 1e-4, "integrator": "ida",
                        "rtol": 1e-8, "atol": 1e-10},

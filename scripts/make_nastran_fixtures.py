@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the Nastran syntax decks of tests/data/fe/nastran (issue #18 items 4, 7, 9).
+"""Writes the Nastran syntax decks of tests/data/fe/nastran.
 
 Python standard library only; deterministic. Run from anywhere:
     python3 scripts/make_nastran_fixtures.py

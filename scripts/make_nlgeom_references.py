@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent nonlinear references for geometric stiffening (issue #16), computed by CalculiX 2.20
+"""Independent nonlinear references for geometric stiffening, computed by CalculiX 2.20
 (ccx, Debian package calculix-ccx) with implicit direct-integration dynamics and NLGEOM on structured
 C3D20R brick meshes. Standard library only (no numpy).
 

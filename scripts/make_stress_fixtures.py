@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the static stress fixtures of tests/data/fe/stress/ (issue #16 item 2: modal stress
+"""Write the static stress fixtures of tests/data/fe/stress/ (modal stress
 recovery, core/fe/stress.h) and their CalculiX 2.20 results. Standard library only; needs ccx 2.20
 and gmsh 4.8 (Debian). Run by developers, not by CI:
 

@@ -1,4 +1,4 @@
-// File → Import FE body… (issue #10 item 1): an FE mesh or deck of any format io::importFe
+// File → Import FE body…: an FE mesh or deck of any format io::importFe
 // reads, or a reduced body (.frb), becomes a reduced body file beside the model in three pages:
 //  1. the file: imported at once; a broken file stays on the page with the importer's file:line;
 //  2. the mesh: a preview with its node sets, the validation report and its warnings, and the

@@ -1,6 +1,7 @@
-// The GUI automation contract (DESIGN.md): `flexim MODEL.json [--select PATH] [--set ITEM.KEY=VALUE] [--mode N] [--plot CHANNEL] [--plot-x CHANNEL|spectrum]
+// The GUI automation contract: `flexim MODEL.json [--select PATH] [--set ITEM.KEY=VALUE] [--mode N] [--plot CHANNEL] [--plot-x CHANNEL|spectrum]
 // [--contour Q] --run [--time T] [--export-csv F.csv] [--export-animation F.ogv] --screenshot FILE.png --quit`.
 // Steps run from the event loop: load, run to completion, screenshot, then report an exit code.
+// For users it is described in docs/user-guide.md, section 6.
 #pragma once
 
 #include <QObject>

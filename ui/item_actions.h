@@ -1,4 +1,4 @@
-// Creating, duplicating and deleting items (issue #10 items 3–5): the Add menu, made from the
+// Creating, duplicating and deleting items: the Add menu, made from the
 // model's item descriptions (one entry per list of the model, and "Marker" for the selected
 // body), and Edit → Duplicate / Delete. A new item is filled in an ItemDialog; a delete names
 // what depends on the item (joints on a body, drivers of those joints, …) and removes it all as

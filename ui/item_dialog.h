@@ -1,4 +1,4 @@
-// A dialog for one item (issue #9 item 4, issue #10 item 5): its fields with the property
+// A dialog for one item: its fields with the property
 // panel's editors, made from the item description, working on a copy of the model so that each
 // value is checked as it is typed. For an existing item (Simulation → Solver settings…) OK
 // applies every change as one undoable command; for a new one (Add → Joint…) OK adds the item,

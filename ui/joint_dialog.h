@@ -1,4 +1,4 @@
-// Add → Joint at a point… (issue #10 item 3): a joint of any registered kind between two bodies
+// Add → Joint at a point…: a joint of any registered kind between two bodies
 // (ground, rigid or virtual), its origin and axis given in global coordinates: typed, or taken
 // from the last pick in the view (the point clicked, the FE node there, the centre and normal of
 // the flat face there or the axis of the bore there, fitted on the mesh) or from a marker. OK adds

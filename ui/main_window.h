@@ -1,6 +1,8 @@
 // The application window: viewport + playback bar in the centre, model tree and Messages docks,
 // progress in the status bar. It wires the pieces together; the work is done by ModelScene
-// (drawing), SimulationController (running), ResultTable (samples) and io (files).
+// (drawing), SimulationController (running), ResultTable (samples) and io (files). Its methods
+// live in three files: main_window.cpp (layout, actions, editing and the view),
+// main_window_files.cpp (open, save, recovery, exports) and main_window_run.cpp (the run).
 #pragma once
 
 #include "core/model/model.h"

@@ -1,4 +1,4 @@
-// The mode browser (issue #9 item 7): the modes of the selected flexible body — number,
+// The mode browser: the modes of the selected flexible body — number,
 // frequency, kind, effective mass share of fixed-interface modes — in a table, the reduction's
 // validation report and the MAC matrix against the FE program's modes in tabs beside it; the selected mode is animated on the body in the 3-D view,
 // with an amplitude (the largest displacement drawn, as a share of the model's size) and a

@@ -1,4 +1,4 @@
-// The model being edited (issue #9 item 1): the ModelSpec, its file, the selection, and one
+// The model being edited: the ModelSpec, its file, the selection, and one
 // QUndoStack through which every change goes. Items are reached through the item descriptions
 // (core/model/description.h), so an item kind registered there is editable here without code
 // of its own.

@@ -1,4 +1,4 @@
-// Turning a selected body with the mouse (issue #10 item 2): the rotation handle's rings are drawn
+// Turning a selected body with the mouse: the rotation handle's rings are drawn
 // on the selected rigid, flexible or virtual body; a drag on a ring turns the body about that axis
 // of its own. The turn goes in whole degrees (15° steps with Ctrl), is shown as it goes (rings and
 // axes, the angle in the status text) and becomes one undoable edit of the body's orientation

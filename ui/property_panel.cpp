@@ -651,7 +651,7 @@ QWidget* PropertyPanel::makeEditor(const FieldDescription& f, const std::string&
       return e;
     }
     case FieldType::Object:
-    case FieldType::List: return nullptr;  // nested items: their own entries (issue #10)
+    case FieldType::List: return nullptr;  // nested items: their own entries
   }
   return nullptr;
 }

@@ -1,4 +1,4 @@
-// The property panel (issue #9 item 2): the selected item's fields, each with a typed editor
+// The property panel: the selected item's fields, each with a typed editor
 // made from its field description (core/model/description.h) — numbers with their SI unit,
 // vectors, tensors, choices, references to other items — so a kind registered there is editable
 // here without widgets of its own. Every edit goes through ModelDocument::setField (one undoable

@@ -1,4 +1,4 @@
-// Placing a virtual body by clicking on a flexible body (issue #10 item 2): at the clicked
+// Placing a virtual body by clicking on a flexible body: at the clicked
 // point, or on a bore (a cylindrical face region grown from the clicked facet, its axis and
 // centre fitted by least squares) or on a face (a flat region, its centroid and normal), using
 // core/fe/surface_regions.h. The new body's z axis is the bore axis or the face normal.

@@ -1,6 +1,6 @@
 // A QOpenGLWidget that shows a VTK renderer (Debian's VTK Qt module is Qt 5 only, hence our own).
 // VTK renders into its own framebuffers inside Qt's context; paintGL blits the result into the
-// widget's framebuffer. Mouse and wheel events drive a trackball camera. See PLATFORM-NOTES.md.
+// widget's framebuffer. Mouse and wheel events drive a trackball camera.
 #pragma once
 
 #include <QImage>

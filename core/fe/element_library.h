@@ -4,8 +4,8 @@
 //
 // One table entry (ElementKind) per element type; nothing else in the library switches on the
 // type. Node order is the Abaqus/CalculiX one (C3D4, C3D10, C3D8(R, I), C3D20(R), C3D6, C3D15)
-// and Nastran's CPYRAM one for the pyramids (C3D5, C3D13), see ../shared/design/FE-FORMATS.md
-// §4.1 and fe_model.h.
+// and Nastran's CPYRAM one for the pyramids (C3D5, C3D13), see docs/fe-support.md
+// (Elements) and fe_model.h.
 //
 // Natural coordinates:
 //  * tetrahedra: (xi, eta, zeta) in the unit tetrahedron, barycentric L1 = 1 - xi - eta - zeta,

@@ -16,7 +16,7 @@
 namespace flexim::fe {
 
 /// Solid element types. Node order is ALWAYS the Abaqus/CalculiX convention (C3D4, C3D10,
-/// C3D8, C3D20, C3D6, C3D15; see ../shared/design/FE-FORMATS.md); importers of other
+/// C3D8, C3D20, C3D6, C3D15; see docs/fe-support.md); importers of other
 /// conventions (Gmsh, Nastran) map to it explicitly. The R variants use reduced integration,
 /// C3D8I has incompatible modes. Pyramids (C3D5, C3D13: CalculiX 2.20 has none; the names are
 /// the ones Abaqus-style converters use) follow Nastran's CPYRAM order: base 1-2-3-4, apex 5,

@@ -22,7 +22,7 @@ namespace flexim::fe {
 ///   Mbar = X^T (Ms (x) I3) X, Kbar = X^T K X.
 /// The paper sums over nodes with lumped masses (Ms diagonal), which is the other way offered:
 /// it is exact for the mass and the centre of mass but not for the inertia and the modal masses
-/// of the consistent-mass modes (issue #16 item 3).
+/// of the consistent-mass modes.
 struct ModalInvariants {
   double I1 = 0.0;
   Eigen::Vector3d I2 = Eigen::Vector3d::Zero();

@@ -1,6 +1,6 @@
 // Regions of a triangulated FE surface picked from one facet (a bore, a flat face) and the
 // least-squares plane and cylinder fitted to their nodes, so that a body or a joint can be put
-// on a bore's axis or a face's centre (issue #10). Works on any triangle surface: the display
+// on a bore's axis or a face's centre. Works on any triangle surface: the display
 // triangles of a ReducedBody (ReducedBody::coords + ::surface) or of an FE deck
 // (FeModel::coords + outerSurface()). Quadratic faces arrive split into flat triangles through
 // their mid-edge nodes (outerSurface), so every node of a curved face belongs to some triangle

@@ -89,8 +89,8 @@ struct FlexibleBodySpec {
   std::vector<double> modal_coordinates;  ///< initial modal coordinates (empty = undeformed)
   DampingSpec damping;
   double stiffness_scale = 1.0;           ///< multiplies the modal stiffness (1e6: rigid limit)
-  /// Geometric (stress) stiffening from the body's inertia loads, gravity and interface reaction
-  /// (issue #16): on when the file carries the load cases (fe::ReducedBody::geometric_stiffness).
+  /// Geometric (stress) stiffening from the body's inertia loads, gravity and interface reaction:
+  /// on when the file carries the load cases (fe::ReducedBody::geometric_stiffness).
   bool geometric_stiffening = true;
   /// The loaded file (set by the model loader, not serialised); System::compile needs it.
   std::shared_ptr<const fe::ReducedBody> data;

@@ -1,6 +1,6 @@
 // The results of a run, column by column: one array of times, one array per channel, the body
 // poses and the modal coordinates, appended while the run streams. Plots, the animation and the
-// CSV export read it (issue #9); it holds no Qt and does no I/O.
+// CSV export read it; it holds no Qt and does no I/O.
 //
 // Plots of long runs ask for a min/max envelope: for each of a few hundred or thousand time
 // buckets, the smallest and largest value of a channel among the samples in that bucket. Each

@@ -50,7 +50,7 @@ struct ModalDamping {
   double beta = 0.0;   ///< Rayleigh stiffness-proportional coefficient [s]
 };
 
-/// Geometric stiffening (issue #16, load-case method of Wallrapp and Schwertassek): the modal
+/// Geometric stiffening (load-case method of Wallrapp and Schwertassek): the modal
 /// geometric stiffness of the inertia load cases (fe::balancedInertiaCases), each with the
 /// reaction that balances it at the interface the body is held at folded in, turned into the
 /// internal axes about the frame origin:

@@ -1,5 +1,5 @@
-// CalculiX .dat reader for the eigenvalue table of a *FREQUENCY step (see
-// ../shared/design/FE-FORMATS.md §2): "E I G E N V A L U E   O U T P U T" followed by rows
+// CalculiX .dat reader for the eigenvalue table of a *FREQUENCY step:
+// "E I G E N V A L U E   O U T P U T" followed by rows
 // "mode, eigenvalue [rad^2/s^2], Re omega [rad/s], f [Hz], Im omega [rad/s]" up to the first
 // blank line. Several tables (several frequency steps) are concatenated in file order, like
 // the DISP blocks of the matching .frd. The TOTAL EFFECTIVE MASS row that follows is read too

@@ -28,7 +28,7 @@ struct FrdMode {
   std::vector<double> disp;  ///< 3 per node of the node universe
 };
 
-/// Nodes per frd element type (FE-FORMATS §1.3), 0 if unknown.
+/// Nodes per frd element type (CalculiX GraphiX manual, 'Result Format'), 0 if unknown.
 int frdNodeCount(int type) {
   static constexpr int kCounts[] = {0, 8, 6, 4, 20, 15, 10, 3, 6, 4, 8, 2, 3};
   return type >= 1 && type <= 12 ? kCounts[type] : 0;
@@ -74,7 +74,7 @@ int frdFamily(fe::ElementType t) {
 }
 
 /// Abaqus position of frd position i: frd.c writes the input positions 1..12, 17..20, 13..16 of
-/// 20-node hexes and 1..9, 13..15, 10..12 of 15-node wedges (FE-FORMATS §1.3, frd.c), i.e. the
+/// 20-node hexes and 1..9, 13..15, 10..12 of 15-node wedges (frd.c; docs/fe-support.md, Elements), i.e. the
 /// top and vertical edges swapped; frd[i] = abaqus[q[i]].
 std::size_t frdToAbaqus(int frdType, std::size_t i) {
   static constexpr std::array<int, 20> kHex20{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 12, 13, 14, 15};

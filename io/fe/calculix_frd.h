@@ -1,5 +1,5 @@
 // CalculiX ASCII result file (.frd) reader: nodes, elements and the mode shapes of a
-// *FREQUENCY step (see ../shared/design/FE-FORMATS.md §1).
+// *FREQUENCY step (format: CalculiX GraphiX manual, 'Result Format').
 //
 // Reads the fixed-column records: the node block (2C), the element block (3C; frd element
 // types 3 = C3D4, 6 = C3D10, 1 = 8-node hex, 4 = 20-node hex, 2 = 6-node wedge, 5 = 15-node

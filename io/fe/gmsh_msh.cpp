@@ -18,7 +18,7 @@ namespace {
 // ---- the one table of gmsh element types ---------------------------------------------------
 
 /// A gmsh element type. Solid types carry the FE type and the node-order map to Abaqus:
-/// abaqus[i] = gmsh[toAbaqus[i]] (FE-FORMATS.md §4.1, checked geometrically on real files).
+/// abaqus[i] = gmsh[toAbaqus[i]] (docs/fe-support.md, Elements; checked geometrically on real files).
 struct GmshType {
   int code;
   const char* name;

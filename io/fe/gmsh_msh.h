@@ -10,7 +10,7 @@
 // Elements: volume elements of type 4 (tet4 -> C3D4), 11 (tet10 -> C3D10), 5 (hex8 -> C3D8),
 // 17 (hex20 -> C3D20), 6 (prism6 -> C3D6), 18 (prism15 -> C3D15), 7 (pyramid5 -> C3D5) and 19
 // (pyramid13 -> C3D13) become FE elements, with their node order mapped from gmsh's to the
-// Abaqus/CalculiX one (gmshToAbaqus(); FE-FORMATS.md §4.1). Other volume types (the complete
+// Abaqus/CalculiX one (gmshToAbaqus(); docs/fe-support.md, Elements). Other volume types (the complete
 // second-order hex27, prism18, pyramid14: save with Mesh.SecondOrderIncomplete = 1; tet20, ...)
 // are errors. Points, lines, triangles and quadrangles (any order) only
 // feed node sets. Element ids are gmsh's element tags; node ids are gmsh's node tags. All

@@ -1,6 +1,6 @@
 // Matrix files exported by FE programs:
 // - CalculiX *FREQUENCY, SOLVER=MATRIXSTORAGE: <stem>.sti (stiffness), <stem>.mas (mass),
-//   <stem>.dof (row -> node.direction); see ../shared/design/FE-FORMATS.md §3;
+//   <stem>.dof (row -> node.direction); see the CalculiX 2.20 user's manual, *FREQUENCY;
 // - Abaqus *MATRIX GENERATE / *MATRIX OUTPUT (FORMAT=MATRIX INPUT) and element matrix output:
 //   "node, dof, node, dof, value" lines;
 // - generic MatrixMarket coordinate files (real/integer, general/symmetric).

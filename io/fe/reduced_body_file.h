@@ -11,7 +11,7 @@
 
 namespace flexim::io {
 
-/// The format version this build writes and the newest one it reads. Version 2 (issue #16) adds
+/// The format version this build writes and the newest one it reads. Version 2 adds
 /// the GSTF chunk (geometric stiffening); version 1 files load without it.
 inline constexpr std::uint32_t kReducedBodyFormatVersion = 2;
 

@@ -228,7 +228,7 @@ class CliTest : public QObject {
              qPrintable(r.out));
   }
 
-  /// A sensor in mm and deg with chosen components (issue #10 item 5): the CSV has exactly those
+  /// A sensor in mm and deg with chosen components: the CSV has exactly those
   /// columns, their units in the headers, the values of the SI sensor beside it scaled by 1000
   /// and 180/pi; a component that none of the quantities has is refused at its JSON path.
   void sensorUnitsAndComponentsInTheCsv() {

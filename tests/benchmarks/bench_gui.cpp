@@ -1,4 +1,4 @@
-// GUI performance figures (issue #9 item 11; not a pass/fail test). Four cases, each self-timed
+// GUI performance figures (not a pass/fail test). Four cases, each self-timed
 // with percentiles:
 //   deform    deformation + contour update of a synthetic ~100 000-node flexible body per frame
 //             (render::FlexibleSurface::setModal, one thread), then the same body in a ModelScene:

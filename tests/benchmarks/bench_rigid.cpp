@@ -416,7 +416,7 @@ int main(int argc, char** argv) {
     for (const auto& s : notes) std::printf("%s\n", s.c_str());
   }
 
-  // (c) the 1000-link chain for 1 s: fixed steps against the adaptive step (issue #19), as time
+  // (c) the 1000-link chain for 1 s: fixed steps against the adaptive step, as time
   // per simulated second against the energy error at the end (the chain is conservative: its
   // total energy stays 0 but for the integrator's error and rho_inf's numerical dissipation)
   if (!onlyChain && (adaptiveOnly || !quick)) {

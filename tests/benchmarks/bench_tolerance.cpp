@@ -1,4 +1,4 @@
-// Tolerance study on Andrews' squeezing mechanism (issue #19, not a pass/fail test): runs the model
+// Tolerance study on Andrews' squeezing mechanism (not a pass/fail test): runs the model
 // with IDA at rtol 1e-4 ... 1e-10, with generalized-alpha at h = 1e-2 ... 1e-5 s and with adaptive
 // generalized-alpha ("ga-adapt", atol = F x rtol like IDA, no step limit) at rtol 1e-4 ... 1e-8 and prints, for
 // each run, how it ended and its error at t = 0.03 s against the published solution of the IVP
@@ -15,7 +15,7 @@
 //   bench_tolerance --quick         rtol 1e-6 and h = 1e-4 only (smoke check)
 //
 // A run that fails is listed with the time it reached and the solver's message. A run that ends
-// "ok" far from the reference is the silent wrong answer of #19; the run-quality checks turn the
+// "ok" far from the reference is a silent wrong answer; the run-quality checks turn the
 // worst of them into "warning".
 #include "../core/mechanism_references.h"
 #include "io/model_json.h"

@@ -1,4 +1,4 @@
-// Closed kinematic loops modelled the natural way, with revolute joints only (issue #19), against
+// Closed kinematic loops modelled the natural way, with revolute joints only, against
 // independent references:
 //   - IFToMM A02 N-four-bar (N = 2, 10): the closed form J theta'' = -G cos theta
 //     (tests/core/mechanism_references.h derives J and G), through the aligned singular positions;
@@ -10,7 +10,7 @@
 // their non-redundant substitutes in tests/core/data/closed_loop/ (scripts/make_mechanisms.py
 // writes them all).
 //
-// Pending rows. Every row runs to its end; a row whose accuracy still falls short of the issue's
+// Pending rows. Every row runs to its end; a row whose accuracy still falls short of the required
 // carries the reason in its "pending" column: its accuracy check is an expected failure (XFAIL) that
 // aborts the row. When a change makes such a row pass that check, QtTest reports XPASS, which fails
 // the test: then empty the row's "pending" and the row's remaining checks run.
@@ -199,7 +199,7 @@ class ClosedLoopTest : public QObject {
 #endif
 
   /// IFToMM A02 against J theta'' = -G cos theta, 10 s (5 turns, 10 aligned positions).
-  /// Tolerances: 1e-5 rad is the issue's requirement; generalized-alpha (second order, rho_inf 0.8)
+  /// Tolerances: 1e-5 rad is the required accuracy; generalized-alpha (second order, rho_inf 0.8)
   /// at h = 1e-3 s is measured at 3.0e-4 rad on the substitute with today's solver (2.9e-6 rad at
   /// h = 1e-4: error ~ 300 h^2), so h = 1e-3 is held to 1e-3 rad. Energy: IDA 1e-6 G; gen-alpha
   /// 1e-4 G at h = 1e-3 and 1e-6 G at 1e-4 (measured 3.6e-5 G and 3.7e-7 G on the substitute).
@@ -317,9 +317,9 @@ class ClosedLoopTest : public QObject {
 
 #ifndef FLEXIM_CLOSED_LOOP_SLOW
   /// IFToMM A04, conservative: the total energy stays at its initial value (-3 m g = -29.43 J) for
-  /// 10 s. IDA rtol 1e-8: 1e-5 J (the issue's requirement; the cylindrical substitute keeps it to
+  /// 10 s. IDA rtol 1e-8: 1e-5 J (the required accuracy; the cylindrical substitute keeps it to
   /// 1.7e-6 J today). Generalized-alpha h = 1e-3 s, rho_inf 0.8: 1e-4 J (substitute today: 6.6e-6 J),
-  /// and it must take its 10 000 steps without halving (the silent wrong answer of #19 took 493 731).
+  /// and it must take its 10 000 steps without halving (a silent wrong answer once took 493 731).
   /// Tolerances mean what they say for generalized-alpha's adaptive step too: the N = 2 four-bar's
   /// largest angle error against the closed form over 10 s falls as rtol goes 1e-4 -> 1e-5 ->
   /// 1e-6 -> 1e-7 (atol = rtol / 100), each time by at least 2x (a local error of order h^3 kept
@@ -448,7 +448,7 @@ class ClosedLoopTest : public QObject {
   }
 
   /// Andrews' mechanism at t = 0.03 s against the published solution (kAndrewsPublished; our own
-  /// solve agrees to 1.4e-9 rad). IDA rtol 1e-10: 1e-7 rad (the issue's requirement).
+  /// solve agrees to 1.4e-9 rad). IDA rtol 1e-10: 1e-7 rad (the required accuracy).
   /// Generalized-alpha h = 1e-5 s: 5e-4 rad (second order without error control; the substitute
   /// is 1.2e-4 rad off today: beta turns 2.5 times at up to 1400 rad/s; 1.3e-2 rad at h = 1e-4).
   void andrewsMatchesReference_data() {

@@ -1,4 +1,4 @@
-// Independent references for the closed-loop benchmark mechanisms of resources/examples (issue #19):
+// Independent references for the closed-loop benchmark mechanisms of resources/examples:
 // the N-four-bar's closed form, the published solution of Andrews' squeezing mechanism, and how
 // to read planar angles off a run. Shared by tests/core/closed_loop_test.cpp and
 // tests/benchmarks/bench_tolerance.cpp. Nothing here uses Flexim's solver.

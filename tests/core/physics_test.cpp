@@ -233,7 +233,7 @@ class PhysicsTest : public QObject {
     }
   }
 
-  /// A sensor's length_unit, angle_unit and components (issue #10 item 5): a swinging pendulum
+  /// A sensor's length_unit, angle_unit and components: a swinging pendulum
   /// observed by an SI sensor and by one in mm and deg that records only the x and z components.
   /// The chosen columns are exactly those, in quantity order, with the units in their headers;
   /// their values are 1000x (lengths) and 180/pi x (angles) the SI ones, and at t = 0 they are

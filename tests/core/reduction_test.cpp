@@ -87,7 +87,7 @@ class ReductionTest : public QObject {
     QVERIFY(modes.max_residual < 1e-6);
   }
 
-  /// Issue #18: the same cyclic sector in SI and in mm/tonne/s (E in MPa, rho in tonne/mm^3,
+  /// The same cyclic sector in SI and in mm/tonne/s (E in MPa, rho in tonne/mm^3,
   /// total mass ~1e-4 t) gives the same frequencies to 1e-8, every mode passes its residual
   /// check, and the Sturm count proves none is missing; both agree with ccx.
   void unitSystemDoesNotMatter() {
@@ -335,7 +335,7 @@ class ReductionTest : public QObject {
     QTest::newRow("C3D20") << "beam/beam_hex_free.inp";
   }
   void consistentInvariantsAreTheFeModels() {
-    // issue #16 item 3: the 0.3 x 0.01 x 0.01 m steel box. Its consistent element masses are
+    // the 0.3 x 0.01 x 0.01 m steel box. Its consistent element masses are
     // exact on straight-edged elements, so the invariants' mass, centre of mass and inertia are
     // the solid's closed forms; and the elastic modes, orthonormal in that mass, decouple from
     // the frame motion in free flight, so the body's free-flight frequencies are the FE ones.
@@ -401,7 +401,7 @@ class ReductionTest : public QObject {
   }
 
   void interfaceReferencePointIsSettable() {
-    // issue #16 item 4: a rigid and an averaging interface with a chosen reference point; the
+    // a rigid and an averaging interface with a chosen reference point; the
     // constraint modes are the rigid motions about that point, and the static solution is the
     // full FE one whatever the point
     const FeModel mesh = load("conrod/conrod_free.inp");

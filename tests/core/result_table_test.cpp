@@ -1,5 +1,5 @@
-// The columnar result table of a run (issue #9 item 1) and its min/max envelope for plots
-// (item 5): every bucket's extremes equal a brute-force scan of its samples at every zoom, while
+// The columnar result table of a run and its min/max envelope for plots:
+// every bucket's extremes equal a brute-force scan of its samples at every zoom, while
 // samples are still being appended; samples come back as they went in.
 #include "core/run/result_table.h"
 

@@ -1,4 +1,4 @@
-// Point masses, springs and nodes outside every element (issue #18 items 2 and 3), on the decks
+// Point masses, springs and nodes outside every element, on the decks
 // of tests/data/fe/discrete (scripts/make_discrete_fixtures.py): against CalculiX 2.20 on the
 // same deck, the Euler-Bernoulli cantilever with a tip mass, and the closed-form spring-mass
 // tetrahedron (omega^2 = k/m x 1, 1, 2, 2, 2, 4).

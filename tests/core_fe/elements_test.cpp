@@ -1,5 +1,5 @@
-// Wedges (C3D6, C3D15), the incompatible-mode brick C3D8I and pyramids (C3D5, C3D13) (issue #18
-// item 5): quadrature exactness, rigid-body modes and mass of single elements, the patch test on
+// Wedges (C3D6, C3D15), the incompatible-mode brick C3D8I and pyramids (C3D5, C3D13):
+// quadrature exactness, rigid-body modes and mass of single elements, the patch test on
 // distorted meshes, continuity across faces shared with tetrahedra and bricks, outer surfaces,
 // CalculiX 2.20 on the decks of tests/data/fe/elements (scripts/make_element_fixtures.py:
 // element matrices, free-free frequencies, the .frd), the Nastran (CPENTA, CPYRAM) and gmsh

@@ -1,4 +1,4 @@
-// Geometric stiffening load cases (core/fe/stiffening.h, issue #16 item 1): the resultants of
+// Geometric stiffening load cases (core/fe/stiffening.h): the resultants of
 // the unit inertia loads against the loads themselves, and the modal geometric stiffness of a
 // rotating cantilever against Euler-Bernoulli beam theory (Southwell coefficients), on Kane's
 // spin-up beam mesh (tests/reference/nlgeom/mesh_spin_20x2x1.inp, C3D20R).

@@ -1,4 +1,4 @@
-// Nodal stress recovery (core/fe/stress.h, issue #16 item 2): the patch test on distorted meshes
+// Nodal stress recovery (core/fe/stress.h): the patch test on distorted meshes
 // of every element type, von Mises and principal stresses against closed forms, and CalculiX
 // 2.20's nodal stresses of static solutions (tests/data/fe/stress, scripts/make_stress_fixtures.py):
 // ccx's displacement field fed to nodalStresses gives ccx's .frd stresses, and the cantilever's
@@ -368,7 +368,7 @@ class StressTest : public QObject {
     }
   }
 
-  // --- issue #16 item 2: stresses of a Craig-Bampton body against ccx's static stresses
+  // --- stresses of a Craig-Bampton body against ccx's static stresses
   void craigBamptonStaticStress() {
     // the C3D20R cantilever reduced with its clamped end (rigid interface) and its loaded end
     // (averaging: it spreads the tip load without stiffening the end) as interfaces; the

@@ -1,4 +1,4 @@
-// Regions picked on an FE surface and their plane / cylinder fits (issue #10 item 2): the bores
+// Regions picked on an FE surface and their plane / cylinder fits: the bores
 // and faces of the conrod (C3D10, curved tri6 faces split through their mid-edge nodes) and the
 // bracket (C3D4) fixtures of tests/data/fe against their NSETs and the geometry of their .geo,
 // the outer cylinder and end face of the round rod's .frb (what the GUI has at hand), and

@@ -1,4 +1,4 @@
-// Copy and paste of items between models (io/item_clipboard.h, issue #10 item 7): free names
+// Copy and paste of items between models (io/item_clipboard.h): free names
 // for clashing ones, references that follow them, references to items not pasted checked
 // against the target, markers onto a selected holder, file paths that survive another folder,
 // and the loader's validation of the merged model.

@@ -1,4 +1,4 @@
-// CalculiX decks as ccx reads them (issue #18 items 4, 8 and 9) on tests/data/fe/calculix
+// CalculiX decks as ccx reads them on tests/data/fe/calculix
 // (scripts/make_calculix_fixtures.py): what ccx tolerates (unknown material options, a lone '*',
 // extra element entries, undefined set members) Flexim tolerates with a warning; what changes
 // the model is a warning and a FeModel::model_changes phrase; couplings (*RIGID BODY, *COUPLING

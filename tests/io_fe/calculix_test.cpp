@@ -113,7 +113,7 @@ double translationalMass(const fe::FeModel& m, int component = 0) {
   return r.dot(m.M * r);
 }
 
-// ---- hand-made frd text in ccx's exact layout (FE-FORMATS §1) --------------------------------
+// ---- hand-made frd text in ccx's exact layout -------------------------------------------------
 
 struct FrdNode {
   int id;

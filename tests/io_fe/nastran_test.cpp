@@ -1,4 +1,4 @@
-// Nastran bulk data syntax and cards of issue #18 (items 4, 7, 9) on the decks of
+// Nastran bulk data syntax and cards on the decks of
 // tests/data/fe/nastran (scripts/make_nastran_fixtures.py):
 //  * nested coordinate systems (CORD2R/2C/2S through RID, CORD1R/1C/1S through grids that are in
 //    other systems): basic positions and displacement directions against closed forms written

@@ -387,7 +387,7 @@ class ReducedBodyTest : public QObject {
     QVERIFY2(QString::fromStdString(decodeError(wrongNu)).contains("chunk ELAS: node 2 has E"), decodeError(wrongNu).c_str());
   }
 
-  /// The optional STRS chunk (issue #16): stress modes round-trip bit for bit, a body without
+  /// The optional STRS chunk: stress modes round-trip bit for bit, a body without
   /// them writes no chunk and loads with none, and sizes that disagree are refused when saving
   /// and when loading, naming the chunk.
   void stressModesRoundTripAndChecks() {

@@ -1,4 +1,4 @@
-// The editable model document (issue #9 item 1): edits through undoable commands, refused edits
+// The editable model document: edits through undoable commands, refused edits
 // with the JSON loader's own message, the dirty state, stable item ids and saving.
 #include "io/fe/reduced_body_file.h"
 #include "io/model_json.h"

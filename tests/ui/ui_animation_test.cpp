@@ -1,4 +1,4 @@
-// Animation in the application (issue #9 item 6), driven with real widget events: step and
+// Animation in the application, driven with real widget events: step and
 // play with the keyboard, loop at a chosen speed, contour by a displacement component with a
 // colour scale over the run or the frame, the undeformed ghost, the trace of a picked FE node,
 // and writing the animation as a PNG sequence and an Ogg Theora video.

@@ -1,4 +1,4 @@
-// Editing a model in the application with real widget events (issue #9 items 1 and 2): a click
+// Editing a model in the application with real widget events: a click
 // in the model tree selects an item, its fields appear in the property panel, typing a value
 // edits the model through one undoable command (the viewport redraws, the title gets its star),
 // Ctrl+Z / Ctrl+Shift+Z undo and redo, an invalid value is refused in place with the JSON
@@ -742,7 +742,7 @@ class EditingTest : public QObject {
   /// A reduced body opened with File > Open lists its modes; a click on a row animates that
   /// mode on the body, scaled to the chosen share of the model size; a run takes the view back.
   void stiffeningIsACheckBox() {
-    // the flexible body's geometric stiffening (issue #16) is a check box of its properties
+    // the flexible body's geometric stiffening is a check box of its properties
     QVERIFY(m_window->openModelFile(kFlexibleCrank));
     clickRow("rod");
     auto* box = m_window->propertyPanel()->findChild<QCheckBox*>("field:geometric_stiffening");

@@ -26,6 +26,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QElapsedTimer>
+#include <QPointer>
 #include <QProcess>
 #include <QProgressDialog>
 #include <QStandardPaths>
@@ -57,6 +58,8 @@ QByteArray bytesOf(const QString& path) {
 
 /// Answers the next modal file dialog by typing path into its file name and clicking its Save
 /// or Open button (looked for every 100 ms, for up to 10 s); beforeAccept runs just before the click.
+void acceptWhenStillOpen(QPointer<QFileDialog> dialog, QPushButton* accept, int tries);
+
 void answerFileDialog(QObject* context, const QString& path, bool* answered, std::function<void()> beforeAccept = {},
                       int tries = 100) {
   QTimer::singleShot(100, context, [context, path, answered, beforeAccept, tries] {
@@ -77,6 +80,18 @@ void answerFileDialog(QObject* context, const QString& path, bool* answered, std
     if (accept) QTest::mouseClick(accept, Qt::LeftButton);
     else QTest::keyClick(name, Qt::Key_Return);
     *answered = true;
+    acceptWhenStillOpen(QPointer<QFileDialog>(dialog), accept, 20);
+  });
+}
+
+/// A completion list that popped up after the typing (the directory is read in the background)
+/// takes the first click: while the dialog is still open, close the list and click again.
+void acceptWhenStillOpen(QPointer<QFileDialog> dialog, QPushButton* accept, int tries) {
+  QTimer::singleShot(250, [dialog, accept, tries] {
+    if (!dialog || !dialog->isVisible() || tries <= 0) return;
+    if (QWidget* popup = QApplication::activePopupWidget()) popup->close();
+    if (accept) QTest::mouseClick(accept, Qt::LeftButton);
+    acceptWhenStillOpen(dialog, accept, tries - 1);
   });
 }
 

@@ -1,4 +1,4 @@
-// Building models in the application with real widget events (issue #10): the FE import wizard
+// Building models in the application with real widget events: the FE import wizard
 // (a broken file is refused with the importer's file:line and changes nothing; a face picked on
 // the preview becomes a Craig–Bampton interface), and the flexible slider-crank of
 // resources/examples/slider_crank_flexible.json built from nothing — import the rod deck, reduce
@@ -179,7 +179,7 @@ class ModellingTest : public QObject {
       std::sort(end.begin(), end.end());
       QCOMPARE(face, end);
       QVERIFY(wizard->button(QWizard::NextButton)->isEnabled());
-      // its reference point typed in its row (issue #16 item 4): refused in place while wrong
+      // its reference point typed in its row: refused in place while wrong
       auto* interfaces = wizard->findChild<QTableWidget*>("interfaces");
       auto* reference = qobject_cast<QComboBox*>(interfaces->cellWidget(interfaces->rowCount() - 1, 3));
       QVERIFY(reference && reference->isEditable());
@@ -239,7 +239,7 @@ class ModellingTest : public QObject {
   }
 
 
-  /// Issue #10's end-to-end test: the flexible slider-crank of slider_crank_flexible.json built
+  /// End to end: the flexible slider-crank of slider_crank_flexible.json built
   /// from an empty model with the application's actions and widgets, saved and run; its results
   /// match the example's, run by flexim-cli, within 1e-6, and the saved file runs the same in
   /// flexim-cli. (The whole 0.1 s of the example.)

@@ -1,4 +1,4 @@
-// Live plots in the application (issue #9 item 5), with real widget events: a channel dropped
+// Live plots in the application, with real widget events: a channel dropped
 // on a plot (the drop events a drag from the channel list delivers) or double-clicked is drawn
 // and grows while the run streams; the plot's cursor follows the animation with the values of
 // that sample; the plot's CSV has the same numbers as flexim-cli's CSV of the same model; a

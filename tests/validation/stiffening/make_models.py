@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build the geometric-stiffening validation models (issue #16): reduced bodies and JSON models.
+"""Build the geometric-stiffening validation models: reduced bodies and JSON models.
 
     python3 tests/validation/stiffening/make_models.py [--cli build/app/flexim-cli] [--json-only]
 

@@ -1,4 +1,4 @@
-// Rectangular steel rod for the flexible slider-crank (issue #4): 0.3 m long along x from x = 0
+// Rectangular steel rod for the flexible slider-crank: 0.3 m long along x from x = 0
 // to x = 0.3, centred on the x axis; same area and same I_z (bending in the x-y plane) as the
 // round rod of radius r = 3 mm: h b = pi r^2, b h^3/12 = pi r^4/4, so h = sqrt(3) r (y extent),
 // b = pi r/sqrt(3) (z extent). Second-order tetrahedra (C3D10).

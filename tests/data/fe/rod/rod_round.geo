@@ -1,4 +1,4 @@
-// Round steel rod for the flexible slider-crank (issue #4): diameter 6 mm, 0.3 m long along x
+// Round steel rod for the flexible slider-crank: diameter 6 mm, 0.3 m long along x
 // from x = 0 to x = 0.3, centred on the x axis. Second-order tetrahedra (gmsh type 11 / C3D10).
 // Regenerate with scripts/make_fixtures.py rod (scripts/make_fixtures.py rod-mesh for bigger meshes).
 //
