@@ -35,19 +35,16 @@ bool fromInp(const FeModel& mesh) {
 /// Reports problems of a material used by some element; returns false if it is unusable.
 bool checkMaterial(const Material& m, bool inp, Diagnostics& diag) {
   const std::string where = "material '" + m.name + "'";
+  const auto missing = [&](bool has, const char* card) {
+    return has ? std::string() : inp ? std::string(" (the material has no ") + card + ")" : std::string(" (the material defines none)");
+  };
   bool ok = true;
-  if (!(m.E > 0.0) || !std::isfinite(m.E)) {
-    diag.error(where, "Young's modulus E = " + num(m.E) + " must be > 0" +
-                          (m.has_elastic ? std::string() : inp ? " (the material has no *ELASTIC)" : " (the material defines none)"));
+  if (const std::string problem = elasticProblem(m.E, m.nu); !problem.empty()) {
+    diag.error(where, problem + (m.E > 0.0 ? std::string() : missing(m.has_elastic, "*ELASTIC")));
     ok = false;
   }
-  if (!(m.nu > -1.0 && m.nu < 0.5)) {
-    diag.error(where, "Poisson's ratio nu = " + num(m.nu) + " must be in (-1, 0.5)");
-    ok = false;
-  }
-  if (!(m.rho > 0.0) || !std::isfinite(m.rho)) {
-    diag.error(where, "density rho = " + num(m.rho) + " must be > 0" +
-                          (m.has_density ? std::string() : inp ? " (the material has no *DENSITY)" : " (the material defines none)"));
+  if (const std::string problem = densityProblem(m.rho); !problem.empty()) {
+    diag.error(where, problem + missing(m.has_density, "*DENSITY"));
     ok = false;
   }
   return ok;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <sstream>
 
 namespace flexim::fe {
 
@@ -84,6 +86,26 @@ MissingMaterialData missingMaterialData(const FeModel& mesh) {
     if (!mesh.materials[i].has_density) missing.no_density.push_back(mesh.materials[i].name);
   }
   return missing;
+}
+
+namespace {
+std::string shortNumber(double v) {
+  std::ostringstream s;
+  s.precision(6);
+  s << v;
+  return s.str();
+}
+}  // namespace
+
+std::string elasticProblem(double E, double nu) {
+  if (!(E > 0.0) || !std::isfinite(E)) return "Young's modulus E = " + shortNumber(E) + " must be > 0";
+  if (!(nu > -1.0 && nu < 0.5)) return "Poisson's ratio nu = " + shortNumber(nu) + " must be in (-1, 0.5)";
+  return {};
+}
+
+std::string densityProblem(double rho) {
+  if (!(rho > 0.0) || !std::isfinite(rho)) return "density rho = " + shortNumber(rho) + " must be > 0";
+  return {};
 }
 
 }  // namespace flexim::fe

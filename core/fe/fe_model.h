@@ -44,6 +44,14 @@ struct Material {
   bool has_elastic = false, has_density = false;
 };
 
+/// The one check of elastic constants, for every reader and the assembly alike: "" when E > 0 and
+/// -1 < nu < 0.5 (both finite), else what is wrong ("Poisson's ratio nu = 0.6 must be in (-1, 0.5)").
+/// Readers report it as a warning at the file's line (the material may be overridden at import);
+/// the assembly refuses a material an element uses with it as an error.
+std::string elasticProblem(double E, double nu);
+/// The same for a density: "" when rho > 0 and finite.
+std::string densityProblem(double rho);
+
 /// Degree of freedom of an exported matrix: node index and component (0 = x, 1 = y, 2 = z).
 struct Dof {
   int node = -1;

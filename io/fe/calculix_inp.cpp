@@ -815,9 +815,7 @@ void Parser::dataLine(std::string_view line, Loc loc) {
         mat.E = E;
         mat.nu = nu;
         mat.has_elastic = true;
-        if (!(E > 0)) warning(loc, "material " + mat.name + ": Young's modulus " + std::to_string(E) + " is not positive");
-        if (!(nu > -1.0 && nu < 0.5))
-          warning(loc, "material " + mat.name + ": Poisson's ratio " + std::to_string(nu) + " is outside (-1, 0.5)");
+        if (const std::string p = fe::elasticProblem(E, nu); !p.empty()) warning(loc, "material " + mat.name + ": " + p);
       } else {
         double rho = 0;
         if (!parseDouble(m_fields[0], rho, &problem)) {
@@ -826,7 +824,7 @@ void Parser::dataLine(std::string_view line, Loc loc) {
         }
         mat.rho = rho;
         mat.has_density = true;
-        if (!(rho > 0)) warning(loc, "material " + mat.name + ": density " + std::to_string(rho) + " is not positive");
+        if (const std::string p = fe::densityProblem(rho); !p.empty()) warning(loc, "material " + mat.name + ": " + p);
       }
       return;
     }

@@ -942,14 +942,8 @@ void NastranParser::mat1(const Card& c) {
     error(c.loc, lab + ": E cannot be derived (give E, or G and NU)");
     return;
   }
-  if (!(E > 0.0) || !std::isfinite(E)) {
-    error(c.loc, lab + ": Young's modulus E = " + std::to_string(E) + " must be positive");
-    return;
-  }
-  if (!(nu > -1.0 && nu < 0.5)) {
-    error(c.loc, lab + ": Poisson's ratio NU = " + std::to_string(nu) + " must lie in (-1, 0.5)");
-    return;
-  }
+  // kept with a warning, as every reader does: the material may be overridden at import
+  if (const std::string p = fe::elasticProblem(E, nu); !p.empty()) m_diag.warning(where(c.loc), lab + ": " + p);
   if (hasRho && rho < 0.0) {
     error(fieldLoc(c, 4), lab + ": density RHO = " + std::to_string(rho) + " is negative");
     return;

@@ -1,5 +1,6 @@
 #include "io/fe/reduced_body_file.h"
 
+#include "core/fe/fe_model.h"
 #include "io/atomic_file.h"
 #include "io/sha256.h"
 
@@ -364,9 +365,8 @@ void decodeElasticity(Reader r, fe::ReducedBody& b) {
   for (std::uint64_t i = 0; i < n; ++i) {
     const double E = r.real("Young's modulus"), nu = r.real("Poisson's ratio");
     // a node in no element has (0, 0); any other must be a material
-    if (!(E == 0.0 && nu == 0.0) && !(E > 0.0 && nu > -1.0 && nu < 0.5))
-      r.error("node " + num(i + 1) + " has E = " + std::to_string(E) + ", nu = " + std::to_string(nu) +
-              " (expected E > 0 and -1 < nu < 0.5)");
+    if (const std::string p = E == 0.0 && nu == 0.0 ? std::string() : fe::elasticProblem(E, nu); !p.empty())
+      r.error("node " + num(i + 1) + ": " + p);
     b.node_elasticity[i] = {E, nu};
   }
   r.finish();
