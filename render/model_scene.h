@@ -4,7 +4,9 @@
 // displacement magnitude) and per virtual body (a small sphere with its marker triads), the
 // ground (its markers and joint glyphs), spring-damper lines, a floor grid and world axes, plus
 // the model name and time. Build once per model; setPoses()/setModal() (or setSample()) then
-// move and deform everything without rebuilding.
+// move and deform everything without rebuilding. Its methods live in model_scene.cpp (building,
+// poses, camera), model_scene_colours.cpp (contours, colour scale, labels) and
+// model_scene_selection.cpp (picking, highlight, hover, marked nodes, the trace).
 #pragma once
 
 #include "core/base/diagnostics.h"
