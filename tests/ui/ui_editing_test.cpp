@@ -597,13 +597,7 @@ class EditingTest : public QObject {
     next.show();
     QVERIFY(QTest::qWaitForWindowExposed(&next));
     QString text;
-    QTimer::singleShot(0, this, [&text] {
-      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-      QVERIFY(box && box->objectName() == "recoveryBox");
-      text = box->text();
-      for (QAbstractButton* b : box->buttons())
-        if (box->buttonRole(b) == QMessageBox::AcceptRole) QTest::mouseClick(b, Qt::LeftButton);
-    });
+    test::acceptRecoveryBoxWhenShown(this, &text);
     next.offerRecovery();
     QVERIFY2(text.contains("model.json"), qPrintable(text));
     QCOMPARE(next.model().bodies[0].mass, 0.25);

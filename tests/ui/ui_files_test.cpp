@@ -322,13 +322,7 @@ class FilesTest : public QObject {
     QVERIFY(QDir().mkpath(Recovery::folder()));
     QVERIFY(QFile::rename(saved, left) && QFile::rename(saved + ".origin", left + ".origin"));
     QString text;
-    QTimer::singleShot(0, this, [&text] {
-      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-      QVERIFY(box && box->objectName() == "recoveryBox");
-      text = box->text();
-      for (QAbstractButton* b : box->buttons())
-        if (box->buttonRole(b) == QMessageBox::AcceptRole) QTest::mouseClick(b, Qt::LeftButton);
-    });
+    test::acceptRecoveryBoxWhenShown(this, &text);
     m_window->offerRecovery();
     QVERIFY2(text.contains("killed.json"), qPrintable(text));
     QCOMPARE(m_window->model().bodies[0].mass, 0.25);

@@ -8,6 +8,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QTimer>
 #include <QScrollArea>
 #include <QtTest>
 
@@ -63,6 +65,18 @@ inline void chooseInCombo(QComboBox* box, const QString& value) {
     QTest::keyClick(box, box->currentIndex() < target ? Qt::Key_Down : Qt::Key_Up);
   QCOMPARE(box->currentIndex(), target);
   QApplication::processEvents();
+}
+
+/// Once the event loop runs again, clicks "Open recovered" in the recovery box (it must be the
+/// active modal widget) and keeps its text in *text.
+inline void acceptRecoveryBoxWhenShown(QObject* context, QString* text) {
+  QTimer::singleShot(0, context, [text] {
+    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+    QVERIFY(box && box->objectName() == "recoveryBox");
+    *text = box->text();
+    for (QAbstractButton* b : box->buttons())
+      if (box->buttonRole(b) == QMessageBox::AcceptRole) QTest::mouseClick(b, Qt::LeftButton);
+  });
 }
 
 }  // namespace flexim::test
