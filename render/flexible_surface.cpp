@@ -76,7 +76,7 @@ ContourUnit contourUnit(ContourQuantity quantity) {
   return {"mm", 1e3};
 }
 
-FlexibleSurface::FlexibleSurface(const fe::ReducedBody& body, int modeCount) {
+FlexibleSurface::FlexibleSurface(const fe::ReducedBody& body, int modeCount, double stiffnessScale) {
   const int nodeCount = int(body.coords.size());
   const int available = body.modes.rows() == 3 * Eigen::Index(nodeCount) ? int(body.modes.cols()) : 0;
   const int m = (modeCount <= 0 || modeCount > available) ? available : modeCount;
@@ -131,6 +131,7 @@ FlexibleSurface::FlexibleSurface(const fe::ReducedBody& body, int modeCount) {
           m_strain.block<6, 1>(6 * j, c) = E > 0.0 ? fe::strainOf(m_stress.block<6, 1>(6 * j, c), E, nu) : fe::Stress6::Zero();
       }
     }
+    m_stress *= stiffnessScale;  // sigma = E epsilon with the scaled E, as the run's sensors have it
   }
   m_modal = Eigen::VectorXd::Zero(m);
   m_u = Eigen::VectorXd::Zero(3 * k);

@@ -70,7 +70,9 @@ class FlexibleSurface {
 
   /// Uses the first `modeCount` modes of the body (0 or more than it has: all of them).
   /// Without display triangles, the nodes are shown as points.
-  FlexibleSurface(const fe::ReducedBody& body, int modeCount);
+  /// stiffnessScale: the body's stiffness scale (FlexibleBodySpec::stiffness_scale); it scales the
+  /// stresses as it scales the modal stiffness, and leaves the strains as they are.
+  FlexibleSurface(const fe::ReducedBody& body, int modeCount, double stiffnessScale = 1.0);
   ~FlexibleSurface();
   FlexibleSurface(const FlexibleSurface&) = delete;
   FlexibleSurface& operator=(const FlexibleSurface&) = delete;

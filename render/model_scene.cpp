@@ -362,7 +362,7 @@ void ModelScene::addFlexibleBodies(const ModelSpec& model, Diagnostics* diag) {
                       "no reduced-body data loaded; body not drawn");
       continue;
     }
-    flexible.surface = std::make_unique<FlexibleSurface>(*body.data, body.mode_count);
+    flexible.surface = std::make_unique<FlexibleSurface>(*body.data, body.mode_count, body.stiffness_scale);
     flexible.data = body.data;
     flexible.initialModal = initialModal(body, flexible.surface->modeCount());
     flexible.surface->setQuantity(m_options.contour);

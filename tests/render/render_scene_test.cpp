@@ -790,6 +790,15 @@ void RenderSceneTest::stressContours() {
     QVERIFY(std::abs(legend[1] - 1e-6 * hi) < 1e-9);
     QCOMPARE(QString(scene.colourBar()->GetTitle()), QString("%1\n[MPa]").arg(contourSymbol(q)));
   }
+  // a stiffness scale scales the stresses as the run's sensors see them (sigma = E epsilon)
+  ModelSpec stiffer = stripModel(strip);
+  stiffer.flexible_bodies[0].stiffness_scale = 3.0;
+  ModelScene scaled;
+  scaled.build(stiffer);
+  QVERIFY(scaled.setModal({w}));
+  scaled.setContour(ContourQuantity::VonMises);
+  scene.setContour(ContourQuantity::VonMises);
+  QVERIFY(std::abs(scaled.colourRange().hi - 3.0 * scene.colourRange().hi) < 1e-6 * scene.colourRange().hi);
   // without stress modes: zero stress, so no colours and no legend
   ModelScene plain;
   plain.build(stripModel(handMadeStrip()));
@@ -854,6 +863,15 @@ void RenderSceneTest::strainContours() {
     const QString symbol = contourSymbol(q);  // a long name takes two lines
     QCOMPARE(QString(scene.colourBar()->GetTitle()), symbol + (symbol.size() > 6 ? "\n" : " ") + "[um/m]");
   }
+  // a stiffness scale leaves the strains as they are (stress and E scale together)
+  ModelSpec stiffer = stripModel(strip);
+  stiffer.flexible_bodies[0].stiffness_scale = 3.0;
+  ModelScene scaled;
+  scaled.build(stiffer);
+  QVERIFY(scaled.setModal({w}));
+  scaled.setContour(ContourQuantity::EquivalentStrain);
+  scene.setContour(ContourQuantity::EquivalentStrain);
+  QVERIFY(std::abs(scaled.colourRange().hi - scene.colourRange().hi) < 1e-12 * scene.colourRange().hi);
   // the stress modes without elastic constants: no strain
   auto bare = handMadeStrip();
   bare->stress_modes = strip->stress_modes;
