@@ -140,6 +140,19 @@ std::shared_ptr<fe::ReducedBody> handMadeStrip() {
 }
 
 // One rigid body, the strip as a flexible body (rotated and moved), a virtual body on it.
+/// The hand-made strip with two made-up stress modes (linear in x and y).
+std::shared_ptr<fe::ReducedBody> stressedStrip() {
+  auto strip = handMadeStrip();
+  const int n = int(strip->coords.size());
+  strip->stress_modes.resize(6 * n, 2);
+  for (int i = 0; i < n; ++i) {
+    const Vec3& x = strip->coords[std::size_t(i)];
+    strip->stress_modes.block<6, 1>(6 * i, 0) << 1e8 * x.x(), -2e7, 0.0, 3e7 * x.y(), 0.0, 1e6;
+    strip->stress_modes.block<6, 1>(6 * i, 1) << 0.0, 5e7 * x.x(), 1e7, 0.0, -4e7 * x.x(), 2e6;
+  }
+  return strip;
+}
+
 ModelSpec stripModel(std::shared_ptr<const fe::ReducedBody> data, int modeCount = 0) {
   ModelSpec model;
   model.name = "strip";
@@ -747,14 +760,7 @@ void RenderSceneTest::contourComponentsAndRangeModes() {
 /// stress modes (made up here), against the closed forms on the same tensors; the legend in MPa
 /// on two lines, the von Mises scale from 0. A body without stress modes shows no colours.
 void RenderSceneTest::stressContours() {
-  auto strip = handMadeStrip();
-  const int n = int(strip->coords.size());
-  strip->stress_modes.resize(6 * n, 2);
-  for (int i = 0; i < n; ++i) {
-    const Vec3& x = strip->coords[std::size_t(i)];
-    strip->stress_modes.block<6, 1>(6 * i, 0) << 1e8 * x.x(), -2e7, 0.0, 3e7 * x.y(), 0.0, 1e6;
-    strip->stress_modes.block<6, 1>(6 * i, 1) << 0.0, 5e7 * x.x(), 1e7, 0.0, -4e7 * x.x(), 2e6;
-  }
+  auto strip = stressedStrip();
   ModelScene scene;
   scene.build(stripModel(strip));
   const Eigen::Vector2d w(0.5, -1.5);
@@ -812,15 +818,9 @@ void RenderSceneTest::stressContours() {
 /// here), against the compliance of each node's D matrix inverted independently; the legend in
 /// um/m, the equivalent strain's scale from 0. Without elastic constants: no strain, no colours.
 void RenderSceneTest::strainContours() {
-  auto strip = handMadeStrip();
-  const int n = int(strip->coords.size());
-  strip->stress_modes.resize(6 * n, 2);
-  for (int i = 0; i < n; ++i) {
-    const Vec3& x = strip->coords[std::size_t(i)];
-    strip->stress_modes.block<6, 1>(6 * i, 0) << 1e8 * x.x(), -2e7, 0.0, 3e7 * x.y(), 0.0, 1e6;
-    strip->stress_modes.block<6, 1>(6 * i, 1) << 0.0, 5e7 * x.x(), 1e7, 0.0, -4e7 * x.x(), 2e6;
+  auto strip = stressedStrip();
+  for (std::size_t i = 0; i < strip->coords.size(); ++i)
     strip->node_elasticity.push_back(i % 2 ? std::array<double, 2>{2.1e11, 0.3} : std::array<double, 2>{7e10, 0.33});
-  }
   ModelScene scene;
   scene.build(stripModel(strip));
   const Eigen::Vector2d w(0.5, -1.5);
