@@ -89,10 +89,7 @@ DisplayToolBar::DisplayToolBar(render::ModelScene& scene, QWidget* parent)
     const auto mode = render::ColourRangeMode(m_range->currentData().toInt());
     if (mode == render::ColourRangeMode::Fixed) {
       const render::ScalarRange shown = m_scene.colourRange();
-      const render::ScalarRange start = shown.empty() ? m_scene.fixedColourRange() : shown;
-      const double scale = m_scene.shownContourUnit().scale;
-      m_lo->setText(QLocale().toString(scale * start.lo, 'g', 4));
-      m_hi->setText(QLocale().toString(scale * start.hi, 'g', 4));
+      showLimits(shown.empty() ? m_scene.fixedColourRange() : shown);
     }
     m_scene.setColourRangeMode(mode);
     applyFixedLimits();
@@ -151,11 +148,14 @@ void DisplayToolBar::applyFixedLimits() {
   emit displayChanged();
 }
 
-void DisplayToolBar::unitsChanged() {
-  const render::ScalarRange fixed = m_scene.fixedColourRange();
+void DisplayToolBar::showLimits(const render::ScalarRange& range) {
   const double scale = m_scene.shownContourUnit().scale;
-  m_lo->setText(QLocale().toString(scale * fixed.lo, 'g', 4));
-  m_hi->setText(QLocale().toString(scale * fixed.hi, 'g', 4));
+  m_lo->setText(QLocale().toString(scale * range.lo, 'g', 4));
+  m_hi->setText(QLocale().toString(scale * range.hi, 'g', 4));
+}
+
+void DisplayToolBar::unitsChanged() {
+  showLimits(m_scene.fixedColourRange());
   applyFixedLimits();
 }
 

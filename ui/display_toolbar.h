@@ -45,6 +45,9 @@ class DisplayToolBar : public QToolBar {
   void contourChanged();
 
  private:
+  /// Writes a range (SI) into the limit boxes, in the colour bar's unit.
+  void showLimits(const render::ScalarRange& range);
+
   render::ModelScene& m_scene;
   QAction* m_colour = nullptr;
   QComboBox* m_contour = nullptr;

@@ -757,8 +757,7 @@ void MainWindow::updateDofCount() {
 void MainWindow::plotChannels(const QStringList& names, const QString& against) {
   PlotView* plot = m_plots->currentPlot() ? m_plots->currentPlot() : m_plots->addPlot();
   for (const QString& name : names) plot->addChannel(name.toStdString());
-  if (against == "spectrum") plot->setAbscissa(PlotView::Abscissa::Frequency);
-  else if (!against.isEmpty()) plot->setAbscissa(PlotView::Abscissa::Channel, against.toStdString());
+  if (!against.isEmpty()) plot->setAbscissaKey(against == "spectrum" ? QString(PlotView::kSpectrumKey) : against);
   if (auto* dock = findChild<QDockWidget*>("plotsDock")) dock->raise();
 }
 

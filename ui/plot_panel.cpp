@@ -62,6 +62,11 @@ QStringList channelNamesIn(const QMimeData* data) {
 
 const char* PlotPanel::mimeType() { return "application/x-flexim-channels"; }
 
+namespace {
+/// A plot layout's entry that names the x channel of an x-y plot: the prefix, then the channel.
+const QString kLayoutXPrefix = QStringLiteral("@x=");
+}  // namespace
+
 // ---------------------------------------------------------------------------------------------
 // PlotView
 
@@ -145,6 +150,17 @@ void PlotView::setAbscissa(Abscissa abscissa, const std::string& xChannel) {
   emit channelsChanged();
 }
 
+QString PlotView::abscissaKey() const {
+  if (m_abscissa == Abscissa::Frequency) return kSpectrumKey;
+  return m_abscissa == Abscissa::Channel ? QString::fromStdString(m_xChannel) : QString(kTimeKey);
+}
+
+void PlotView::setAbscissaKey(const QString& key) {
+  if (key == kTimeKey) setAbscissa(Abscissa::Time);
+  else if (key == kSpectrumKey) setAbscissa(Abscissa::Frequency);
+  else setAbscissa(Abscissa::Channel, key.toStdString());
+}
+
 QString PlotView::xTitle() const {
   if (m_abscissa == Abscissa::Frequency) return tr("f [Hz]");
   if (m_abscissa == Abscissa::Channel) {
@@ -156,13 +172,12 @@ QString PlotView::xTitle() const {
   return tr("t [s]");
 }
 
-void PlotView::updateSpectra() {
-  // an FFT of every channel per redraw would cost the live view: only when the run has grown
-  // by a tenth since, or was replaced
+void PlotView::updateSpectra(bool streaming) {
+  // an FFT of every channel per redraw would cost the live view: while samples stream, only
+  // when the run has grown by a tenth since; otherwise whenever it changed
   const std::size_t n = m_results.size();
-  if (m_spectra.size() == m_names.size() && m_spectraSamples > 0 && n >= m_spectraSamples &&
-      n < m_spectraSamples + m_spectraSamples / 10 + 1 && (n == m_spectraSamples || n < 64))
-    return;
+  const bool current = m_spectra.size() == m_names.size() && m_spectraSamples > 0 && n >= m_spectraSamples;
+  if (current && (n == m_spectraSamples || (streaming && 10 * (n - m_spectraSamples) < m_spectraSamples))) return;
   m_spectra.assign(m_names.size(), Spectrum{});
   m_spectraSamples = n;
   const std::vector<double> time(m_results.time().begin(), m_results.time().end());
@@ -176,11 +191,11 @@ void PlotView::updateSpectra() {
   }
 }
 
-void PlotView::refresh() {
+void PlotView::refresh(bool streaming) {
   const bool any = !m_results.empty();
   const int xc = m_abscissa == Abscissa::Channel ? m_results.channelIndex(m_xChannel) : -1;
   const double xFactor = xc >= 0 ? shownUnit(m_results.channels()[std::size_t(xc)].unit).factor : 1.0;
-  if (m_abscissa == Abscissa::Frequency && any) updateSpectra();
+  if (m_abscissa == Abscissa::Frequency && any) updateSpectra(streaming);
   if (m_autoscale && any) {
     if (m_abscissa == Abscissa::Time) {
       m_t0 = m_results.time().front();
@@ -608,12 +623,7 @@ PlotPanel::PlotPanel(const ResultTable& results, QWidget* parent) : QWidget(pare
   m_abscissa->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   buttons->addWidget(m_abscissa);
   connect(m_abscissa, &QComboBox::activated, this, [this] {
-    PlotView* plot = currentPlot();
-    if (!plot) return;
-    const QString x = m_abscissa->currentData().toString();
-    if (x == "@time") plot->setAbscissa(PlotView::Abscissa::Time);
-    else if (x == "@spectrum") plot->setAbscissa(PlotView::Abscissa::Frequency);
-    else plot->setAbscissa(PlotView::Abscissa::Channel, x.toStdString());
+    if (PlotView* plot = currentPlot()) plot->setAbscissaKey(m_abscissa->currentData().toString());
   });
   buttons->addStretch(1);
   column->addLayout(buttons);
@@ -674,8 +684,8 @@ QList<QStringList> PlotPanel::plotLayout() const {
   for (int i = 0; i < m_tabs->count(); ++i)
     if (auto* plot = qobject_cast<PlotView*>(m_tabs->widget(i))) {
       QStringList names;
-      if (plot->abscissa() == PlotView::Abscissa::Frequency) names << "@spectrum";
-      if (plot->abscissa() == PlotView::Abscissa::Channel) names << "@x=" + QString::fromStdString(plot->xChannel());
+      if (plot->abscissa() == PlotView::Abscissa::Frequency) names << PlotView::kSpectrumKey;
+      if (plot->abscissa() == PlotView::Abscissa::Channel) names << kLayoutXPrefix + plot->abscissaKey();
       for (const std::string& name : plot->channelNames()) names << QString::fromStdString(name);
       layout << names;
     }
@@ -689,8 +699,8 @@ void PlotPanel::setPlotLayout(const QList<QStringList>& layout) {
   for (const QStringList& names : layout) {
     PlotView* plot = addPlot();
     for (const QString& name : names) {
-      if (name == "@spectrum") plot->setAbscissa(PlotView::Abscissa::Frequency);
-      else if (name.startsWith("@x=")) plot->setAbscissa(PlotView::Abscissa::Channel, name.mid(3).toStdString());
+      if (name == PlotView::kSpectrumKey) plot->setAbscissaKey(name);
+      else if (name.startsWith(kLayoutXPrefix)) plot->setAbscissaKey(name.mid(kLayoutXPrefix.size()));
       else plot->addChannel(name.toStdString());
     }
   }
@@ -711,19 +721,15 @@ void PlotPanel::setChannels(const std::vector<Channel>& channels) {
 void PlotPanel::updateAbscissaBox() {
   const QSignalBlocker block(m_abscissa);
   m_abscissa->clear();
-  m_abscissa->addItem(tr("x: time"), "@time");
-  m_abscissa->addItem(tr("x: frequency (spectrum)"), "@spectrum");
+  m_abscissa->addItem(tr("x: time"), PlotView::kTimeKey);
+  m_abscissa->addItem(tr("x: frequency (spectrum)"), PlotView::kSpectrumKey);
   for (int i = 0; i < m_list->count(); ++i) {
     const QString name = m_list->item(i)->data(Qt::UserRole).toString();
     m_abscissa->addItem(tr("x: %1").arg(name), name);
   }
   const PlotView* plot = currentPlot();
-  QString shown = "@time";
-  if (plot && plot->abscissa() == PlotView::Abscissa::Frequency) shown = "@spectrum";
-  if (plot && plot->abscissa() == PlotView::Abscissa::Channel) {
-    shown = QString::fromStdString(plot->xChannel());
-    if (m_abscissa->findData(shown) < 0) m_abscissa->addItem(tr("x: %1 (not in this run)").arg(shown), shown);
-  }
+  const QString shown = plot ? plot->abscissaKey() : QString(PlotView::kTimeKey);
+  if (m_abscissa->findData(shown) < 0) m_abscissa->addItem(tr("x: %1 (not in this run)").arg(shown), shown);
   m_abscissa->setCurrentIndex(m_abscissa->findData(shown));
 }
 
@@ -737,13 +743,13 @@ void PlotPanel::samplesAppended() {
   m_refreshPending = true;
   QTimer::singleShot(100, this, [this] {
     m_refreshPending = false;
-    refreshAll();
+    refreshAll(true);
   });
 }
 
-void PlotPanel::refreshAll() {
+void PlotPanel::refreshAll(bool streaming) {
   for (int i = 0; i < m_tabs->count(); ++i)
-    if (auto* plot = qobject_cast<PlotView*>(m_tabs->widget(i))) plot->refresh();
+    if (auto* plot = qobject_cast<PlotView*>(m_tabs->widget(i))) plot->refresh(streaming);
 }
 
 void PlotPanel::setCursorTime(double t) {

@@ -42,6 +42,12 @@ class PlotView : public QChartView {
   /// Draws the channels against time, against channel `xChannel` or as spectra.
   void setAbscissa(Abscissa abscissa, const std::string& xChannel = {});
   Abscissa abscissa() const { return m_abscissa; }
+  /// The abscissa as one word, as the x box and the remembered layouts name it: kTimeKey,
+  /// kSpectrumKey or the x channel's name.
+  static constexpr const char* kTimeKey = "@time";
+  static constexpr const char* kSpectrumKey = "@spectrum";
+  QString abscissaKey() const;
+  void setAbscissaKey(const QString& key);
   const std::string& xChannel() const { return m_xChannel; }
 
   /// Adds a channel by name (ignored if already shown); it is drawn at the next refresh.
@@ -49,7 +55,8 @@ class PlotView : public QChartView {
   void removeChannels();
   const std::vector<std::string>& channelNames() const { return m_names; }
   /// Redraws from the results (a run appended samples, or a new run started).
-  void refresh();
+  /// streaming: samples are arriving, and a spectrum may lag behind them by a tenth.
+  void refresh(bool streaming = false);
   /// Back to the whole time range and the data's value range.
   void fit();
   /// The shown units changed: redraw in them.
@@ -86,8 +93,9 @@ class PlotView : public QChartView {
 
  private:
   void updateCursor();
-  /// The spectra of the channels, recomputed when the run has grown by a tenth (or finished).
-  void updateSpectra();
+  /// The spectra of the channels, recomputed when the samples changed (while they stream, when
+  /// they have grown by a tenth).
+  void updateSpectra(bool streaming);
   QString xTitle() const;
   /// Sets an axis' range and tick interval (each only when it changes: every change makes every
   /// series rebuild its geometry).
@@ -130,7 +138,7 @@ class PlotPanel : public QWidget {
   void samplesAppended();
   void setCursorTime(double t);
   /// Redraws every plot now (the run finished: its last samples are shown at once).
-  void refreshAll();
+  void refreshAll(bool streaming = false);
 
   QListWidget* channelList() const { return m_list; }
   QTabWidget* tabs() const { return m_tabs; }

@@ -124,8 +124,6 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     // stress tensors stay in the FE axes (not turned into the principal axes); a stiffness scale
     // scales them as it scales the modal stiffness (sigma = E epsilon)
     if (src.stress_modes.size() > 0) eff->stress_modes = spec.stiffness_scale * src.stress_modes.leftCols(m);
-    eff->node_elasticity = src.node_elasticity;  // E with the stiffness: the strains are unscaled
-    for (auto& [E, nu] : eff->node_elasticity) E *= spec.stiffness_scale;
     eff->eigenvalues = src.eigenvalues.head(m);
     eff->kinds.assign(src.kinds.begin(), src.kinds.begin() + m);
     eff->surface = src.surface;

@@ -37,6 +37,13 @@ constexpr const char* kGstf = "GSTF";  // optional, format version 2: geometric 
 constexpr const char* kElas = "ELAS";  // optional: elastic constants per node (strains), older readers skip it
 constexpr const char* kEnd = "END ";
 
+/// What is wrong with a node's elastic constants: a node in no element has (0, 0), any other a
+/// usable material.
+std::string elasticityProblem(const std::array<double, 2>& constants) {
+  const auto [E, nu] = constants;
+  return E == 0.0 && nu == 0.0 ? std::string() : fe::elasticProblem(E, nu);
+}
+
 // Fixed byte counts per item.
 constexpr std::uint64_t kNodeBytes = 4 + 3 * 8 + 8;          // id, x y z, mass
 constexpr std::uint64_t kTriangleBytes = 3 * 4;
@@ -364,9 +371,7 @@ void decodeElasticity(Reader r, fe::ReducedBody& b) {
   b.node_elasticity.resize(n);
   for (std::uint64_t i = 0; i < n; ++i) {
     const double E = r.real("Young's modulus"), nu = r.real("Poisson's ratio");
-    // a node in no element has (0, 0); any other must be a material
-    if (const std::string p = E == 0.0 && nu == 0.0 ? std::string() : fe::elasticProblem(E, nu); !p.empty())
-      r.error("node " + num(i + 1) + ": " + p);
+    if (const std::string p = elasticityProblem({E, nu}); !p.empty()) r.error("node " + num(i + 1) + ": " + p);
     b.node_elasticity[i] = {E, nu};
   }
   r.finish();
@@ -498,6 +503,9 @@ std::string checkReducedBody(const fe::ReducedBody& b) {
   if (!allFinite(b.stress_modes)) return "stress modes contain NaN or Inf";
   if (!b.node_elasticity.empty() && b.node_elasticity.size() != n)
     return "elastic constants of " + std::to_string(b.node_elasticity.size()) + " nodes, expected " + std::to_string(n);
+  for (std::size_t i = 0; i < b.node_elasticity.size(); ++i)
+    if (const std::string p = elasticityProblem(b.node_elasticity[i]); !p.empty())
+      return "node " + std::to_string(b.node_ids[i]) + ": " + p;
   if (!b.geometric_stiffness.empty()) {
     const std::size_t cases = static_cast<std::size_t>(fe::kInertiaLoadCases) + 6 * b.interfaces.size();
     if (b.geometric_stiffness.size() != cases)

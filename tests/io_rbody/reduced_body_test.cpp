@@ -375,6 +375,10 @@ class ReducedBodyTest : public QObject {
     fe::ReducedBody bad = body;
     bad.node_elasticity.pop_back();
     QVERIFY(QString::fromStdString(io::checkReducedBody(bad)).contains("elastic constants of"));
+    bad = body;
+    bad.node_elasticity[1][1] = 0.6;  // refused when saving as when loading
+    QVERIFY2(QString::fromStdString(io::checkReducedBody(bad)).contains("Poisson's ratio nu = 0.6 must be in (-1, 0.5)"),
+             io::checkReducedBody(bad).c_str());
     std::string wrongNu = bytes;
     std::string payload(8 + 16 * n, '\0');
     putU64(payload, 0, n);
