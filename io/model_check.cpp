@@ -1,6 +1,7 @@
 #include "io/model_check.h"
 
 #include "core/fe/reduced_body.h"
+#include "core/model/body_table.h"
 #include "core/model/topology.h"
 #include "core/model/validate.h"
 #include "core/system/reference_conditions.h"
@@ -127,25 +128,6 @@ void checkReducedBodyFiles(const ModelSpec& model, const std::string& modelDir, 
   }
 }
 
-/// The JSON path of a topology vertex: vertices 1.. are the rigid, flexible and virtual bodies
-/// in model order (buildTopology()).
-std::string bodyPath(const ModelSpec& model, int vertex) {
-  std::size_t k = static_cast<std::size_t>(vertex - 1);
-  if (k < model.bodies.size()) return "bodies[" + std::to_string(k) + "]";
-  k -= model.bodies.size();
-  if (k < model.flexible_bodies.size()) return flexWhere(k);
-  k -= model.flexible_bodies.size();
-  return "virtual_bodies[" + std::to_string(k) + "]";
-}
-
-std::string kindName(VertexKind kind) {
-  switch (kind) {
-    case VertexKind::Flexible: return "flexible body";
-    case VertexKind::Virtual: return "virtual body";
-    default: return "body";
-  }
-}
-
 /// The figures of a compiled model as messages: DOF, assembly, redundant rows.
 void figureMessages(const ModelCheck& c, bool assembled, Diagnostics& out) {
   out.info("", std::to_string(c.dof) + (c.dof == 1 ? " degree" : " degrees") + " of freedom: " +
@@ -212,10 +194,11 @@ ModelCheckReport checkModel(const ModelSpec& model, const std::string& modelDir)
 
     const Topology topology = buildTopology(model);
     report.topology = describe(topology);
+    const BodyTable bodies(model);
     for (int v : topology.notConnectedToGround()) {
-      const auto& vertex = topology.vertices()[v];
-      out.warning(bodyPath(model, v), kindName(vertex.kind) + " " + inQuotes(vertex.name) +
-                                          " is not connected to ground by any joint: it floats free");
+      const BodyEntry& body = bodies[Topology::poseOf(v)];
+      out.warning(body.path, body.kind->noun + " " + inQuotes(body.name) +
+                                 " is not connected to ground by any joint: it floats free");
     }
     // Massless items: virtual bodies are the only ones (a rigid body's mass must be positive),
     // and each is attached to its flexible body by construction; validate() reports one that

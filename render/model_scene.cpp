@@ -90,12 +90,6 @@ vtkSmartPointer<vtkTextActor> makeLabel(const std::string& text, int fontSize) {
   return label;
 }
 
-const MarkerSpec* findByName(const std::vector<MarkerSpec>& markers, const std::string& name) {
-  for (const MarkerSpec& m : markers)
-    if (m.name == name) return &m;
-  return nullptr;
-}
-
 Pose flexiblePose(const FlexibleBodySpec& body) { return makePose(body.position, body.orientation); }
 
 const FlexibleBodySpec* flexibleByName(const ModelSpec& model, const std::string& name) {
@@ -209,7 +203,7 @@ void ModelScene::clear() {
   m_items.clear();
   m_savedLooks.clear();
   m_bodies.clear();
-  m_rigidCount = 0;
+  m_table = BodyTable();
   m_flexible.clear();
   m_ground = BodyVisual();
   m_initialPoses.clear();
@@ -236,6 +230,12 @@ void ModelScene::clear() {
 void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamera) {
   clear();
   m_up = upDirection(model.gravity);
+  // every body's slot first: each kind's visuals go to their bodies' poses
+  m_table = BodyTable(model);
+  m_bodies.resize(std::size_t(m_table.size()));
+  m_initialPoses.assign(std::size_t(m_table.size()), Pose::Identity());
+  m_extents.assign(std::size_t(m_table.size()), {Vec3::Zero(), 0.0});
+  m_flexible.resize(m_table.deformable().size());
   measure(model);
   addBodies(model, diag);
   addFlexibleBodies(model, diag);
@@ -256,23 +256,23 @@ void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamer
 
 void ModelScene::measure(const ModelSpec& model) {
   // also each body's extent in its own frame (a sphere), for the bounds of its later poses
-  m_extents.clear();
   const auto reach = [](const std::vector<MarkerSpec>& markers, double r) {
     for (const MarkerSpec& marker : markers) r = std::max(r, marker.position.norm());
     return r;
   };
-  for (const RigidBodySpec& body : model.bodies) {
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const RigidBodySpec& body = model.bodies[b];
     const Pose bodyToWorld = makePose(body.position, body.orientation);
     const InertiaBox box = equivalentInertiaBox(body.mass, body.inertia, kMinBoxAspect);
     m_bounds.add(body.position, box.valid ? 0.5 * box.size.norm() : 0.0);
     for (const MarkerSpec& marker : body.markers) m_bounds.add(bodyToWorld * marker.position);
-    m_extents.push_back({Vec3::Zero(), reach(body.markers, box.valid ? 0.5 * box.size.norm() : 0.0)});
+    m_extents[std::size_t(m_table.poseOf("bodies", b))] = {Vec3::Zero(), reach(body.markers, box.valid ? 0.5 * box.size.norm() : 0.0)};
   }
-  for (const FlexibleBodySpec& body : model.flexible_bodies) {
+  for (std::size_t f = 0; f < model.flexible_bodies.size(); ++f) {
+    const FlexibleBodySpec& body = model.flexible_bodies[f];
     const Pose feToWorld = flexiblePose(body);
     if (!body.data || body.data->coords.empty()) {
       m_bounds.add(body.position);
-      m_extents.push_back({Vec3::Zero(), 0.0});
       continue;
     }
     Vec3 centre = Vec3::Zero();
@@ -283,13 +283,14 @@ void ModelScene::measure(const ModelSpec& model) {
     centre /= double(body.data->coords.size());
     double radius = 0.0;
     for (const Vec3& x : body.data->coords) radius = std::max(radius, (x - centre).norm());
-    m_extents.push_back({centre, radius});
+    m_extents[std::size_t(m_table.poseOf("flexible_bodies", f))] = {centre, radius};
   }
-  for (const VirtualBodySpec& body : model.virtual_bodies) {
+  for (std::size_t v = 0; v < model.virtual_bodies.size(); ++v) {
+    const VirtualBodySpec& body = model.virtual_bodies[v];
     const Pose virtualToWorld = initialVirtualPose(model, body);
     m_bounds.add(virtualToWorld.translation());
     for (const MarkerSpec& marker : body.markers) m_bounds.add(virtualToWorld * marker.position);
-    m_extents.push_back({Vec3::Zero(), reach(body.markers, 0.0)});
+    m_extents[std::size_t(m_table.poseOf("virtual_bodies", v))] = {Vec3::Zero(), reach(body.markers, 0.0)};
   }
   for (const MarkerSpec& marker : model.ground_markers) m_bounds.add(marker.position);
   m_length = m_bounds.diagonal() > 1e-9 ? m_bounds.diagonal() : 1.0;
@@ -297,13 +298,13 @@ void ModelScene::measure(const ModelSpec& model) {
 }
 
 void ModelScene::addBodies(const ModelSpec& model, Diagnostics* diag) {
-  m_bodies.resize(model.bodies.size());
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const RigidBodySpec& body = model.bodies[b];
-    BodyVisual& visual = m_bodies[b];
+    const std::size_t pose = std::size_t(m_table.poseOf("bodies", b));
+    BodyVisual& visual = m_bodies[pose];
     visual.setPose(makePose(body.position, body.orientation));
-    m_initialPoses.push_back(visual.pose());
-    const Rgb colour = bodyColour(b);
+    m_initialPoses[pose] = visual.pose();
+    const Rgb colour = bodyColour(pose);
 
     const std::string item = "bodies[" + std::to_string(b) + "]";
     // the shape: the body's own mesh when it names one that can be read
@@ -343,19 +344,17 @@ void ModelScene::addBodies(const ModelSpec& model, Diagnostics* diag) {
     }
     addMarkerTriads(visual, body.markers, item);
   }
-  m_rigidCount = model.bodies.size();
 }
 
 void ModelScene::addFlexibleBodies(const ModelSpec& model, Diagnostics* diag) {
-  m_flexible.resize(model.flexible_bodies.size());
   for (std::size_t f = 0; f < model.flexible_bodies.size(); ++f) {
     const FlexibleBodySpec& body = model.flexible_bodies[f];
-    m_bodies.emplace_back();
-    BodyVisual& visual = m_bodies.back();
+    const BodyEntry& entry = m_table[m_table.poseOf("flexible_bodies", f)];
+    BodyVisual& visual = m_bodies[std::size_t(entry.pose)];
     visual.setPose(flexiblePose(body));
-    m_initialPoses.push_back(visual.pose());
-    FlexibleVisual& flexible = m_flexible[f];
-    flexible.colour = bodyColour(m_rigidCount + f);
+    m_initialPoses[std::size_t(entry.pose)] = visual.pose();
+    FlexibleVisual& flexible = m_flexible[std::size_t(entry.deformable)];
+    flexible.colour = bodyColour(std::size_t(entry.pose));
     if (!body.data) {
       if (diag)
         diag->warning("flexible_bodies[" + std::to_string(f) + "] '" + body.name + "'",
@@ -431,10 +430,10 @@ void ModelScene::addVirtualBodies(const ModelSpec& model) {
   for (std::size_t v = 0; v < model.virtual_bodies.size(); ++v) {
     const VirtualBodySpec& body = model.virtual_bodies[v];
     const std::string item = "virtual_bodies[" + std::to_string(v) + "]";
-    m_bodies.emplace_back();
-    BodyVisual& visual = m_bodies.back();
+    const std::size_t pose = std::size_t(m_table.poseOf("virtual_bodies", v));
+    BodyVisual& visual = m_bodies[pose];
     visual.setPose(initialVirtualPose(model, body));
-    m_initialPoses.push_back(visual.pose());
+    m_initialPoses[pose] = visual.pose();
     // massless: a small sphere at its origin, not an inertia shape
     auto dot = makeActor(sphereMesh(0.28 * m_glyphSize), kVirtualBodyColour);
     visual.attach(dot);
@@ -580,13 +579,13 @@ void ModelScene::addLoads(const ModelSpec& model, Diagnostics* diag) {
     int owner = -1;
     Pose at = Pose::Identity();
     bool found = false;
-    for (std::size_t f = 0; f < model.flexible_bodies.size() && !found; ++f) {
-      const FlexibleBodySpec& body = model.flexible_bodies[f];
-      if (body.name != load.body1 || !body.data) continue;
-      for (std::size_t n = 0; n < body.data->node_ids.size(); ++n)
-        if (body.data->node_ids[n] == load.node) {
-          owner = int(m_rigidCount + f);
-          at = Pose(Eigen::Translation3d(body.data->coords[n]));
+    const int loaded = m_table.poseNamed(load.body1);
+    if (loaded >= 0 && m_table[loaded].kind->deformable) {
+      const auto& data = m_flexible[std::size_t(m_table[loaded].deformable)].data;
+      for (std::size_t n = 0; data && n < data->node_ids.size() && !found; ++n)
+        if (data->node_ids[n] == load.node) {
+          owner = loaded;
+          at = Pose(Eigen::Translation3d(data->coords[n]));
           found = true;
         }
     }
@@ -660,32 +659,11 @@ void ModelScene::addActor(vtkActor* actor, const std::string& item) {
 
 bool ModelScene::findMarker(const ModelSpec& model, const std::string& body,
                             const std::string& marker, int& bodyIndex, Pose& markerInBody) const {
-  if (body == kGroundName) {
-    const MarkerSpec* m = findByName(model.ground_markers, marker);
-    if (!m) return false;
-    bodyIndex = -1;
-    markerInBody = makePose(m->position, m->orientation);
-    return true;
-  }
-  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    if (model.bodies[b].name != body) continue;
-    const MarkerSpec* m = findByName(model.bodies[b].markers, marker);
-    if (!m) return false;
-    bodyIndex = static_cast<int>(b);
-    markerInBody = makePose(m->position, m->orientation);
-    return true;
-  }
-  // virtual bodies follow the rigid and flexible ones (flexible bodies carry no markers)
-  const std::size_t firstVirtual = model.bodies.size() + model.flexible_bodies.size();
-  for (std::size_t v = 0; v < model.virtual_bodies.size(); ++v) {
-    if (model.virtual_bodies[v].name != body) continue;
-    const MarkerSpec* m = findByName(model.virtual_bodies[v].markers, marker);
-    if (!m) return false;
-    bodyIndex = static_cast<int>(firstVirtual + v);
-    markerInBody = makePose(m->position, m->orientation);
-    return true;
-  }
-  return false;
+  const MarkerSpec* m = m_table.marker(model, body, marker);
+  if (!m) return false;
+  bodyIndex = m_table.poseNamed(body);
+  markerInBody = makePose(m->position, m->orientation);
+  return true;
 }
 
 BodyVisual& ModelScene::visualOf(int bodyIndex) {
@@ -827,20 +805,14 @@ void ModelScene::viewFrom(ViewPreset preset) {
   frameCameraAlong(*m_renderer, m_bounds, m_up, presetViewDirection(preset, m_bounds, m_up, m_planeNormal), framingFill());
 }
 
+std::size_t ModelScene::bodyCount(std::string_view listKey) const {
+  return std::size_t(std::count_if(m_table.entries().begin(), m_table.entries().end(),
+                                   [&](const BodyEntry& e) { return e.kind->listKey == listKey; }));
+}
+
 int ModelScene::bodyIndexOf(const std::string& item) const {
-  // the lists' items in Sample::poses order: rigid, flexible, virtual
-  const std::pair<const char*, std::size_t> lists[] = {
-      {"bodies[", 0}, {"flexible_bodies[", m_rigidCount}, {"virtual_bodies[", m_rigidCount + m_flexible.size()}};
-  for (const auto& [prefix, first] : lists) {
-    const std::string p = prefix;
-    if (item.rfind(p, 0) != 0 || item.back() != ']') continue;
-    const std::string digits = item.substr(p.size(), item.size() - p.size() - 1);
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
-    const std::size_t index = first + std::stoul(digits);
-    const std::size_t end = p == "bodies[" ? m_rigidCount : p == "flexible_bodies[" ? m_rigidCount + m_flexible.size() : m_bodies.size();
-    return index < end ? static_cast<int>(index) : -1;
-  }
-  return -1;
+  const int pose = m_table.poseOf(item);
+  return pose >= 0 && m_table[pose].path == item ? pose : -1;  // the body itself, not a part of it
 }
 
 SceneBounds ModelScene::boundsOf(const std::string& item) const {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "core/base/diagnostics.h"
+#include "core/model/body_table.h"
 #include "core/model/model.h"
 #include "core/run/simulation.h"
 #include "render/body_visual.h"
@@ -182,14 +183,18 @@ class ModelScene {
   /// The corner renderer with the orientation axes (layer 1 over renderer(), not interactive;
   /// its camera follows the main one), or nullptr when the option is off. Show both.
   vtkRenderer* axesRenderer() const;
-  /// All bodies: rigid + flexible + virtual (the length of Sample::poses).
+  /// The bodies drawn, in Sample::poses order.
+  const BodyTable& bodyTable() const { return m_table; }
+  /// All bodies (the length of Sample::poses).
   std::size_t bodyCount() const { return m_bodies.size(); }
-  std::size_t rigidBodyCount() const { return m_rigidCount; }
+  /// The bodies of one list ("virtual_bodies").
+  std::size_t bodyCount(std::string_view listKey) const;
+  /// The deformable bodies (the length of Sample::modal).
   std::size_t flexibleBodyCount() const { return m_flexible.size(); }
-  std::size_t virtualBodyCount() const { return m_bodies.size() - m_rigidCount - m_flexible.size(); }
   /// Current pose of body i (Sample::poses order).
   const Pose& bodyPose(std::size_t i) const { return m_bodies[i].pose(); }
-  /// The deformable surface of flexible body i (nullptr when it has no reduced-body data).
+  /// The deformable surface of deformable body i, BodyTable::deformable()[i] (nullptr when it has
+  /// no reduced-body data).
   const FlexibleSurface* flexibleSurface(std::size_t i) const;
   /// Its actor (placed by the FE-frame pose), or nullptr.
   vtkActor* flexibleActor(std::size_t i) const;
@@ -300,11 +305,11 @@ class ModelScene {
   vtkSmartPointer<vtkRenderer> m_renderer;
   vtkSmartPointer<vtkRenderer> m_axesRenderer;
   unsigned long m_axesObserver = 0;  ///< the main renderer's callback that turns the axes
-  std::vector<BodyVisual> m_bodies;  ///< rigid, flexible, virtual (Sample::poses order)
+  std::vector<BodyVisual> m_bodies;  ///< by pose (Sample::poses order)
   std::vector<vtkSmartPointer<vtkActor>> m_nodeMarks;  ///< markNodes
   std::size_t m_nodeMarksOn = 0;                        ///< the body they move with (m_bodies index)
-  std::size_t m_rigidCount = 0;
-  std::vector<FlexibleVisual> m_flexible;
+  BodyTable m_table;  ///< which body each of m_bodies is
+  std::vector<FlexibleVisual> m_flexible;  ///< by BodyTable::deformable() index (Sample::modal order)
   BodyVisual m_ground;
   std::vector<Pose> m_initialPoses;
   std::vector<vtkSmartPointer<vtkActor>> m_markerActors;

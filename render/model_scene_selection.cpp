@@ -70,7 +70,7 @@ PickResult ModelScene::pick(double x, double y) const {
   for (std::size_t f = 0; f < m_flexible.size(); ++f) {
     const FlexibleVisual& flexible = m_flexible[f];
     if (flexible.actor.GetPointer() != picker->GetActor() || !flexible.surface) continue;
-    const Pose& bodyToWorld = m_bodies[m_rigidCount + f].pose();
+    const Pose& bodyToWorld = m_bodies[std::size_t(m_table.deformable()[f])].pose();
     const std::size_t k = flexible.surface->nearestPoint(bodyToWorld.inverse() * result.point);
     const Vec3 u = flexible.surface->displacement(k);
     const int node = flexible.surface->nodes()[k];
@@ -103,9 +103,9 @@ bool ModelScene::tracePosition(const TracePoint& point, const Sample& sample, Ve
   const BodyPose& pose = sample.poses[std::size_t(point.body)];
   const Pose bodyToWorld = makePose(pose.position, pose.orientation);
   Vec3 local = point.in_body;
-  const std::size_t f = std::size_t(point.body) - m_rigidCount;
-  if (point.surface_point >= 0 && std::size_t(point.body) >= m_rigidCount && f < m_flexible.size() &&
-      m_flexible[f].surface) {
+  const int deformable = m_table[point.body].deformable;
+  const std::size_t f = std::size_t(deformable);
+  if (point.surface_point >= 0 && deformable >= 0 && m_flexible[f].surface) {
     const FlexibleSurface& surface = *m_flexible[f].surface;
     if (std::size_t(point.surface_point) >= surface.undeformed().size()) return false;
     const Eigen::VectorXd none;
@@ -148,7 +148,7 @@ void ModelScene::markNodes(std::size_t flexible, const std::vector<Vec3>& points
   }
   m_nodeMarks.clear();
   if (flexible >= m_flexible.size()) return;
-  m_nodeMarksOn = m_rigidCount + flexible;
+  m_nodeMarksOn = std::size_t(m_table.deformable()[flexible]);
   static constexpr Rgb kColours[3] = {{0.95, 0.25, 0.22}, {0.25, 0.80, 0.30}, {0.30, 0.50, 1.00}};  // k, m, n
   for (std::size_t i = 0; i < points.size(); ++i) {
     // a dot of a fixed size on the screen, drawn over the virtual body's sphere (the nodes lie

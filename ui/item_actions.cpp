@@ -5,6 +5,7 @@
 #include "ui/joint_dialog.h"
 
 #include "core/geometry/mass_properties.h"
+#include "core/model/body_table.h"
 #include "io/mesh/mesh_file.h"
 
 #include <QAction>
@@ -388,9 +389,8 @@ ItemId ItemActions::importFeBody() {
   const QString stem = QFileInfo(wizard.frbPath()).completeBaseName();
   // named after the file, numbered only when a body has that name
   body.name = stem.toStdString();
-  for (const char* list : {"bodies", "flexible_bodies", "virtual_bodies"})
-    if (m_document->findItem(list, body.name) != ModelDocument::kNoItem)
-      body.name = m_document->freeName(ModelDocument::kModelId, "flexible_bodies", stem.toStdString());
+  if (BodyTable(m_document->model()).poseNamed(body.name) >= 0)
+    body.name = m_document->freeName(ModelDocument::kModelId, "flexible_bodies", stem.toStdString());
   // relative to the model, as a model moved with its folder expects; absolute in an unsaved model
   body.file = (modelFolder.isEmpty() ? wizard.frbPath() : QDir(modelFolder).relativeFilePath(wizard.frbPath())).toStdString();
   if (!wizard.hasRigidModes() && !wizard.firstInterface().isEmpty()) {
@@ -410,17 +410,19 @@ std::string ItemActions::jointBody(ItemId id) const {
   const ItemDescription* d = m_document->description(id);
   if (d && d->kind == "marker") id = m_document->parentOf(id);  // the body of a selected marker
   d = m_document->description(id);
-  if (d && (d->kind == "body" || d->kind == "virtual_body")) return m_document->itemName(id);
+  const BodyKindDescription* kind = d ? findBodyKind(d->listKey) : nullptr;
+  if (kind && kind->carriesMarkers) return m_document->itemName(id);
   return id == m_document->itemAtPath("ground") ? std::string(kGroundName) : std::string();
 }
 
 ItemId ItemActions::addJointAtPoint() {
   // between the two bodies selected last (the ground and the one selected when there is one)
   std::vector<std::string> bodies;
-  for (const std::string& b : m_selectedBodies)
-    if (b == kGroundName || m_document->findItem("bodies", b) != ModelDocument::kNoItem ||
-        m_document->findItem("virtual_bodies", b) != ModelDocument::kNoItem)
-      bodies.push_back(b);
+  const BodyTable table(m_document->model());
+  for (const std::string& b : m_selectedBodies) {
+    const int pose = table.poseNamed(b);
+    if (pose == -1 || (pose >= 0 && table[pose].kind->carriesMarkers)) bodies.push_back(b);
+  }
   const std::string selected = jointBody(m_document->selected());
   if (!selected.empty() && (bodies.empty() || bodies.back() != selected)) bodies.push_back(selected);
   if (bodies.empty() && !m_document->model().bodies.empty()) bodies.push_back(m_document->model().bodies.front().name);

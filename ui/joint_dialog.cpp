@@ -1,5 +1,6 @@
 #include "ui/joint_dialog.h"
 
+#include "core/model/body_table.h"
 #include "core/model/description.h"
 #include "ui/virtual_body_placement.h"
 
@@ -117,8 +118,9 @@ JointDialog::JointDialog(ModelDocument& document, const render::PickResult& last
   form->addRow(tr("name"), m_name);
   // the bodies that carry markers: the ground, rigid and virtual bodies
   QStringList bodies{QString(kGroundName)};
-  for (const RigidBodySpec& b : document.model().bodies) bodies << QString::fromStdString(b.name);
-  for (const VirtualBodySpec& v : document.model().virtual_bodies) bodies << QString::fromStdString(v.name);
+  const BodyTable table(document.model());
+  for (const BodyEntry& b : table.entries())
+    if (b.kind->carriesMarkers) bodies << QString::fromStdString(b.name);
   m_body1 = new QComboBox(this);
   m_body1->setObjectName("body1");
   m_body1->addItems(bodies);
@@ -234,8 +236,10 @@ void JointDialog::accept() {
     Vec3 position;
     Mat3 axes;
     const ItemId holder = body[side] == kGroundName ? m_document.itemAtPath("ground") : [&] {
-      const ItemId rigid = m_document.findItem("bodies", body[side]);
-      return rigid != ModelDocument::kNoItem ? rigid : m_document.findItem("virtual_bodies", body[side]);
+      const BodyTable table(m_document.model());
+      const int pose = table.poseNamed(body[side]);
+      return pose >= 0 && table[pose].kind->carriesMarkers ? m_document.findItem(table[pose].kind->listKey, body[side])
+                                                           : ModelDocument::kNoItem;
     }();
     if (holder == ModelDocument::kNoItem || !initialBodyPose(m_document.model(), body[side], position, axes)) {
       error = tr("no body '%1'").arg(QString::fromStdString(body[side]));

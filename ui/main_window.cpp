@@ -619,6 +619,7 @@ void MainWindow::onDocumentReset() {
 }
 
 void MainWindow::onFieldChanged() {
+  if (isRunPaused()) m_editedWhilePaused = true;  // the run goes on with it on Resume
   // an edit is drawn at once, seen from where the user was looking
   Diagnostics diag;
   m_scene->setBaseDirectory(modelDirectory().toStdString());
@@ -682,7 +683,7 @@ void MainWindow::placeVirtualBody(const render::PickResult& hit) {
 void MainWindow::markVirtualBodyNodes() {
   // the nodes k, m, n the selected virtual body rides on, as the solver chose them
   std::vector<Vec3> points;
-  std::size_t flexible = model().flexible_bodies.size();  // none
+  std::size_t flexible = m_scene->flexibleBodyCount();  // none
   const ItemId id = m_document->selected();
   const ItemDescription* d = m_document->description(id);
   const auto nodes = d && d->kind == "virtual_body" ? m_virtualBodyNodes.find(m_document->itemName(id)) : m_virtualBodyNodes.end();
@@ -690,8 +691,9 @@ void MainWindow::markVirtualBodyNodes() {
     const std::string on = std::get<std::string>(m_document->value(id, "flexible_body"));
     const auto& bodies = model().flexible_bodies;
     const auto body = std::find_if(bodies.begin(), bodies.end(), [&](const FlexibleBodySpec& f) { return f.name == on; });
-    if (body != bodies.end() && body->data) {
-      flexible = std::size_t(body - bodies.begin());
+    const int pose = m_scene->bodyTable().poseNamed(on);
+    if (body != bodies.end() && body->data && pose >= 0 && m_scene->bodyTable()[pose].deformable >= 0) {
+      flexible = std::size_t(m_scene->bodyTable()[pose].deformable);
       const auto& ids = body->data->node_ids;
       for (int node : nodes->second)
         if (const auto at = std::find(ids.begin(), ids.end(), node); at != ids.end())

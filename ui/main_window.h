@@ -77,7 +77,9 @@ class MainWindow : public QMainWindow {
   /// Starts a run of the current model. Returns false (reasons in Messages) if it cannot start.
   bool startRun();
   void cancelRun();
-  /// Holds a run between two steps, or lets it go on.
+  /// Holds a run between two steps, or lets it go on. A paused run whose model was edited goes
+  /// on from where it is with the edited model when the edit keeps its coordinates (a mass, a
+  /// stiffness, a driver's function, gravity); otherwise it asks whether to restart.
   void setRunPaused(bool paused);
   bool isRunPaused() const;
   bool exportResultsCsv(const QString& path);
@@ -175,6 +177,8 @@ class MainWindow : public QMainWindow {
   void onExportRequested();
   void onRunStarted(const std::vector<Channel>& channels);
   void onSamplesArrived(const std::vector<Sample>& samples);
+  /// Resume after edits (setRunPaused): false while the run stays paused.
+  bool continueWithEdits();
   void onRunFinished(const RunSummary& summary);
   void showFrame(int index);
   void showReducedBody(std::shared_ptr<fe::ReducedBody> body, const QString& path);
@@ -233,6 +237,8 @@ class MainWindow : public QMainWindow {
   ItemActions* m_itemActions = nullptr;
   OrientationHandle* m_orientationHandle = nullptr;  ///< turns the selected body with the mouse
   bool m_showingLaterFrame = false;  ///< a frame of the results after the start is shown
+  bool m_editedWhilePaused = false;  ///< the paused run goes on with the edited model on Resume
+  bool m_restartAfterCancel = false; ///< a run starts again once the cancelled one has ended
   Recovery* m_recovery = nullptr;
   QAction* m_pauseAction = nullptr;
   QAction* m_resetCameraAction = nullptr;

@@ -95,6 +95,7 @@ bool MainWindow::startRun() {
   // reduced body), those the start does not say itself
   const io::ModelCheckReport check = io::checkModel(model(), modelDirectory().toStdString());
   Diagnostics diag;
+  m_editedWhilePaused = false;
   const bool started = m_controller->start(model(), diag);
   for (const Diagnostic& d : check.messages.items()) {
     if (d.severity != Severity::Warning) continue;
@@ -114,6 +115,11 @@ bool MainWindow::startRun() {
 
 void MainWindow::setRunPaused(bool paused) {
   if (!isRunning() || paused == m_controller->isPaused()) return;
+  if (!paused && m_editedWhilePaused && !continueWithEdits()) {
+    const QSignalBlocker block(m_pauseAction);
+    m_pauseAction->setChecked(true);  // still paused
+    return;
+  }
   m_controller->setPaused(paused);
   if (paused) m_pauseClock.start();
   else m_pausedSeconds += m_pauseClock.elapsed() / 1000.0;
@@ -123,6 +129,37 @@ void MainWindow::setRunPaused(bool paused) {
   }
   m_statusText->setText(paused ? tr("Paused (Simulation > Resume, F6)") : tr("Running…"));
   updateActions();
+}
+
+bool MainWindow::continueWithEdits() {
+  Diagnostics diag;
+  bool coordinatesChanged = false;
+  if (m_controller->continueWith(model(), diag, coordinatesChanged)) {
+    m_editedWhilePaused = false;
+    m_messages->add(Severity::Info, tr("simulation"),
+                    tr("continued at t = %1 s with the edited model").arg(m_results.empty() ? 0.0 : m_results.time().back()));
+    return true;
+  }
+  m_messages->add(diag);
+  if (!coordinatesChanged) {
+    m_statusText->setText(tr("Paused: the edited model does not compile (see Messages)"));
+    return false;
+  }
+  QString why;
+  for (const Diagnostic& d : diag.items())
+    if (d.severity == Severity::Error) why += QString::fromStdString(d.message);
+  const auto answer = QMessageBox::question(
+      this, tr("Restart the run?"),
+      tr("%1.\n\nThe paused run cannot go on with this edit. Restart it from t = 0 with the edited model?").arg(why),
+      QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+  if (answer == QMessageBox::Yes) {
+    m_editedWhilePaused = false;
+    m_restartAfterCancel = true;
+    cancelRun();
+    return false;
+  }
+  m_statusText->setText(tr("Paused: the edit needs a restart (Simulation > Run)"));
+  return false;
 }
 
 bool MainWindow::isRunPaused() const { return m_controller && m_controller->isPaused(); }
@@ -138,7 +175,7 @@ void MainWindow::onRunStarted(const std::vector<Channel>& channels) {
   m_runClock.start();
   m_pausedSeconds = 0;
   m_modes->stop();
-  m_results.reset(channels);
+  m_results.reset(channels, m_controller->bodies());
   m_plots->setChannels(channels);
   // sensors made by picking ("plot this point"): their channels in a plot of their own
   for (const QString& sensor : std::exchange(m_plotOnNextRun, {})) {
@@ -182,6 +219,10 @@ void MainWindow::onSamplesArrived(const std::vector<Sample>& samples) {
 }
 
 void MainWindow::onRunFinished(const RunSummary& summary) {
+  if (std::exchange(m_restartAfterCancel, false)) {  // cancelled to restart with an edit
+    QTimer::singleShot(0, this, [this] { startRun(); });
+    return;
+  }
   m_lastSummary = summary;
   m_progress->setFormat(tr("t = %1 s").arg(summary.t_reached, 0, 'g', 4));
   m_plots->refreshAll();

@@ -329,7 +329,11 @@ void ModeBrowser::advance() {
 }
 
 void ModeBrowser::draw(double phase) {
-  const render::FlexibleSurface* surface = m_scene->flexibleSurface(std::size_t(m_body));
+  // the body's place among the scene's deformable bodies (Sample::modal order)
+  const BodyTable& drawn = m_scene->bodyTable();
+  const int pose = m_body >= 0 ? drawn.poseOf("flexible_bodies", std::size_t(m_body)) : -1;
+  const int slot = pose >= 0 ? drawn[pose].deformable : -1;
+  const render::FlexibleSurface* surface = slot >= 0 ? m_scene->flexibleSurface(std::size_t(slot)) : nullptr;
   if (!surface || m_mode >= surface->modeCount()) return;
   // mode m scaled so that its largest drawn displacement is the chosen share of the model size
   Eigen::VectorXd unit = Eigen::VectorXd::Zero(surface->modeCount());
@@ -337,10 +341,10 @@ void ModeBrowser::draw(double phase) {
   const double peak = surface->maxDisplacement(unit) * m_scene->deformationScale();
   const double target = m_amplitude->value() / 1000.0 * m_scene->characteristicLength();
   const double amplitude = peak > 0 ? target / peak : 0.0;
-  std::vector<Eigen::VectorXd> modal(m_document->model().flexible_bodies.size());
+  std::vector<Eigen::VectorXd> modal(m_scene->flexibleBodyCount());
   for (std::size_t f = 0; f < modal.size(); ++f)
     if (const render::FlexibleSurface* s = m_scene->flexibleSurface(f)) modal[f] = Eigen::VectorXd::Zero(s->modeCount());
-  modal[std::size_t(m_body)] = unit * amplitude * std::sin(phase);
+  modal[std::size_t(slot)] = unit * amplitude * std::sin(phase);
   m_scene->setModal(modal);
   emit viewChanged();
 }

@@ -1,5 +1,6 @@
 #include "ui/orientation_handle.h"
 
+#include "core/model/body_table.h"
 #include "render/model_scene.h"
 
 #include <algorithm>
@@ -13,9 +14,7 @@ namespace {
 constexpr double kDegree = std::numbers::pi / 180.0;
 
 /// The lists whose items have a pose of their own that an orientation field sets.
-bool isBodyList(const std::string& listKey) {
-  return listKey == "bodies" || listKey == "flexible_bodies" || listKey == "virtual_bodies";
-}
+bool isBodyList(const std::string& listKey) { return findBodyKind(listKey) != nullptr; }
 
 }  // namespace
 

@@ -17,6 +17,7 @@ struct SimulationController::Inbox : ResultSink {
   std::mutex mutex;
   std::vector<Sample> samples;  // guarded by mutex
   RunSummary summary;           // written by the worker before done is set
+  State stoppedAt;              // likewise: the state of the run's last step
 
   void sample(const Sample& s) override {
     const std::lock_guard lock(mutex);
@@ -41,29 +42,88 @@ SimulationController::~SimulationController() {
   if (m_worker.joinable()) m_worker.join();
 }
 
-bool SimulationController::start(const ModelSpec& model, Diagnostics& diag) {
-  if (m_running) {
-    diag.error("simulation", "a run is already in progress; cancel it first");
-    return false;
-  }
-  std::unique_ptr<Simulation> simulation;
+namespace {
+
+std::shared_ptr<Simulation> compiled(const ModelSpec& model, Diagnostics& diag) {
+  std::shared_ptr<Simulation> simulation;
   try {
     simulation = Simulation::create(model, diag);
   } catch (const std::exception& e) {
     diag.error("model", e.what());
   }
-  if (!simulation || diag.hasErrors()) return false;
+  return simulation && !diag.hasErrors() ? simulation : nullptr;
+}
 
+}  // namespace
+
+bool SimulationController::start(const ModelSpec& model, Diagnostics& diag) {
+  if (m_running) {
+    diag.error("simulation", "a run is already in progress; cancel it first");
+    return false;
+  }
+  auto simulation = compiled(model, diag);
+  if (!simulation) return false;
   if (m_worker.joinable()) m_worker.join();  // the previous run has already finished
+  m_bodies = simulation->bodies();
+  launch(std::move(simulation), nullptr);
+  emit runStarted(m_simulation->channels());
+  emit progressChanged(0.0);
+  return true;
+}
+
+bool SimulationController::continueWith(const ModelSpec& model, Diagnostics& diag, bool& coordinatesChanged) {
+  coordinatesChanged = false;
+  if (!m_running || !m_paused) {
+    diag.error("simulation", "no paused run to continue");
+    return false;
+  }
+  auto simulation = compiled(model, diag);
+  if (!simulation) return false;
+  State state;
+  std::string why;
+  // the coordinates are compared before the paused run is stopped: a refused edit leaves it paused
+  if (!simulation->mapState(*m_simulation, m_simulation->initialState(), state, why) ||
+      simulation->channels().size() != m_simulation->channels().size()) {
+    coordinatesChanged = true;
+    diag.error("simulation", why.empty() ? "the edit changes the recorded channels" : "the edit changes the coordinates: " + why);
+    return false;
+  }
+  for (std::size_t c = 0; c < simulation->channels().size(); ++c)
+    if (simulation->channels()[c].header() != m_simulation->channels()[c].header()) {
+      coordinatesChanged = true;
+      diag.error("simulation", "the edit changes the recorded channel " + m_simulation->channels()[c].header());
+      return false;
+    }
+  // stop the paused run where it is, keep its samples, and go on from its last step
+  m_drainTimer.stop();
+  m_inbox->cancel = true;
+  if (m_worker.joinable()) m_worker.join();
+  std::vector<Sample> last = m_inbox->take();
+  if (!last.empty()) emit samplesArrived(last);
+  if (!simulation->mapState(*m_simulation, m_inbox->stoppedAt, state, why)) {
+    // cannot happen after the check above (same layout); the run ends as stopped
+    m_running = m_paused = false;
+    RunSummary summary = m_inbox->summary;
+    summary.message = "could not continue: " + why;
+    emit runFinished(summary);
+    return false;
+  }
+  launch(std::move(simulation), std::make_unique<State>(std::move(state)));
+  return true;
+}
+
+void SimulationController::launch(std::shared_ptr<Simulation> simulation, std::unique_ptr<State> resume) {
   m_inbox = std::make_shared<Inbox>();
-  const std::vector<Channel> channels = simulation->channels();
+  m_simulation = simulation;
   m_running = true;
   m_paused = false;
-  m_worker = std::thread([inbox = m_inbox, sim = std::move(simulation)]() mutable {
+  m_worker = std::thread([inbox = m_inbox, sim = std::move(simulation), resume = std::move(resume)]() mutable {
     RunOptions options;
     options.cancel = &inbox->cancel;
     options.pause = &inbox->pause;
     options.steps = &inbox->steps;
+    options.resume = resume.get();
+    options.stoppedAt = &inbox->stoppedAt;
     options.progress = [&inbox](double t, double tEnd) {
       inbox->progress = tEnd > 0.0 ? std::clamp(t / tEnd, 0.0, 1.0) : 1.0;
       inbox->time = t;
@@ -82,10 +142,7 @@ bool SimulationController::start(const ModelSpec& model, Diagnostics& diag) {
     inbox->summary = std::move(summary);
     inbox->done = true;  // publishes summary to the UI thread
   });
-  emit runStarted(channels);
-  emit progressChanged(0.0);
   m_drainTimer.start();
-  return true;
 }
 
 void SimulationController::cancel() {

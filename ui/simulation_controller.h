@@ -27,12 +27,20 @@ class SimulationController : public QObject {
   /// Compiles the model and starts integrating it. Returns false, with the reasons in diag,
   /// when the model does not compile or a run is already active.
   bool start(const ModelSpec& model, Diagnostics& diag);
+  /// Continues the paused run with an edited model: it stops where it is and a run of `model`
+  /// goes on from its state (Simulation::mapState), appending its samples to the same results;
+  /// runFinished follows at the end, not in between. False, the run still paused, when the model
+  /// does not compile or the edit changes the coordinates or the recorded channels
+  /// (`coordinatesChanged`: only a restart can show it), the reasons in diag.
+  bool continueWith(const ModelSpec& model, Diagnostics& diag, bool& coordinatesChanged);
   /// Asks the integrator to stop at the next step; runFinished follows with cancelled = true.
   void cancel();
   /// Holds the integrator between two steps (the samples so far stay), and lets it go on.
   void setPaused(bool paused);
   bool isPaused() const { return m_running && m_paused; }
   bool isRunning() const { return m_running; }
+  /// The bodies of the run started last, in the order of its samples' poses.
+  const BodyTable& bodies() const { return m_bodies; }
 
  signals:
   void runStarted(const std::vector<flexim::Channel>& channels);
@@ -47,10 +55,14 @@ class SimulationController : public QObject {
  private:
   struct Inbox;  // shared between the worker and the UI thread
   void drain();
+  /// Runs the simulation on a new worker (from `resume` when given).
+  void launch(std::shared_ptr<Simulation> simulation, std::unique_ptr<State> resume);
 
   std::shared_ptr<Inbox> m_inbox;
+  std::shared_ptr<Simulation> m_simulation;  ///< the run's (kept to map its state for a continuation)
   std::thread m_worker;
   QTimer m_drainTimer;
+  BodyTable m_bodies;
   bool m_running = false;
   bool m_paused = false;
 };

@@ -1,5 +1,7 @@
 #include "core/model/topology.h"
 
+#include "core/model/body_table.h"
+
 #include <algorithm>
 #include <queue>
 #include <sstream>
@@ -134,9 +136,11 @@ int Topology::elementCount(EdgeKind kind) const {
 
 Topology buildTopology(const ModelSpec& model) {
   Topology t;
-  for (const auto& b : model.bodies) t.addVertex(VertexKind::Rigid, b.name);
-  for (const auto& f : model.flexible_bodies) t.addVertex(VertexKind::Flexible, f.name);
-  for (const auto& v : model.virtual_bodies) t.addVertex(VertexKind::Virtual, v.name);
+  const BodyTable bodies(model);
+  for (const BodyEntry& body : bodies.entries()) {
+    const BodyKindDescription& kind = *body.kind;
+    t.addVertex(kind.deformable ? VertexKind::Flexible : kind.massless ? VertexKind::Virtual : VertexKind::Rigid, body.name);
+  }
   for (const auto& j : model.joints) t.addEdge(EdgeKind::Joint, j.name, {j.body1, j.body2});
   for (const auto& v : model.virtual_bodies) {
     const int f = t.vertex(v.flexible_body);

@@ -66,6 +66,8 @@ class Topology {
   const std::vector<Component>& components() const { return m_components; }
   /// Vertex index of a body name, -1 if unknown. Ground is 0.
   int vertex(const std::string& name) const;
+  /// buildTopology(): body vertex v is the body table's body of pose v - 1 (ground is vertex 0).
+  static int poseOf(int vertex) { return vertex - 1; }
 
   /// Edges outside the spanning tree, in edge order: each closes one independent loop.
   const std::vector<int>& loopClosingEdges() const { return m_loopClosing; }

@@ -33,8 +33,9 @@ void ResultTable::Column::push(double v) {
   }
 }
 
-void ResultTable::reset(std::vector<Channel> channels) {
+void ResultTable::reset(std::vector<Channel> channels, BodyTable bodies) {
   m_channels = std::move(channels);
+  m_bodies = std::move(bodies);
   m_time.clear();
   m_columns.assign(m_channels.size(), {});
   m_poses.clear();

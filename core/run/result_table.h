@@ -28,13 +28,16 @@ class ResultTable {
     std::size_t size() const { return time.size(); }
   };
 
-  /// Starts an empty table for these channels.
-  void reset(std::vector<Channel> channels);
+  /// Starts an empty table for these channels, and the bodies whose poses the samples carry
+  /// (Simulation::bodies()).
+  void reset(std::vector<Channel> channels, BodyTable bodies = {});
   /// Appends samples in time order (a sample earlier than the last one is a programming error).
   void append(const Sample& s);
   void append(const std::vector<Sample>& samples);
 
   const std::vector<Channel>& channels() const { return m_channels; }
+  /// Which body each pose and each set of modal coordinates of a sample is.
+  const BodyTable& bodies() const { return m_bodies; }
   std::size_t size() const { return m_time.size(); }
   bool empty() const { return m_time.empty(); }
 
@@ -64,6 +67,7 @@ class ResultTable {
   };
 
   std::vector<Channel> m_channels;
+  BodyTable m_bodies;
   std::vector<double> m_time;
   std::vector<Column> m_columns;
   // per sample: a fixed count of poses and of modal coordinates per flexible body (the first

@@ -18,6 +18,8 @@
 #include <numbers>
 #include <cmath>
 #include <sstream>
+#include <string>
+#include <unordered_map>
 #include <thread>
 
 namespace flexim {
@@ -65,7 +67,15 @@ std::vector<char> initialActiveRows(const System& sys, const State& s) {
 }  // namespace
 Simulation::~Simulation() = default;
 
+const BodyTable& Simulation::bodies() const { return m_system->bodyTable(); }
+
 namespace {
+std::string timeText(double t) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", t);
+  return text;
+}
+
 /// A length scale of the model, so position tolerances are relative to its size.
 double modelScale(const ModelSpec& m) {
   double L = 1.0;
@@ -237,6 +247,51 @@ ModelCheck Simulation::check() const {
   return mc;
 }
 
+State Simulation::initialState() const { return m_system->initialState(); }
+
+bool Simulation::mapState(const Simulation& from, const State& state, State& out, std::string& why) const {
+  // a body's block is known by its item path (a renamed body keeps its state), any other block
+  // (a joint's coordinate) by its name
+  const auto keys = [](const System& sys) {
+    std::unordered_map<std::string, int> key;
+    for (int b = 0; b < sys.nblocks(); ++b)
+      key.emplace(b < sys.bodyTable().size() ? sys.bodyTable()[b].path : sys.block(b).name, b);
+    return key;
+  };
+  const auto said = [](const System& sys, int b) {
+    return b < sys.bodyTable().size() ? sys.bodyTable()[b].kind->noun + " '" + sys.bodyTable()[b].name + "'"
+                                      : sys.block(b).name;
+  };
+  const System& old = *from.m_system;
+  const System& now = *m_system;
+  const auto before = keys(old), after = keys(now);
+  for (const auto& [key, b] : before)
+    if (!after.count(key)) {
+      why = said(old, b) + " is gone";
+      return false;
+    }
+  out.t = state.t;
+  out.q.resize(now.nq());
+  out.v.resize(now.nv());
+  for (int b = 0; b < now.nblocks(); ++b) {
+    const std::string key = b < now.bodyTable().size() ? now.bodyTable()[b].path : now.block(b).name;
+    const auto it = before.find(key);
+    if (it == before.end()) {
+      why = said(now, b) + " is new";
+      return false;
+    }
+    const Block& B = now.block(b);
+    const Block& A = old.block(it->second);
+    if (A.nq() != B.nq() || A.nv() != B.nv()) {
+      why = said(now, b) + " has " + std::to_string(B.nv()) + " coordinates now, " + std::to_string(A.nv()) + " before";
+      return false;
+    }
+    out.q.segment(B.q0, B.nq()) = state.q.segment(A.q0, A.nq());
+    out.v.segment(B.v0, B.nv()) = state.v.segment(A.v0, A.nv());
+  }
+  return true;
+}
+
 std::string Simulation::redundancyHint() const {
   const ModelCheck c = check();
   if (c.redundant.empty()) return " (constraint Jacobian is rank-deficient at the initial configuration)";
@@ -259,6 +314,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
   auto finish = [&](bool ok, std::string message) {
     sum.ok = ok;
     sum.message = std::move(message);
+    if (integ && options.stoppedAt && begun) integ->currentState(*options.stoppedAt);
     if (integ) {
       const IntegratorStats st = integ->stats();
       sum.steps = st.steps;
@@ -285,7 +341,8 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
     // consistent initial conditions
     Consistency cons(sys);
     const double posTol = 1e-12 * modelScale(m_model);
-    State s = sys.initialState();
+    State s = options.resume ? *options.resume : sys.initialState();
+    if (options.resume) sum.notes.push_back("continued at t=" + timeText(s.t) + " s from the state of a paused run, with the edited model");
     if (sys.hasUnilateralRows()) cons.setActiveRows(initialActiveRows(sys, s));
     double residual = 0, vres = 0;
     std::string error;
@@ -350,20 +407,16 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       sample.t = st.t;
       sample.values.clear();
       sensors.evaluate(st, vdot, lambda, sample.values);
-      // poses of the bodies (the blocks with a frame, which come first), not of joint coordinates
-      sample.poses.resize(sys.nblocks());
-      int posed = 0;
-      for (int b = 0; b < sys.nblocks(); ++b)
-        if (sys.block(b).hasFrame()) {
-          sys.bodyPose(st.q, b, sample.poses[posed].position, sample.poses[posed].orientation);
-          ++posed;
-        }
-      sample.poses.resize(posed);
-      sample.modal.resize(sys.flexibleBodies().size());
+      // the poses of the body table's bodies (body p is block p), not of joint coordinates
+      const BodyTable& bodies = sys.bodyTable();
+      sample.poses.resize(std::size_t(bodies.size()));
+      for (int p = 0; p < bodies.size(); ++p)
+        sys.bodyPose(st.q, p, sample.poses[std::size_t(p)].position, sample.poses[std::size_t(p)].orientation);
+      sample.modal.resize(bodies.deformable().size());
       for (size_t i = 0; i < sample.modal.size(); ++i) {
-        const FlexibleBody& F = sys.flexibleBodies()[i];
-        const Block& B = sys.block(F.body);
-        sample.modal[i] = st.q.segment(B.q0 + B.nq() - F.dyn->modes(), F.dyn->modes());
+        const Block& B = sys.block(bodies.deformable()[i]);
+        const int m = B.formulation->deformationCoordinates();
+        sample.modal[i] = st.q.segment(B.q0 + B.nq() - m, m);
       }
       hotSpots.sample(st.t, sample.modal);
       for (auto* k : sinks) k->sample(sample);
@@ -375,8 +428,13 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
     const double tEnd = spec.t_end, dtOut = spec.output_interval;
     const long nOut = static_cast<long>(std::floor(tEnd / dtOut * (1 + 1e-12)));
     auto outTime = [&](long k) { return k > nOut ? tEnd : std::min(k * dtOut, tEnd); };
-    if (!emit(s)) return finish(false, "could not evaluate the sensors at t=0");
     long k = 1;
+    if (options.resume) {
+      // its samples up to now were the paused run's: go on with the next output time
+      while (k <= nOut && outTime(k) <= s.t * (1 + 1e-13) + 1e-15) ++k;
+    } else if (!emit(s)) {
+      return finish(false, "could not evaluate the sensors at t=0");
+    }
     const bool endExtra = nOut * dtOut < tEnd * (1 - 1e-12);
     const long kLast = endExtra ? nOut + 1 : nOut;
     State st;

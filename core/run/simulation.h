@@ -3,8 +3,10 @@
 #pragma once
 
 #include "core/base/diagnostics.h"
+#include "core/model/body_table.h"
 #include "core/model/model.h"
 #include "core/run/quality.h"
+#include "core/system/contract.h"
 
 #include <array>
 #include <atomic>
@@ -31,10 +33,10 @@ struct BodyPose {
   Quat orientation = Quat::Identity();
 };
 
-/// One output sample. values[i] belongs to channels()[i]. poses: the rigid bodies
-/// (ModelSpec::bodies order), then the flexible bodies (their FE frame), then the virtual bodies.
-/// modal[i]: modal coordinates of ModelSpec::flexible_bodies[i] (deformed nodes: x + Phi w,
-/// recovered by whoever displays them).
+/// One output sample. values[i] belongs to channels()[i]. poses[p]: the pose of the body table's
+/// body p (Simulation::bodies(); a flexible body's is its FE frame). modal[i]: the modal
+/// coordinates of the table's i-th deformable body, BodyTable::deformable()[i] (deformed nodes:
+/// x + Phi w, recovered by whoever displays them).
 struct Sample {
   double t = 0.0;
   std::vector<double> values;
@@ -112,6 +114,13 @@ struct RunOptions {
   /// While true, the run waits between steps (cancel still ends it); the time paused is not
   /// counted in the summary's wall time.
   const std::atomic<bool>* pause = nullptr;
+  /// When set: the run starts from this state (at its time, in this simulation's coordinates:
+  /// Simulation::mapState) instead of the model's initial conditions, and its first sample is
+  /// the first output time after it.
+  const State* resume = nullptr;
+  /// When set: receives the state of the last accepted step when the run ends (finished,
+  /// cancelled or failed after its start), so that a run of an edited model can go on from it.
+  State* stoppedAt = nullptr;
 };
 
 class Simulation {
@@ -122,11 +131,21 @@ class Simulation {
 
   const ModelSpec& model() const { return m_model; }
   const std::vector<Channel>& channels() const { return m_channels; }
+  /// Which body each Sample::poses and Sample::modal entry is.
+  const BodyTable& bodies() const;
   /// DOF count, redundant constraints, assembly residuals. Does not change the initial state.
   ModelCheck check() const;
   /// Assembles initial conditions and integrates to model().solver.t_end. Never throws:
   /// failures are reported in the summary, samples produced so far have reached the sinks.
   RunSummary run(const std::vector<ResultSink*>& sinks, const RunOptions& options = {});
+
+  /// A state of `from` (a compile of the model before an edit) in this simulation's coordinates:
+  /// each block takes the values of the block of the same name (a body, by its name; a joint's
+  /// coordinate, by its joint's). False, with the reason in `why`, when the edit changed the
+  /// coordinates: a block added, removed or resized (a body, a mode count, a joint coordinate).
+  bool mapState(const Simulation& from, const State& state, State& out, std::string& why) const;
+  /// The initial state of the model (before assembly), in this simulation's coordinates.
+  State initialState() const;
 
  private:
   explicit Simulation(const ModelSpec& model);

@@ -96,7 +96,6 @@ std::shared_ptr<GeometricStiffening> internalStiffening(const std::array<MatX, f
 }  // namespace
 
 void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
-  std::vector<int> flexBodyOf(model.flexible_bodies.size(), -1);
   for (size_t i = 0; i < model.flexible_bodies.size(); ++i) {
     const FlexibleBodySpec& spec = model.flexible_bodies[i];
     const std::string where = "flexible_bodies[" + std::to_string(i) + "]";
@@ -218,7 +217,6 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
       diag.info(where, who + ": " + note);
     }
     const int b = addBlock(spec.name, std::make_unique<FlexibleBodyFormulation>(F), q0, v0);
-    flexBodyOf[i] = b;
 
     // the reference conditions
     std::unique_ptr<ConstraintElement> c;
@@ -239,12 +237,10 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     const VirtualBodySpec& spec = model.virtual_bodies[v];
     const std::string where = "virtual_bodies[" + std::to_string(v) + "]";
     const std::string who = "virtual body " + quoted(spec.name);
-    int fi = -1;
-    for (size_t i = 0; i < model.flexible_bodies.size(); ++i)
-      if (model.flexible_bodies[i].name == spec.flexible_body) fi = static_cast<int>(i);
-    if (fi < 0 || flexBodyOf[fi] < 0) continue;  // its flexible body failed (already reported)
-    const int fb = flexBodyOf[fi];
-    const FlexibleBody& F = *flexibleBody(fb);
+    const FlexibleBody* flexible = flexibleBody(bodyIndex(spec.flexible_body));
+    if (!flexible) continue;  // its flexible body failed (already reported)
+    const FlexibleBody& F = *flexible;
+    const int fb = F.body;
     const fe::ReducedBody& data = *F.data;
     const Mat3 Rv = F.R.transpose() * spec.orientation.normalized().toRotationMatrix();  // virtual axes -> internal
     const Vec3 P = F.R.transpose() * (spec.point - F.offset);

@@ -105,9 +105,10 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
   sys->m_model = model;
   sys->m_gravity = model.gravity;
 
-  // bodies and markers
-  sys->m_markers.resize(model.bodies.size() + 1);
-  sys->m_markerIndex.resize(model.bodies.size() + 1);
+  // bodies and markers: the bodies' blocks come first, in the body table's order (its poses)
+  sys->m_bodies = BodyTable(model);
+  sys->m_markers.resize(static_cast<std::size_t>(sys->m_bodies.size()) + 1);
+  sys->m_markerIndex.resize(sys->m_markers.size());
   auto addMarkers = [&](int body, const std::string& bodyName, const std::vector<MarkerSpec>& markers) {
     for (const MarkerSpec& m : markers) {
       MarkerRef ref;
@@ -130,14 +131,15 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
                spec.markers);
   }
   // flexible bodies, virtual bodies (with their markers), reference conditions and rf joints
-  sys->m_markers.resize(model.bodies.size() + model.flexible_bodies.size() + model.virtual_bodies.size() + 1);
-  sys->m_markerIndex.resize(sys->m_markers.size());
   sys->compileFlexible(model, diag);
   for (const VirtualBodySpec& v : model.virtual_bodies) {
     const int b = sys->bodyIndex(v.name);
     if (b >= 0) addMarkers(b, v.name, v.markers);
   }
   if (diag.hasErrors()) return nullptr;
+  for (const BodyEntry& e : sys->m_bodies.entries())
+    if (e.pose >= sys->nblocks() || sys->m_blocks[std::size_t(e.pose)].name != e.name)
+      throw FleximError("internal: " + e.path + " '" + e.name + "' is not block " + std::to_string(e.pose));
 
   // validated: every marker named below exists
   auto marker = [&](const std::string& body, const std::string& name) -> const MarkerRef& {

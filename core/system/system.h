@@ -2,12 +2,13 @@
 // (the contract in core/system/contract.h), marker index and the initial state. Built once from
 // a ModelSpec before a run and immutable during it.
 //
-// Blocks, in this order: the rigid bodies of ModelSpec::bodies (same indices), the flexible
-// bodies, the virtual bodies, then the coordinates that joints own. Coordinates of block b start
-// at q offset block(b).q0 / v offset block(b).v0.
+// Blocks, in this order: the bodies in the order of the body table (core/model/body_table.h:
+// block b is the body of pose b), then the coordinates that joints own. Coordinates of block b
+// start at q offset block(b).q0 / v offset block(b).v0.
 #pragma once
 
 #include "core/base/diagnostics.h"
+#include "core/model/body_table.h"
 #include "core/model/model.h"
 #include "core/model/time_function.h"
 
@@ -48,6 +49,8 @@ class System {
   int nc() const { return m_rows; }  ///< total constraint rows
 
   const std::vector<Block>& blocks() const { return m_blocks; }
+  /// The bodies: body pose p is block p.
+  const BodyTable& bodyTable() const { return m_bodies; }
   const Block& block(int b) const { return m_blocks[b]; }
   /// Velocity coordinates of block b (6 for ground, so Jacobian blocks of ground have a size).
   int blockNv(int b) const { return b < 0 ? 6 : m_blocks[b].nv(); }
@@ -127,6 +130,7 @@ class System {
 
  private:
   ModelSpec m_model;
+  BodyTable m_bodies;
   std::vector<Block> m_blocks;
   std::deque<FlexibleBody> m_flex;  ///< stable addresses: formulations refer to them
   int m_nq = 0, m_nv = 0;

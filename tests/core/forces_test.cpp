@@ -6,6 +6,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -164,6 +165,83 @@ class ForcesTest : public QObject {
     const double theta = 0.5 * t * t * t / (6 * J);
     const double w = sink.value(last, "block.orientation.w"), z = sink.value(last, "block.orientation.z");
     QVERIFY(std::abs(2 * std::atan2(z, w) - std::remainder(theta, 2 * kPi)) < 1e-7);
+  }
+
+  /// A run stopped at t1 and continued from its state with the spring twice as stiff follows the
+  /// new closed form from the state it had: x - L0 = (x1 - L0) cos(w2 (t - t1)) + v1/w2 sin(...).
+  void editedModelContinuesFromTheStoppedState_data() { springDamperOscillator_data(); }
+  void editedModelContinuesFromTheStoppedState() {
+    QFETCH(int, integrator);
+    const double m = 2.0, k = 800.0, L0 = 0.4, t1 = 0.3;
+    ModelSpec model = block(true);
+    model.forces = {spring(k, 0.0, L0, 0.0)};
+    model.solver.integrator = static_cast<IntegratorType>(integrator);
+    model.solver.step = 1e-4;
+    model.solver.rho_inf = 1.0;
+    model.solver.t_end = t1;
+    Diagnostics diag;
+    const auto before = Simulation::create(model, diag);
+    QVERIFY2(before, diag.str().c_str());
+    RecordingSink first;
+    State stopped;
+    RunOptions stopping;
+    stopping.stoppedAt = &stopped;
+    QVERIFY(before->run({&first}, stopping).ok);
+    QVERIFY2(std::abs(stopped.t - t1) < 0.05, "the stopped state is the last step's");
+    const double x1 = stopped.q(0) - L0, v1 = stopped.v(0);  // the block's centre along x
+
+    ModelSpec edited = model;
+    edited.forces[0].stiffness = 2 * k;
+    edited.solver.t_end = 1.0;
+    const auto after = Simulation::create(edited, diag);
+    QVERIFY2(after, diag.str().c_str());
+    State resumed;
+    std::string why;
+    QVERIFY2(after->mapState(*before, stopped, resumed, why), why.c_str());
+    RunOptions resuming;
+    resuming.resume = &resumed;
+    RecordingSink second;
+    const RunSummary sum = after->run({&second}, resuming);
+    QVERIFY2(sum.ok, sum.message.c_str());
+    QVERIFY(second.samples.front().t > stopped.t);  // the samples go on after the stop
+    QVERIFY(second.samples.front().t <= stopped.t + model.solver.output_interval * (1 + 1e-9));
+    QCOMPARE(second.samples.back().t, 1.0);
+    const double w2 = std::sqrt(2 * k / m);
+    double err = 0;
+    for (size_t i = 0; i < second.samples.size(); ++i) {
+      const double tau = second.samples[i].t - stopped.t;
+      const double x = L0 + x1 * std::cos(w2 * tau) + v1 / w2 * std::sin(w2 * tau);
+      err = std::max(err, std::abs(second.value(i, "block.position.x") - x));
+    }
+    qInfo("continued with 2k from t=%.4f: max |x - closed form| = %.2e m (amplitude %.3f m)", stopped.t, err,
+          std::hypot(x1, v1 / w2));
+    QVERIFY(err < 1e-4 * std::hypot(x1, v1 / w2));
+    // the period is the new one: the old would be off by sqrt(2)
+    const auto p = peaks(second, "block.position.x");
+    QVERIFY(p.size() >= 3);
+    const double period = (p.back().first - p.front().first) / double(p.size() - 1);
+    QVERIFY(std::abs(period - 2 * kPi / w2) < 1e-3 * (2 * kPi / w2));
+    QVERIFY(std::any_of(sum.notes.begin(), sum.notes.end(), [](const std::string& n) { return n.find("continued") == 0; }));
+
+    // an edit that changes the coordinates cannot continue, and says what changed
+    ModelSpec grown = edited;
+    RigidBodySpec extra = grown.bodies[0];
+    extra.name = "second_block";
+    grown.bodies.push_back(extra);
+    const auto larger = Simulation::create(grown, diag);
+    QVERIFY2(larger, diag.str().c_str());
+    QVERIFY(!larger->mapState(*before, stopped, resumed, why));
+    QVERIFY2(why == "body 'second_block' is new", why.c_str());
+    // a renamed body is the same body (known by its item path)
+    ModelSpec renamed = edited;
+    renamed.bodies[0].name = "slider";
+    renamed.joints[0].body2 = "slider";
+    renamed.sensors[0].body = "slider";
+    renamed.forces[0].body2 = "slider";
+    Diagnostics renamedDiag;
+    const auto same = Simulation::create(renamed, renamedDiag);
+    QVERIFY2(same, renamedDiag.str().c_str());
+    QVERIFY2(same->mapState(*before, stopped, resumed, why), why.c_str());
   }
 
   void bushingFrequenciesAndDeflection() {

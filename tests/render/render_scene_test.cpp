@@ -314,7 +314,7 @@ void RenderSceneTest::buildsOneVisualPerBody() {
   QVERIFY(!scene.setPoses({}));  // wrong count is refused
   QVERIFY(scene.setPoses(initialPoses(model)));
   // a rigid-only model: no flexible parts, modal coordinates are simply absent
-  QCOMPARE(scene.rigidBodyCount(), std::size_t(2));
+  QCOMPARE(scene.bodyCount("bodies"), std::size_t(2));
   QCOMPARE(scene.flexibleBodyCount(), std::size_t(0));
   QVERIFY(scene.colourBar() == nullptr);
   QVERIFY(scene.setModal({}));
@@ -402,9 +402,9 @@ void RenderSceneTest::flexibleSurfaceFollowsPoseAndModes() {
   scene.build(model, &diag);
   QVERIFY2(!diag.hasErrors() && diag.items().empty(), diag.str().c_str());
   QCOMPARE(scene.bodyCount(), std::size_t(3));
-  QCOMPARE(scene.rigidBodyCount(), std::size_t(1));
+  QCOMPARE(scene.bodyCount("bodies"), std::size_t(1));
   QCOMPARE(scene.flexibleBodyCount(), std::size_t(1));
-  QCOMPARE(scene.virtualBodyCount(), std::size_t(1));
+  QCOMPARE(scene.bodyCount("virtual_bodies"), std::size_t(1));
 
   // only the surface nodes are displayed (the inner node 6 is not)
   const FlexibleSurface* surface = scene.flexibleSurface(0);

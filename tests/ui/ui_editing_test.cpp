@@ -38,6 +38,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QSpinBox>
 #include <QProcess>
 #include <QProgressBar>
 #include <QSignalSpy>
@@ -895,6 +896,119 @@ class EditingTest : public QObject {
              qPrintable(QString("%1 s of %2 s").arg(m_window->lastSummary().wall_time).arg(wall.elapsed() / 1000.0)));
     QVERIFY(!m_window->isRunPaused());
     QVERIFY(m_window->results().size() > held);
+  }
+
+  /// A paused run whose spring is made twice as stiff in the property panel goes on, on Resume,
+  /// from where it was with the new stiffness: the block on its rail oscillates with the new
+  /// period from then on. Adding a body while paused asks to restart instead.
+  void pausedRunContinuesWithAnEdit() {
+    const double m = 2.0, k = 800.0;
+    ModelSpec model;
+    model.name = "block on a spring";
+    const Quat zx = Quat::FromTwoVectors(Vec3::UnitZ(), Vec3::UnitX());
+    RigidBodySpec block{"block", m, Vec3(0.01, 0.02, 0.03).asDiagonal(), Vec3(0.5, 0, 0)};
+    block.markers = {{"c", Vec3::Zero(), Quat::Identity()}, {"rail", Vec3::Zero(), zx}};
+    model.bodies = {block};
+    model.ground_markers = {{"anchor", Vec3::Zero(), Quat::Identity()}, {"rail", Vec3::Zero(), zx}};
+    model.joints = {{"rail", JointType::Prismatic, "ground", "rail", "block", "rail"}};
+    ForceSpec spring;
+    spring.name = "spring";
+    spring.type = ForceSpec::Type::SpringDamper;
+    spring.body1 = "ground";
+    spring.marker1 = "anchor";
+    spring.body2 = "block";
+    spring.marker2 = "c";
+    spring.stiffness = k;
+    spring.free_length = 0.4;
+    model.forces = {spring};
+    SensorSpec sensor;
+    sensor.name = "block";
+    sensor.body = "block";
+    sensor.marker = "c";
+    sensor.quantities = {"position"};
+    model.sensors = {sensor};
+    model.solver.t_end = 500.0;  // paused and cancelled long before
+    model.solver.output_interval = 1e-3;
+    model.solver.rtol = 1e-10;
+    model.solver.atol = 1e-12;
+    m_window->showModel(model, "block on a spring");
+    QVERIFY(m_window->startRun());
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->results().size() > 200, 20000);
+    QTest::keyClick(m_window.get(), Qt::Key_F6);
+    QVERIFY(m_window->isRunPaused());
+    QTest::qWait(300);  // the samples before the pause drain
+    const double paused = m_window->results().time().back();
+
+    clickRow("spring");
+    type(field("stiffness"), QString::number(2 * k));
+    QCOMPARE(m_window->model().forces[0].stiffness, 2 * k);
+    QTest::keyClick(m_window.get(), Qt::Key_F6);
+    QVERIFY(!m_window->isRunPaused());
+    QVERIFY(m_window->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->results().time().back() > paused + 1.0, 30000);
+    QTest::keyClick(m_window.get(), Qt::Key_F5, Qt::ShiftModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 20000);
+
+    // one table of samples, in time order, with no gap at the pause
+    const ResultTable& results = m_window->results();
+    const auto t = results.time();
+    for (std::size_t i = 1; i < t.size(); ++i) QVERIFY(t[i] > t[i - 1] && t[i] - t[i - 1] < 1.5e-3);
+    // the period before and after the pause, from the upward crossings of the free length
+    const auto x = results.column(std::size_t(results.channelIndex("block.position.x")));
+    const auto period = [&](double from, double to) {
+      std::vector<double> up;
+      for (std::size_t i = 1; i < t.size(); ++i)
+        if (t[i - 1] >= from && t[i] <= to && x[i - 1] < 0.4 && x[i] >= 0.4)
+          up.push_back(t[i - 1] + (0.4 - x[i - 1]) / (x[i] - x[i - 1]) * (t[i] - t[i - 1]));
+      return up.size() >= 2 ? (up.back() - up.front()) / double(up.size() - 1) : 0.0;
+    };
+    const double before = period(0.0, paused), after = period(paused, paused + 1.0);
+    const double T1 = 2 * std::numbers::pi * std::sqrt(m / k), T2 = T1 / std::sqrt(2.0);
+    qInfo("period before the pause %.5f s (%.5f), after %.5f s (%.5f)", before, T1, after, T2);
+    QVERIFY(std::abs(before - T1) < 1e-3 * T1);
+    QVERIFY(std::abs(after - T2) < 1e-3 * T2);
+
+    // fewer modes of a flexible body change the coordinates: Resume asks to restart (answered
+    // No: still paused, and the run can still be cancelled)
+    ModelSpec crank;
+    Diagnostics loaded;
+    QVERIFY2(io::loadModelFile(kFlexibleCrank.toStdString(), crank, loaded), loaded.str().c_str());
+    crank.solver.t_end = 100.0;
+    m_window->showModel(crank, "long flexible slider-crank");
+    QVERIFY(m_window->startRun());
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->results().size() > 5, 20000);
+    QTest::keyClick(m_window.get(), Qt::Key_F6);
+    QVERIFY(m_window->isRunPaused());
+    clickRow("rod");
+    test::typeAndReturn(m_window->propertyPanel()->findChild<QSpinBox*>("field:modes"), "7");
+    QCOMPARE(m_window->model().flexible_bodies[0].mode_count, 7);
+    QString asked;
+    QTimer::singleShot(0, this, [&asked] {
+      QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<QMessageBox*>(QApplication::activeModalWidget()), 5000);
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      asked = box->text();
+      QTest::mouseClick(box->button(QMessageBox::No), Qt::LeftButton);
+    });
+    QTest::keyClick(m_window.get(), Qt::Key_F6);
+    QVERIFY2(asked.contains("flexible body 'rod' has 13 coordinates now, 20 before"), qPrintable(asked));
+    QVERIFY(m_window->isRunPaused());
+    // asked again and answered Yes: the run starts over with the edited model
+    QTimer::singleShot(0, this, [] {
+      QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<QMessageBox*>(QApplication::activeModalWidget()), 5000);
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+    });
+    QTest::keyClick(m_window.get(), Qt::Key_F6);
+    const auto restarted = [this] {  // from the start, with 7 modes now
+      const ResultTable& r = m_window->results();
+      return m_window->isRunning() && !r.empty() && r.sample(0).modal.at(0).size() == 7;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(restarted(), 20000);
+    QVERIFY(!m_window->isRunPaused());
+    QCOMPARE(m_window->results().time().front(), 0.0);
+    QTest::keyClick(m_window.get(), Qt::Key_F5, Qt::ShiftModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->isRunning(), 20000);
+    QVERIFY(m_window->lastSummary().cancelled);
   }
 
   /// A message that names an item selects it when double-clicked.

@@ -426,7 +426,7 @@ void MainWindowTest::automationRunsTheFlexibleExample() {
   // the rod is shown in its last state, deformed 30 times, coloured over the run's range
   const render::ModelScene& scene = m_window->scene();
   QCOMPARE(scene.flexibleBodyCount(), std::size_t(1));
-  QCOMPARE(scene.virtualBodyCount(), std::size_t(2));
+  QCOMPARE(scene.bodyCount("virtual_bodies"), std::size_t(2));
   QVERIFY(scene.flexibleSurface(0) != nullptr);
   QCOMPARE(scene.deformationScale(), 30.0);
   const Sample last = m_window->results().sample(m_window->results().size() - 1);

@@ -419,12 +419,7 @@ class ModellingTest : public QObject {
       type(edit(d, "name"), "rod_mid");
       choose(d, "type", "deflection");
       choose(d, "body", "rod");
-      auto* node = d->panel()->findChild<QSpinBox*>("field:node");
-      QVERIFY(node);
-      node->setFocus();
-      node->selectAll();
-      QTest::keyClicks(node, "838");
-      QTest::keyClick(node, Qt::Key_Return);
+      test::typeAndReturn(d->panel()->findChild<QSpinBox*>("field:node"), "838");
       type(edit(d, "chord"), "1, 1315");
       tick(d, "quantities", {"deflection", "normalized"});
     });

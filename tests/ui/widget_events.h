@@ -11,6 +11,7 @@
 #include <QMessageBox>
 #include <QTimer>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QtTest>
 
 namespace flexim::test {
@@ -31,8 +32,9 @@ inline QTreeWidgetItem* treeRow(const ui::ModelTree* tree, const QString& text, 
   return nullptr;
 }
 
-/// Replaces an editor's text by typing, then Return.
-inline void typeAndReturn(QLineEdit* edit, const QString& text) {
+/// Replaces an editor's text (a line edit, a spin box) by typing, then Return.
+template <class Editor>
+inline void typeAndReturn(Editor* edit, const QString& text) {
   QVERIFY(edit);
   edit->setFocus();
   edit->selectAll();
