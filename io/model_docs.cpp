@@ -1,6 +1,7 @@
 #include "io/model_docs.h"
 
 #include "core/model/description.h"
+#include "core/model/sensor_quantities.h"
 
 #include <algorithm>
 #include <fstream>
@@ -95,6 +96,19 @@ std::string jointKindsTable() {
   return out;
 }
 
+std::string sensorQuantitiesTable() {
+  std::string out = "| sensor type | quantity | components | unit | meaning |\n|---|---|---|---|---|\n";
+  for (const auto& kind : sensorKinds())
+    for (std::size_t i = 0; i < kind.quantities.size(); ++i) {
+      const SensorQuantityInfo& q = kind.quantities[i];
+      std::string components = q.componentsText ? q.componentsText : "";
+      for (const char* c : q.components) components += (components.empty() ? "" : ", ") + std::string(c);
+      out += "| " + (i == 0 ? code(kind.key) : std::string()) + " | " + code(q.name) + " | " + components + " | " +
+             (q.unitText ? q.unitText : q.unit) + " | " + q.help + " |\n";
+    }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> generatedSections() {
@@ -102,11 +116,13 @@ std::vector<std::string> generatedSections() {
   for (const ItemDescription* d : itemDescriptions())
     if (d->kind != "ground") sections.push_back(d->kind);
   sections.push_back("joint_kinds");
+  sections.push_back("sensor_quantities");
   return sections;
 }
 
 std::string generatedTable(const std::string& section) {
   if (section == "joint_kinds") return jointKindsTable();
+  if (section == "sensor_quantities") return sensorQuantitiesTable();
   const ItemDescription* d = findItemDescription(section);
   return d ? itemTable(*d) : std::string();
 }

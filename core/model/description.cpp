@@ -601,41 +601,61 @@ struct Registry {
     Fields<SensorSpec> f(sensor);
     using S = SensorSpec;
     f.name("unique among sensors; no `,` `\"` `.` `[` `]` or control characters (it starts column names)");
-    f.choice("type", &S::type, "what is observed").require();
-    f.reference("body", &S::body, "body", "the body of the marker observed").when("type", {"marker"}).require();
+    FieldDescription& type = f.custom("type", FieldType::Enum, "", "what is observed").require();
+    for (const auto& kind : sensorKinds()) type.choices.push_back(kind.key);
+    type.get = [](const void* p) { return FieldValue(static_cast<const S*>(p)->type.key()); };
+    type.set = [](void* p, const FieldValue& v) {
+      if (const std::string* s = std::get_if<std::string>(&v)) static_cast<S*>(p)->type = SensorType(*s);
+    };
+    using K = SensorKindDescription;
+    const std::vector<std::string> markers = sensorKindsWith(&K::marker);
+    f.reference("body", &S::body, "body", "the body of the marker observed (of two: the reference marker's)")
+        .when("type", markers)
+        .require();
     f.reference("body", &S::body, "flexible_body", "the flexible body observed")
         .when("type", {"node", "deflection", "modal", "stress"})
         .require()
         .referenceNote = "node, deflection, modal and stress sensors observe flexible bodies";
-    f.reference("marker", &S::marker, "marker", "the marker observed").when("type", {"marker"}).require().markerOf("body");
+    f.reference("marker", &S::marker, "marker", "the marker observed (of two: the reference marker)")
+        .when("type", markers)
+        .require()
+        .markerOf("body");
+    f.reference("body2", &S::body2, "body", "the body of the second marker").when("type", sensorKindsWith(&K::secondMarker)).require();
+    f.reference("marker2", &S::marker2, "marker", "the second marker, observed relative to the reference marker")
+        .when("type", sensorKindsWith(&K::secondMarker))
+        .require()
+        .markerOf("body2");
     f.reference("joint", &S::joint, "joint", "the joint observed").when("type", {"joint"}).require();
     f.integer("node", &S::node, "FE node id").when("type", {"node", "deflection", "stress"}).require();
     f.value("chord", FieldType::IntList, &S::chord, "", "FE node ids [a, b] of the chord (two different nodes)")
         .when("type", {"deflection"})
         .require();
-    f.choice("frame", &S::frame, "axes of vector components").when("type", {"marker", "joint", "node"}).byDefault("\"global\"");
+    f.choice("frame", &S::frame,
+             "axes of vector components: global, or the body's (a joint's: its second body's; of two markers: the "
+             "reference marker's axes)")
+        .when("type", sensorKindsWith(&K::frame))
+        .byDefault("\"global\"");
     f.value("quantities", FieldType::StringList, &S::quantities, "", "at least one, no repeats")
         .require()
         .options = [](const void* p) { return sensorQuantities(static_cast<const S*>(p)->type); };
-    const std::vector<std::string> vectors{"marker", "joint", "node", "deflection"};
     FieldDescription& components = f.value("components", FieldType::StringList, &S::components, "",
             "the components of vector quantities to record, of `x`, `y`, `z` (and `w` of `orientation`; `xx`, `yy`, "
             "`zz`, `xy`, `yz`, `zx` of `stress`); `[]`: all. Joint coordinates, energies and the scalar stresses "
             "always record theirs")
-        .when("type", {"marker", "joint", "node", "deflection", "stress"})
+        .when("type", sensorKindsWith(&K::components))
         .byDefault("[]");
     components.inUse = Fields<S>::when([](const S& x) { return !x.components.empty(); });
     components.options = [](const void* p) { return choosableComponents(*static_cast<const S*>(p)); };
     f.choice("length_unit", &S::length_unit,
              "unit of lengths in the columns: positions, displacements, deflections and joint translations in m or "
              "mm, their velocities in m/s or mm/s, accelerations in m/s^2 or mm/s^2")
-        .when("type", vectors)
+        .when("type", sensorKindsWith(&K::lengths))
         .byDefault("\"m\"")
         .inUse = Fields<S>::when([](const S& x) { return x.length_unit != S::LengthUnit::Metre; });
     f.choice("angle_unit", &S::angle_unit,
              "unit of angles in the columns: joint rotations in rad or deg, angular velocities in rad/s or deg/s, "
              "angular accelerations in rad/s^2 or deg/s^2 (quaternions, forces, torques and energies stay as they are)")
-        .when("type", {"marker", "joint"})
+        .when("type", sensorKindsWith(&K::angles))
         .byDefault("\"rad\"")
         .inUse = Fields<S>::when([](const S& x) { return x.angle_unit != S::AngleUnit::Radian; });
     f.check(checkSensor);

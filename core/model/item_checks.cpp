@@ -246,7 +246,8 @@ void checkSensor(ItemCheck& c) {
     } else if (!seen.insert(q).second)
       c.error(field, "duplicate quantity " + inQuotes(q));
   }
-  if (s.type != T::Energy && s.type != T::Modal) checkSensorComponents(c, s);
+  if (const SensorKindDescription* kind = findSensorKind(s.type.key()); kind && kind->components)
+    checkSensorComponents(c, s);
   if (s.type != T::Node && s.type != T::Deflection && s.type != T::Stress) return;
   const fe::ReducedBody* data = dataOf(c.flexibleBody(s.body));
   checkNode(c, "node", s.node, s.body, data);

@@ -1,6 +1,7 @@
 #include "core/model/model.h"
 
 #include "core/model/description.h"
+#include "core/model/sensor_quantities.h"
 
 #include <array>
 #include <utility>
@@ -42,16 +43,7 @@ constexpr std::array<std::pair<FT, const char*>, 4> kForceNames{{
     {FT::SpringDamper, "spring_damper"},
     {FT::Bushing, "bushing"},
 }};
-using ST = SensorSpec::Type;
-constexpr std::array<std::pair<ST, const char*>, 7> kSensorNames{{
-    {ST::Marker, "marker"},
-    {ST::Joint, "joint"},
-    {ST::Energy, "energy"},
-    {ST::Node, "node"},
-    {ST::Deflection, "deflection"},
-    {ST::Modal, "modal"},
-    {ST::Stress, "stress"},
-}};
+constexpr std::array<const char*, 7> kBuiltinSensorKeys{"marker", "joint", "energy", "node", "deflection", "modal", "stress"};
 constexpr std::array<std::pair<ReferenceFrame, const char*>, 3> kReferenceNames{{
     {ReferenceFrame::MeanAxis, "mean_axis"},
     {ReferenceFrame::PrincipalAxis, "principal_axis"},
@@ -95,7 +87,6 @@ constexpr std::array<std::pair<VisualSpec::Shape, const char*>, 4> kShapeNames{{
 
 const char* toString(TimeFunctionSpec::Type t) { return nameOf(kFunctionNames, t); }
 const char* toString(ForceSpec::Type t) { return nameOf(kForceNames, t); }
-const char* toString(SensorSpec::Type t) { return nameOf(kSensorNames, t); }
 const char* toString(IntegratorType t) { return nameOf(kIntegratorNames, t); }
 const char* toString(StepControl t) { return nameOf(kStepControlNames, t); }
 const char* toString(ReferenceFrame t) { return nameOf(kReferenceNames, t); }
@@ -113,7 +104,6 @@ bool fromString(const std::string& s, SensorSpec::AngleUnit& out) { return value
 bool fromString(const std::string& s, VisualSpec::Shape& out) { return valueOf(kShapeNames, s, out); }
 bool fromString(const std::string& s, TimeFunctionSpec::Type& out) { return valueOf(kFunctionNames, s, out); }
 bool fromString(const std::string& s, ForceSpec::Type& out) { return valueOf(kForceNames, s, out); }
-bool fromString(const std::string& s, SensorSpec::Type& out) { return valueOf(kSensorNames, s, out); }
 bool fromString(const std::string& s, IntegratorType& out) { return valueOf(kIntegratorNames, s, out); }
 bool fromString(const std::string& s, StepControl& out) { return valueOf(kStepControlNames, s, out); }
 bool fromString(const std::string& s, ReferenceFrame& out) { return valueOf(kReferenceNames, s, out); }
@@ -131,6 +121,22 @@ const char* toString(const JointType& t) { return t.key().c_str(); }
 bool fromString(const std::string& s, JointType& out) {
   if (!findJointKind(s)) return false;
   out = JointType(s);
+  return true;
+}
+
+SensorType::SensorType(Builtin kind) : m_key(kBuiltinSensorKeys.at(static_cast<std::size_t>(kind))) {}
+
+SensorType::operator Builtin() const {
+  for (std::size_t i = 0; i < kBuiltinSensorKeys.size(); ++i)
+    if (m_key == kBuiltinSensorKeys[i]) return static_cast<Builtin>(i);
+  return static_cast<Builtin>(-1);  // a registered kind without a named constant
+}
+
+const char* toString(const SensorType& t) { return t.key().c_str(); }
+
+bool fromString(const std::string& s, SensorType& out) {
+  if (!findSensorKind(s)) return false;
+  out = SensorType(s);
   return true;
 }
 

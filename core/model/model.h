@@ -226,9 +226,32 @@ struct ForceSpec {
   Eigen::Matrix<double, 6, 1> bushing_damping = Eigen::Matrix<double, 6, 1>::Zero();    ///< [N s/m]x3, [N m s/rad]x3
 };
 
+/// A sensor kind, named by its key ("marker"). Kinds are registered with their quantities
+/// (core/model/sensor_quantities.h, sensorKinds()), so a new kind needs no change here. The
+/// built-in kinds have named constants (SensorType::Marker) that also serve as switch labels; a
+/// kind without one converts to a value outside them, so such switches fall through to a default.
+class SensorType {
+ public:
+  enum class Builtin { Marker, Joint, Energy, Node, Deflection, Modal, Stress };
+  using enum Builtin;
+
+  SensorType() : SensorType(Marker) {}
+  SensorType(Builtin kind);  // NOLINT: implicit, like JointType
+  explicit SensorType(std::string key) : m_key(std::move(key)) {}
+
+  const std::string& key() const { return m_key; }
+  operator Builtin() const;  // NOLINT: implicit, for switch statements over the built-in kinds
+
+  bool operator==(const SensorType& other) const { return m_key == other.m_key; }
+  bool operator==(Builtin kind) const { return *this == SensorType(kind); }
+
+ private:
+  std::string m_key;
+};
+
 /// What to record. Channel names: <sensor>.<quantity>.<component> [unit].
 struct SensorSpec {
-  enum class Type { Marker, Joint, Energy, Node, Deflection, Modal, Stress };
+  using Type = SensorType;
   enum class Frame { Global, Body };
   /// Display units of the sensor's columns (values and headers); the model itself stays SI.
   enum class LengthUnit { Metre, Millimetre };  ///< "m", "mm"
@@ -258,6 +281,7 @@ struct SensorSpec {
   /// Angles and their rates (rad, rad/s, rad/s^2): joint rotations, angular velocities and
   /// accelerations. Quaternions (unitless), forces, torques and energies stay as they are.
   AngleUnit angle_unit = AngleUnit::Radian;
+  std::string body2, marker2;  ///< kinds that observe two markers (relative): the second one
 };
 
 enum class IntegratorType { Ida, GeneralizedAlpha };
@@ -300,7 +324,7 @@ struct ModelSpec {
 const char* toString(const JointType& t);
 const char* toString(TimeFunctionSpec::Type t);
 const char* toString(ForceSpec::Type t);
-const char* toString(SensorSpec::Type t);
+const char* toString(const SensorType& t);
 const char* toString(IntegratorType t);
 const char* toString(StepControl t);
 const char* toString(ReferenceFrame t);
@@ -315,7 +339,7 @@ const char* toString(VisualSpec::Shape s);
 bool fromString(const std::string& s, JointType& out);
 bool fromString(const std::string& s, TimeFunctionSpec::Type& out);
 bool fromString(const std::string& s, ForceSpec::Type& out);
-bool fromString(const std::string& s, SensorSpec::Type& out);
+bool fromString(const std::string& s, SensorType& out);
 bool fromString(const std::string& s, IntegratorType& out);
 bool fromString(const std::string& s, StepControl& out);
 bool fromString(const std::string& s, ReferenceFrame& out);

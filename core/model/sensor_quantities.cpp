@@ -5,51 +5,35 @@
 
 namespace flexim {
 
-const std::vector<SensorQuantityInfo>& sensorQuantityTable() {
-  using T = SensorSpec::Type;
-  static const std::vector<SensorQuantityInfo> table = {
-      {"position", SensorQuantity::Position, T::Marker, "m", {"x", "y", "z"}},
-      {"orientation", SensorQuantity::Orientation, T::Marker, "-", {"w", "x", "y", "z"}},
-      {"velocity", SensorQuantity::Velocity, T::Marker, "m/s", {"x", "y", "z"}},
-      {"angular_velocity", SensorQuantity::AngularVelocity, T::Marker, "rad/s", {"x", "y", "z"}},
-      {"acceleration", SensorQuantity::Acceleration, T::Marker, "m/s^2", {"x", "y", "z"}},
-      {"angular_acceleration", SensorQuantity::AngularAcceleration, T::Marker, "rad/s^2", {"x", "y", "z"}},
-      {"coordinate", SensorQuantity::Coordinate, T::Joint, "", {}},
-      {"velocity", SensorQuantity::CoordinateRate, T::Joint, "", {}},
-      {"reaction_force", SensorQuantity::ReactionForce, T::Joint, "N", {"x", "y", "z"}},
-      {"reaction_torque", SensorQuantity::ReactionTorque, T::Joint, "N m", {"x", "y", "z"}},
-      {"kinetic", SensorQuantity::Kinetic, T::Energy, "J", {"value"}},
-      {"gravity", SensorQuantity::Gravity, T::Energy, "J", {"value"}},
-      {"spring", SensorQuantity::Spring, T::Energy, "J", {"value"}},
-      {"strain", SensorQuantity::Strain, T::Energy, "J", {"value"}},
-      {"potential", SensorQuantity::Potential, T::Energy, "J", {"value"}},  // gravity + spring + strain
-      {"total", SensorQuantity::Total, T::Energy, "J", {"value"}},
-      {"position", SensorQuantity::NodePosition, T::Node, "m", {"x", "y", "z"}},
-      {"velocity", SensorQuantity::NodeVelocity, T::Node, "m/s", {"x", "y", "z"}},
-      {"acceleration", SensorQuantity::NodeAcceleration, T::Node, "m/s^2", {"x", "y", "z"}},
-      {"displacement", SensorQuantity::NodeDisplacement, T::Node, "m", {"x", "y", "z"}},
-      {"deflection", SensorQuantity::Deflection, T::Deflection, "m", {"x", "y", "z"}},
-      {"normalized", SensorQuantity::NormalizedDeflection, T::Deflection, "-", {"x", "y", "z"}},
-      {"coordinate", SensorQuantity::ModalCoordinate, T::Modal, "", {}},  // one channel per mode
-      {"velocity", SensorQuantity::ModalVelocity, T::Modal, "", {}},
-      {"stress", SensorQuantity::Stress, T::Stress, "Pa", {"xx", "yy", "zz", "xy", "yz", "zx"}},
-      {"von_mises", SensorQuantity::VonMises, T::Stress, "Pa", {"value"}},
-      {"max_principal", SensorQuantity::MaxPrincipal, T::Stress, "Pa", {"value"}},
-      {"min_principal", SensorQuantity::MinPrincipal, T::Stress, "Pa", {"value"}},
-  };
-  return table;
+const std::vector<SensorKindDescription>& sensorKinds() {
+  static const std::vector<SensorKindDescription> kinds = registeredSensorKinds();
+  return kinds;
 }
 
-std::vector<std::string> sensorQuantities(SensorSpec::Type type) {
+const SensorKindDescription* findSensorKind(std::string_view key) {
+  for (const auto& kind : sensorKinds())
+    if (kind.key == key) return &kind;
+  return nullptr;
+}
+
+std::vector<std::string> sensorKindsWith(bool SensorKindDescription::*flag) {
+  std::vector<std::string> keys;
+  for (const auto& kind : sensorKinds())
+    if (kind.*flag) keys.push_back(kind.key);
+  return keys;
+}
+
+std::vector<std::string> sensorQuantities(const SensorType& type) {
   std::vector<std::string> names;
-  for (const auto& q : sensorQuantityTable())
-    if (q.type == type) names.push_back(q.name);
+  if (const SensorKindDescription* kind = findSensorKind(type.key()))
+    for (const auto& q : kind->quantities) names.push_back(q.name);
   return names;
 }
 
-const SensorQuantityInfo* findSensorQuantity(SensorSpec::Type type, const std::string& name) {
-  for (const auto& q : sensorQuantityTable())
-    if (q.type == type && name == q.name) return &q;
+const SensorQuantityInfo* findSensorQuantity(const SensorType& type, const std::string& name) {
+  if (const SensorKindDescription* kind = findSensorKind(type.key()))
+    for (const auto& q : kind->quantities)
+      if (name == q.name) return &q;
   return nullptr;
 }
 

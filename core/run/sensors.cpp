@@ -2,6 +2,7 @@
 
 #include "core/fe/stress.h"
 #include "core/model/description.h"
+#include "core/run/sensor_probes.h"
 
 #include "core/system/joints.h"
 
@@ -29,6 +30,7 @@ struct SensorSet::Item {
   /// `components`) and the factor to the channel's unit. Empty: every value, as computed.
   std::vector<char> keep;
   std::vector<double> scale;
+  std::shared_ptr<SensorProbe> unit;  ///< a kind with a unit of its own: it computes the values
 };
 
 SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
@@ -39,7 +41,10 @@ SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
     Item base;
     base.type = spec.type;
     base.bodyAxes = spec.frame == SensorSpec::Frame::Body;
-    if (spec.type == SensorSpec::Type::Marker) {
+    const SensorProbeFactory* unit = findSensorProbe(spec.type.key());
+    if (unit) {
+      // resolved by the kind's unit, per quantity (below)
+    } else if (spec.type == SensorSpec::Type::Marker) {
       base.marker = sys.marker(spec.body, spec.marker);
       if (!base.marker) {
         diag.error(where + ".marker", "no marker '" + spec.marker + "' on body '" + spec.body + "'");
@@ -95,6 +100,7 @@ SensorSet::SensorSet(const System& sys, Diagnostics& diag) : m_sys(sys) {
       }
       Item item = base;
       item.quantity = info->q;
+      if (unit && !(item.unit = (*unit)(sys, spec, *info, where, diag))) continue;
       const std::string prefix = spec.name + "." + qname + ".";
       // a value the quantity computes (in SI): a channel in the sensor's units, or left out
       auto value = [&](const std::string& component, const std::string& siUnit, bool recorded) {
@@ -131,9 +137,11 @@ SensorSet::~SensorSet() = default;
 void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, std::vector<double>& out) {
   m_sys.kinematics(s, m_kin);
   auto put = [&](const Vec3& v) { out.insert(out.end(), {v.x(), v.y(), v.z()}); };
+  const SensorContext context{m_sys, m_kin, s, vdot, lambda};
   for (const Item& it : m_items) {
     const std::size_t first = out.size();
-    switch (it.type) {
+    if (it.unit) it.unit->evaluate(context, out);
+    else switch (it.type) {
       case SensorSpec::Type::Marker: {
         const MarkerKinematics k = m_sys.markerKinematics(m_kin, *it.marker);
         const int b = it.marker->body;
