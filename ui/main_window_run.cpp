@@ -116,8 +116,11 @@ bool MainWindow::startRun() {
 void MainWindow::setRunPaused(bool paused) {
   if (!isRunning() || paused == m_controller->isPaused()) return;
   if (!paused && m_editedWhilePaused && !continueWithEdits()) {
-    const QSignalBlocker block(m_pauseAction);
-    m_pauseAction->setChecked(true);  // still paused
+    {
+      const QSignalBlocker block(m_pauseAction);
+      m_pauseAction->setChecked(isRunning());  // still paused, unless the run has ended
+    }
+    updateActions();
     return;
   }
   m_controller->setPaused(paused);
@@ -142,7 +145,8 @@ bool MainWindow::continueWithEdits() {
   }
   m_messages->add(diag);
   if (!coordinatesChanged) {
-    m_statusText->setText(tr("Paused: the edited model does not compile (see Messages)"));
+    m_statusText->setText(isRunning() ? tr("Paused: the edited model does not compile (see Messages)")
+                                      : tr("The run did not continue (see Messages)"));
     return false;
   }
   QString why;

@@ -100,6 +100,13 @@ bool SimulationController::continueWith(const ModelSpec& model, Diagnostics& dia
   if (m_worker.joinable()) m_worker.join();
   std::vector<Sample> last = m_inbox->take();
   if (!last.empty()) emit samplesArrived(last);
+  if (!m_inbox->summary.cancelled) {
+    // it ended on its own (its end time, a failure) before it could be stopped: nothing to go on from
+    m_running = m_paused = false;
+    diag.error("simulation", "the run had ended before the edit could take effect");
+    emit runFinished(m_inbox->summary);
+    return false;
+  }
   if (!simulation->mapState(*m_simulation, m_inbox->stoppedAt, state, why)) {
     // cannot happen after the check above (same layout); the run ends as stopped
     m_running = m_paused = false;

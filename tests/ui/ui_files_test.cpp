@@ -57,11 +57,12 @@ QByteArray bytesOf(const QString& path) {
 }
 
 /// Answers the next modal file dialog by typing path into its file name and clicking its Save
-/// or Open button (looked for every 100 ms, for up to 10 s); beforeAccept runs just before the click.
+/// or Open button (looked for every 100 ms, for up to a minute); beforeAccept runs just before the click.
 void acceptWhenStillOpen(QPointer<QFileDialog> dialog, QPushButton* accept, int tries);
 
+// (on a loaded machine, a build beside the suite, the dialog has taken over 10 s to open or close)
 void answerFileDialog(QObject* context, const QString& path, bool* answered, std::function<void()> beforeAccept = {},
-                      int tries = 100) {
+                      int tries = 600) {
   QTimer::singleShot(100, context, [context, path, answered, beforeAccept, tries] {
     auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
     auto* name = dialog ? dialog->findChild<QLineEdit*>("fileNameEdit") : nullptr;
@@ -80,7 +81,7 @@ void answerFileDialog(QObject* context, const QString& path, bool* answered, std
     if (accept) QTest::mouseClick(accept, Qt::LeftButton);
     else QTest::keyClick(name, Qt::Key_Return);
     *answered = true;
-    acceptWhenStillOpen(QPointer<QFileDialog>(dialog), accept, 20);
+    acceptWhenStillOpen(QPointer<QFileDialog>(dialog), accept, 120);
   });
 }
 
