@@ -624,6 +624,9 @@ void MainWindow::onFieldChanged() {
   Diagnostics diag;
   m_scene->setBaseDirectory(modelDirectory().toStdString());
   m_scene->build(model(), &diag, true);
+  // a paused run keeps showing where it stands (the same bodies drawn at its last sample)
+  if (isRunPaused() && !m_results.empty() && m_results.bodies() == m_scene->bodyTable())
+    m_scene->setSample(m_results.sample(m_results.size() - 1));
   applyFollowedBody();
   m_showingLaterFrame = false;
   updateOrientationHandle();
