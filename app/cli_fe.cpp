@@ -78,24 +78,29 @@ class Progress {
   bool m_on;
 };
 
-bool parseMaterial(const std::string& text, fe::Material& m) {
+/// Reads --material's E,nu,rho; returns what is wrong with it, or "".
+std::string parseMaterial(const std::string& text, fe::Material& m) {
+  const std::string usage = "--material needs E,nu,rho in SI units, e.g. 2.1e11,0.3,7850";
   std::vector<double> v;
   size_t start = 0;
   while (start <= text.size()) {
     const size_t comma = text.find(',', start);
     double x = 0;
-    if (!parseNumber(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start), x)) return false;
+    const std::string field = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!parseNumber(field, x)) return usage;
     v.push_back(x);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  if (v.size() != 3 || v[0] <= 0 || v[1] <= -1 || v[1] >= 0.5 || v[2] <= 0) return false;
+  if (v.size() != 3) return usage;
+  if (const std::string problem = fe::materialProblem(v[0], v[1], v[2]); !problem.empty())
+    return "--material: " + problem;
   m.name = "command line";
   m.E = v[0];
   m.nu = v[1];
   m.rho = v[2];
   m.has_elastic = m.has_density = true;
-  return true;
+  return {};
 }
 
 /// Parses the options; returns an error message or empty.
@@ -113,10 +118,11 @@ std::string parseArgs(const std::vector<std::string>& args, FeArgs& a) {
       a.max_frequency = x;
     } else if (o == "--material" && hasValue) {
       fe::Material m;
-      if (!parseMaterial(next(), m)) return "--material needs E,nu,rho in SI units, e.g. 2.1e11,0.3,7850";
+      if (const std::string problem = parseMaterial(next(), m); !problem.empty()) return problem;
       a.material = m;
     } else if (o == "--density" && hasValue) {
-      if (!parseNumber(next(), x) || !(x > 0)) return "--density needs a positive density in kg/m^3, e.g. 7850";
+      if (!parseNumber(next(), x) || !fe::densityProblem(x).empty())
+        return "--density needs a positive density in kg/m^3, e.g. 7850";
       a.density = x;
     } else if ((o == "--out" || o == "-o") && hasValue) {
       a.out = next();

@@ -38,7 +38,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
 
 namespace flexim::ui {
@@ -79,10 +78,11 @@ QString reportHtml(const fe::ValidationReport& report, const Diagnostics* diag =
 
 QString nodeCount(std::size_t n) { return n == 1 ? QObject::tr("1 node") : QObject::tr("%1 nodes").arg(n); }
 
-bool parsePositive(const QLineEdit* edit, double& value) {
+/// A material field's number; the range is fe::materialProblem's to judge.
+bool parseNumber(const QLineEdit* edit, double& value) {
   bool ok = false;
   value = QLocale::c().toDouble(edit->text().trimmed(), &ok);
-  return ok && std::isfinite(value);
+  return ok;
 }
 
 VtkViewport* previewView(render::FePreview& preview, QWidget* parent) {
@@ -250,12 +250,17 @@ QWizardPage* FeImportWizard::makeMeshPage() {
   m_materialNote = new QLabel(materialBox);
   m_materialNote->setObjectName("materialNote");
   m_materialNote->setWordWrap(true);
+  auto* materialError = new QLabel(materialBox);
+  materialError->setObjectName("materialError");
+  materialError->setWordWrap(true);
+  materialError->setStyleSheet("color: #e5534b");
   auto* form = new QFormLayout(materialBox);
   form->addRow(m_materialOverride);
   form->addRow(tr("Young's modulus E [Pa]"), m_young);
   form->addRow(tr("Poisson's ratio ν"), m_poisson);
   form->addRow(tr("Density ρ [kg/m³]"), m_density);
   form->addRow(m_materialNote);
+  form->addRow(materialError);
 
   auto* right = new QWidget(page);
   auto* rightLayout = new QVBoxLayout(right);
@@ -273,9 +278,12 @@ QWizardPage* FeImportWizard::makeMeshPage() {
   auto* layout = new QVBoxLayout(page);
   layout->addWidget(splitter);
 
-  page->complete = [this] {
+  page->complete = [this, materialError] {
+    // asked whenever a field changes: the place to say what keeps Next disabled
     QString why;
-    return material(why).has_value() || why.isEmpty();
+    const bool usable = material(why).has_value() || why.isEmpty();
+    materialError->setText(why);
+    return usable;
   };
   for (QLineEdit* edit : {m_young, m_poisson, m_density}) connect(edit, &QLineEdit::textChanged, page, &FeImportPage::changed);
   connect(m_materialOverride, &QCheckBox::toggled, page, [this, page](bool on) {
@@ -299,20 +307,15 @@ std::optional<fe::Material> FeImportWizard::material(QString& why) const {
   }
   fe::Material m;
   m.name = "import wizard";
-  if (!parsePositive(m_density, m.rho) || m.rho <= 0) {
-    why = tr("ρ must be a positive density in kg/m³");
-    return std::nullopt;
-  }
-  if (densityOnly) {
-    // only the density is missing: the file's E and ν stay (ReductionOptions::density)
-    m.has_density = true;
-    m.has_elastic = false;
-    return m;
-  }
-  if (!parsePositive(m_young, m.E) || m.E <= 0) why = tr("E must be a positive modulus in Pa");
-  else if (!parsePositive(m_poisson, m.nu) || m.nu <= -1 || m.nu >= 0.5) why = tr("ν must lie between -1 and 0.5");
+  if (!parseNumber(m_density, m.rho)) why = tr("the density ρ is not a number");
+  else if (densityOnly) why = QString::fromStdString(fe::densityProblem(m.rho));
+  else if (!parseNumber(m_young, m.E)) why = tr("Young's modulus E is not a number");
+  else if (!parseNumber(m_poisson, m.nu)) why = tr("Poisson's ratio ν is not a number");
+  else why = QString::fromStdString(fe::materialProblem(m.E, m.nu, m.rho));
   if (!why.isEmpty()) return std::nullopt;
-  m.has_elastic = m.has_density = true;
+  // with only the density missing, the file's E and ν stay (ReductionOptions::density)
+  m.has_density = true;
+  m.has_elastic = !densityOnly;
   return m;
 }
 

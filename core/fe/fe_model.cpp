@@ -108,4 +108,9 @@ std::string densityProblem(double rho) {
   return {};
 }
 
+std::string materialProblem(double E, double nu, double rho) {
+  std::string problem = elasticProblem(E, nu);
+  return problem.empty() ? densityProblem(rho) : problem;
+}
+
 }  // namespace flexim::fe

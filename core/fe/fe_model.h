@@ -51,6 +51,9 @@ struct Material {
 std::string elasticProblem(double E, double nu);
 /// The same for a density: "" when rho > 0 and finite.
 std::string densityProblem(double rho);
+/// Both checks of a whole material given by hand (`--material`, the import wizard's fields): the
+/// first problem found, "" when the material is usable.
+std::string materialProblem(double E, double nu, double rho);
 
 /// Degree of freedom of an exported matrix: node index and component (0 = x, 1 = y, 2 = z).
 struct Dof {

@@ -91,10 +91,8 @@ void NastranParser::mat1(const Card& c) {
   }
   // kept with a warning, as every reader does: the material may be overridden at import
   if (const std::string p = fe::elasticProblem(E, nu); !p.empty()) m_diag.warning(where(c.loc), lab + ": " + p);
-  if (hasRho && rho < 0.0) {
-    error(fieldLoc(c, 4), lab + ": density RHO = " + std::to_string(rho) + " is negative");
-    return;
-  }
+  if (const std::string p = hasRho ? fe::densityProblem(rho) : std::string(); !p.empty())
+    warning(fieldLoc(c, 4), lab + ": " + p);
   if (m_mats.count(mid)) {
     error(c.loc, lab + " is defined twice (first at " + where(m_mats[mid].loc) + ")");
     return;

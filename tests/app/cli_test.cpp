@@ -551,6 +551,12 @@ class CliTest : public QObject {
     QVERIFY2(r.out.contains("nodes: ") && r.out.contains("elements: "), qPrintable(r.out));
     r = cli({"modes", msh, "--material", "2.1e11,0.3,7850", "--density", "7850", "--count", "1"});
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    // the one material rule: an auxetic nu = -0.2 is a material, 0.5 is not, with the readers' message
+    r = cli({"info", msh, "--material", "2.1e11,-0.2,7850"});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    r = cli({"info", msh, "--material", "2.1e11,0.5,7850"});
+    QVERIFY2(r.code == 1 && r.err.contains("--material: Poisson's ratio nu = 0.5 must be in (-1, 0.5)"),
+             qPrintable(r.err));
   }
 
   /// validate ends with the topology, after the model check and its verdict.

@@ -635,6 +635,24 @@ class AssemblyTest : public QObject {
     }
   }
 
+  /// One material rule for the readers, the command line, the import wizard and the assembly:
+  /// an auxetic nu = -0.2 is a material, nu = 0.5 (incompressible) is not, with one message.
+  void materialRule() {
+    QCOMPARE(materialProblem(2e11, -0.2, 7850), std::string());
+    QCOMPARE(materialProblem(2e11, 0.5, 7850), std::string("Poisson's ratio nu = 0.5 must be in (-1, 0.5)"));
+    QCOMPARE(materialProblem(2e11, 0.5, 7850), elasticProblem(2e11, 0.5));
+    QCOMPARE(materialProblem(2e11, 0.3, -1), std::string("density rho = -1 must be > 0"));
+    QCOMPARE(materialProblem(0, 0.3, -1), std::string("Young's modulus E = 0 must be > 0"));  // the first problem
+    FeModel m = singleElement(ElementType::Tet4, 0.0);
+    m.materials[0].nu = -0.2;
+    AssembledMatrices out;
+    Diagnostics diag;
+    QVERIFY2(assemble(m, {}, out, diag), diag.str().c_str());
+    m.materials[0].nu = 0.5;
+    QVERIFY(!assemble(m, {}, out, diag));
+    QVERIFY2(diag.str().find("Poisson's ratio nu = 0.5 must be in (-1, 0.5)") != std::string::npos, diag.str().c_str());
+  }
+
   // ---------------------------------------------------------------- beam frequencies
   void beamFrequencies_data() {
     QTest::addColumn<int>("type");

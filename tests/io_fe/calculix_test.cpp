@@ -526,6 +526,25 @@ U
     QCOMPARE(QString::fromStdString(error), expected);
   }
 
+  /// The one material rule (fe::materialProblem), kept with a warning at the line: an auxetic
+  /// nu = -0.2 is a material, nu = 0.5 is not.
+  void inpMaterialRule() {
+    const auto warnings = [](const std::string& elastic) {
+      fe::FeModel m;
+      Diagnostics d;
+      const std::string deck = std::string(kTetInp) + "*MATERIAL, NAME=A\n*ELASTIC\n" + elastic + "\n*DENSITY\n7850\n";
+      if (!io::readCalculixInpFromString(deck, "m.inp", m, d)) return std::string("failed: ") + d.str();
+      std::string out;
+      for (const Diagnostic& item : d.items())
+        if (item.severity == Severity::Warning && item.message.find("material A") != std::string::npos)
+          out += item.str() + "\n";
+      return out;
+    };
+    QCOMPARE(warnings("2.1e11, -0.2"), std::string());
+    QCOMPARE(warnings("2.1e11, 0.5"),
+             std::string("m.inp:10: warning: material A: Poisson's ratio nu = 0.5 must be in (-1, 0.5)\n"));
+  }
+
   void inpErrorLimit() {
     std::string deck = "*NODE\n";
     for (int i = 0; i < 1000; ++i) deck += "x, 0, 0, 0\n";

@@ -781,6 +781,18 @@ void GmshNastranTest::nastranMalformed() {
              all.str().c_str());
   }
   {
+    // the one material rule (fe::materialProblem): an auxetic -0.2 is a material, 0.5 is not, and
+    // a negative density is a warning like the rest, at its field
+    Diagnostics all;
+    QCOMPARE(bdfError(replaceLine(ok, 8, "MAT1    1       2.1+11          -.2     7850."), &all), std::string());
+    QVERIFY2(all.str().find("MAT1 1") == std::string::npos, all.str().c_str());
+    QCOMPARE(bdfError(replaceLine(ok, 8, "MAT1    1       2.1+11          .5      7850."), &all), std::string());
+    QVERIFY2(hasMessage(all, Severity::Warning, "in.bdf:8: MAT1 1: Poisson's ratio nu = 0.5 must be in (-1, 0.5)"),
+             all.str().c_str());
+    QCOMPARE(bdfError(replaceLine(ok, 8, "MAT1    1       2.1+11          .3      -1."), &all), std::string());
+    QVERIFY2(hasMessage(all, Severity::Warning, "in.bdf:8: MAT1 1: density rho = -1 must be > 0"), all.str().c_str());
+  }
+  {
     fe::FeModel m;
     Diagnostics diag;
     QVERIFY(io::readNastranBulkFromString(replaceLine(ok, 8, "MAT1,1,2.0E11,8.0E10,,7850."), "in.bdf", m, diag));

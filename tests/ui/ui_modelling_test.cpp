@@ -142,6 +142,40 @@ class ModellingTest : public QObject {
     QVERIFY(!QFile::exists(m_dir.filePath("broken.frb")));
   }
 
+  /// The material fields follow the one material rule (fe::materialProblem) and say what keeps
+  /// Next disabled: an auxetic ν = -0.2 is a material, ν = 0.5 is refused with the readers' message.
+  void wizardMaterialRule() {
+    QVERIFY(m_window->saveModelFile(m_dir.filePath("material.json")));
+    bool onMeshPage = false, auxeticAccepted = false, halfAccepted = true;
+    QString auxeticError = "not read", halfError;
+    QTimer::singleShot(0, this, [&] {
+      auto* wizard = qobject_cast<FeImportWizard*>(QApplication::activeModalWidget());
+      QVERIFY(wizard);
+      typeInto(wizard->findChild<QLineEdit*>("feFile"), kRodDeck);
+      QTest::mouseClick(wizard->button(QWizard::NextButton), Qt::LeftButton);
+      onMeshPage = wizard->currentId() == FeImportWizard::MeshPage;
+      QTest::mouseClick(wizard->findChild<QCheckBox*>("materialOverride"), Qt::LeftButton);
+      typeInto(wizard->findChild<QLineEdit*>("materialE"), "2.1e11");
+      typeInto(wizard->findChild<QLineEdit*>("materialRho"), "7850");
+      auto* nu = wizard->findChild<QLineEdit*>("materialNu");
+      auto* error = wizard->findChild<QLabel*>("materialError");
+      typeInto(nu, "-0.2");
+      auxeticAccepted = wizard->button(QWizard::NextButton)->isEnabled();
+      auxeticError = error->text();
+      typeInto(nu, "0.5");
+      halfAccepted = wizard->button(QWizard::NextButton)->isEnabled();
+      halfError = error->text();
+      QTest::mouseClick(wizard->button(QWizard::CancelButton), Qt::LeftButton);
+    });
+    QTest::keyClick(m_window.get(), Qt::Key_I, Qt::ControlModifier);
+    QVERIFY(onMeshPage);
+    QVERIFY(auxeticAccepted);
+    QCOMPARE(auxeticError, QString());
+    QVERIFY(!halfAccepted);
+    QCOMPARE(halfError, QString::fromStdString(fe::materialProblem(2.1e11, 0.5, 7850)));
+    QCOMPARE(halfError, QString("Poisson's ratio nu = 0.5 must be in (-1, 0.5)"));
+  }
+
   /// Craig–Bampton with an interface picked on the preview: a click on the rod's end face at
   /// x = 0.3 makes a node set of that face — exactly the deck's END_B (25 nodes); the reduction
   /// runs in the background with its stage shown, the mode table fills, Finish writes the .frb
