@@ -1,6 +1,7 @@
 #include "io/item_clipboard.h"
 
 #include "core/model/description.h"
+#include "io/editing_rules.h"
 #include "io/json_reader.h"
 #include "io/model_json.h"
 
@@ -115,14 +116,6 @@ std::string kindText(std::string kind) {
   return kind;
 }
 
-/// Items of d are named within their holder (markers) rather than model-wide: no list of the
-/// model itself holds them.
-bool holderScoped(const ItemDescription& d) {
-  for (const FieldDescription& f : modelDescription().fields)
-    if (f.type == FieldType::List && f.item == &d) return false;
-  return true;
-}
-
 /// An item of the target model that references may name: the items of the model's lists, and
 /// the model's own holders (the ground).
 struct TargetItem {
@@ -147,12 +140,6 @@ std::vector<TargetItem> targetItems(ModelSpec& model) {
     }
   }
   return out;
-}
-
-/// Whether a reference to `refersTo` may name an item of description d: its kind, or its name
-/// scope ("body" names rigid, flexible and virtual bodies alike); the ground is a body.
-bool refersToKind(const std::string& refersTo, const ItemDescription& d) {
-  return d.kind == refersTo || (!d.nameScope.empty() && d.nameScope == refersTo);
 }
 
 /// The names of the items held in the lists of holder (of description d) whose items are `of`.
@@ -371,14 +358,6 @@ std::string joinLines(const std::vector<std::string>& lines) {
 }
 
 }  // namespace
-
-std::string freeName(const std::set<std::string>& used, const std::string& name, const std::string& fallback) {
-  std::string base = name;
-  while (!base.empty() && std::isdigit(static_cast<unsigned char>(base.back()))) base.pop_back();
-  if (base.empty()) base = fallback;
-  for (int n = 1;; ++n)
-    if (!used.count(base + std::to_string(n))) return base + std::to_string(n);
-}
 
 std::string copyItems(const ModelSpec& model, const std::vector<std::string>& paths, const std::string& modelDir,
                       std::string* error) {

@@ -32,7 +32,7 @@ std::string copyItems(const ModelSpec& model, const std::vector<std::string>& pa
 
 /// Adds the items of `text` to `target`:
 ///  - a name that clashes in its scope (the target's names, or a pasted item's before it) is
-///    replaced by a free one (freeName());
+///    replaced by a free one (freeName() of io/editing_rules.h, as the model editor names a copy);
 ///  - references among the pasted items follow the renames; a reference to an item that is not
 ///    pasted must name one of the right kind in the target ("ground" is a body), else an error
 ///    such as "joint 'crank_pin': body 'rod' is not in this model; copy it too"; a marker
@@ -46,10 +46,5 @@ std::string copyItems(const ModelSpec& model, const std::vector<std::string>& pa
 /// else merged is the new model and added the JSON paths of the pasted items in it.
 bool pasteItems(const ModelSpec& target, const std::string& text, const std::string& targetDir,
                 const std::string& holder, ModelSpec& merged, std::vector<std::string>& added, std::string& error);
-
-/// The free-name rule of the model editor (ModelDocument::duplicateItem/freeName): name without
-/// its trailing digits (fallback when nothing is left), then the first number from 1 that makes
-/// a name not in used: "crank" -> "crank1", "crank1" -> "crank2" when "crank1" is used.
-std::string freeName(const std::set<std::string>& used, const std::string& name, const std::string& fallback);
 
 }  // namespace flexim::io

@@ -1,5 +1,6 @@
 #include "ui/model_document.h"
 
+#include "io/editing_rules.h"
 #include "io/item_clipboard.h"
 
 #include "core/model/validate.h"
@@ -13,7 +14,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <cctype>
 #include <set>
 #include <fstream>
 #include <sstream>
@@ -514,7 +514,7 @@ std::vector<const FieldDescription*> ModelDocument::referencesTo(ItemId from, It
   const void* item = itemPointer(m_model, from);
   for (const FieldDescription& f : d->fields) {
     if (f.type != FieldType::Reference || !f.get || !f.set || !d->applies(f, item)) continue;
-    if (f.refersTo != target->kind && f.refersTo != target->nameScope) continue;
+    if (!io::refersToKind(f.refersTo, *target)) continue;
     const FieldValue value = f.get(item);
     const auto* named = std::get_if<std::string>(&value);
     if (!named || *named != name) continue;
@@ -570,11 +570,9 @@ ItemId ModelDocument::duplicateItem(ItemId id, QString& error) {
   }
   ModelSpec scratch = m_model;
   void* copy = itemPointer(scratch, id);
-  std::string name = itemName(id);
-  if (const FieldDescription* nameField = n->item->field("name"); nameField && nameField->set && !name.empty()) {
-    while (!name.empty() && std::isdigit(static_cast<unsigned char>(name.back()))) name.pop_back();
-    nameField->set(copy, freeName(n->parent, n->field->key, name.empty() ? n->item->kind : name));
-  }
+  const std::string name = itemName(id);
+  if (const FieldDescription* nameField = n->item->field("name"); nameField && nameField->set && !name.empty())
+    nameField->set(copy, io::freeName(usedNames(n->parent, *n->field), name, n->item->kind));
   return addItem(n->parent, n->field->key, copy, tr("Duplicate %1").arg(itemLabel(id)), error,
                  int(indexOf(id, *n)) + 1);
 }
@@ -676,18 +674,21 @@ std::string ModelDocument::freeName(ItemId holder, const std::string& listKey, c
   const ItemDescription* d = description(holder);
   const FieldDescription* list = d ? d->field(listKey) : nullptr;
   if (!list || !list->item) return base;
+  return io::numberedName(usedNames(holder, *list), base);
+}
+
+std::set<std::string> ModelDocument::usedNames(ItemId holder, const FieldDescription& list) const {
   // names are unique in the model per name scope, markers within their list (as validate() says)
   std::set<std::string> used;
-  if (list->item->nameScope == "marker") {
-    if (const auto it = m_lists.find({holder, listKey}); it != m_lists.end())
+  if (io::holderScoped(*list.item)) {
+    if (const auto it = m_lists.find({holder, list.key}); it != m_lists.end())
       for (ItemId y : it->second) used.insert(itemName(y));
   } else {
     for (ItemId y : m_order)
-      if (description(y)->nameScope == list->item->nameScope) used.insert(itemName(y));
+      if (description(y)->nameScope == list.item->nameScope) used.insert(itemName(y));
     used.insert(kGroundName);
   }
-  for (int n = 1;; ++n)
-    if (!used.count(base + std::to_string(n))) return base + std::to_string(n);
+  return used;
 }
 
 void ModelDocument::replaceStructure(const ModelSpec& model, const Lists& lists, ItemId select) {

@@ -23,6 +23,7 @@
 #include <QUndoStack>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -183,6 +184,8 @@ class ModelDocument : public QObject {
   void assignIds(const Lists* keep = nullptr);
   /// Ids for the items held by item id (its list elements; the model's objects too), recursively.
   void assignChildIds(ItemId id, const ItemDescription& d, void* object, const Lists* keep);
+  /// The names a new item of the list must avoid (io/editing_rules.h says which scope).
+  std::set<std::string> usedNames(ItemId holder, const FieldDescription& list) const;
   /// Points the references to a renamed item at its new name (in trial), listing the fields changed.
   void renameReferences(ModelSpec& trial, ItemId renamed, const std::string& to,
                         std::vector<std::pair<ItemId, std::string>>& changed) const;
