@@ -8,6 +8,7 @@
 #include "io/fe/reduced_body_file.h"
 #include "io/sha256.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -195,10 +196,14 @@ ModelCheckReport checkModel(const ModelSpec& model, const std::string& modelDir)
     const Topology topology = buildTopology(model);
     report.topology = describe(topology);
     const BodyTable bodies(model);
+    const std::vector<int> free = heldByForces(topology, model).notConnectedToGround();
     for (int v : topology.notConnectedToGround()) {
       const BodyEntry& body = bodies[Topology::poseOf(v)];
-      out.warning(body.path, body.kind->noun + " " + inQuotes(body.name) +
-                                 " is not connected to ground by any joint: it floats free");
+      const std::string what = body.kind->noun + " " + inQuotes(body.name) + " is not connected to ground by any joint";
+      if (std::find(free.begin(), free.end(), v) != free.end())
+        out.warning(body.path, what + ": it floats free");
+      else
+        out.info(body.path, what + "; force elements (springs, bushings) hold it");
     }
     // Massless items: virtual bodies are the only ones (a rigid body's mass must be positive),
     // and each is attached to its flexible body by construction; validate() reports one that

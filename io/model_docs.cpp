@@ -96,6 +96,13 @@ std::string jointKindsTable() {
   return out;
 }
 
+std::string forceKindsTable() {
+  std::string out = "| `type` | acts | what it applies |\n|---|---|---|\n";
+  for (const auto& k : forceKinds())
+    out += "| " + code(k.key) + " | " + (k.twoEnds ? "between two markers" : "at one marker") + " | " + k.help + " |\n";
+  return out;
+}
+
 std::string sensorQuantitiesTable() {
   std::string out = "| sensor type | quantity | components | unit | meaning |\n|---|---|---|---|---|\n";
   for (const auto& kind : sensorKinds())
@@ -116,12 +123,14 @@ std::vector<std::string> generatedSections() {
   for (const ItemDescription* d : itemDescriptions())
     if (d->kind != "ground") sections.push_back(d->kind);
   sections.push_back("joint_kinds");
+  sections.push_back("force_kinds");
   sections.push_back("sensor_quantities");
   return sections;
 }
 
 std::string generatedTable(const std::string& section) {
   if (section == "joint_kinds") return jointKindsTable();
+  if (section == "force_kinds") return forceKindsTable();
   if (section == "sensor_quantities") return sensorQuantitiesTable();
   const ItemDescription* d = findItemDescription(section);
   return d ? itemTable(*d) : std::string();

@@ -1,6 +1,7 @@
 #include "render/model_scene.h"
 
 #include "core/fe/reduced_body.h"
+#include "core/model/description.h"
 #include "render/flexible_surface.h"
 #include "render/geometry.h"
 #include "render/inertia_shape.h"
@@ -548,7 +549,8 @@ void ModelScene::addJoints(const ModelSpec& model, Diagnostics* diag) {
 void ModelScene::addSprings(const ModelSpec& model, Diagnostics* diag) {
   for (std::size_t f = 0; f < model.forces.size(); ++f) {
     const ForceSpec& force = model.forces[f];
-    if (force.type != ForceSpec::Type::SpringDamper && force.type != ForceSpec::Type::Bushing) continue;
+    const ForceKindDescription* kind = findForceKind(force.type.key());
+    if (!kind || !kind->twoEnds) continue;
     SpringVisual spring;
     Pose marker1, marker2;
     if (!findMarker(model, force.body1, force.marker1, spring.end1.body, marker1) ||

@@ -223,6 +223,19 @@ class Fields {
     return f;
   }
 
+  /// The `type` of an item whose kinds are registered (JointType, ForceType, SensorType): one of
+  /// the registered kinds' keys.
+  template <class K, class Kinds>
+  FieldDescription& kind(K T::*member, std::string help, const Kinds& kinds) {
+    FieldDescription& f = add("type", FieldType::Enum, "", std::move(help));
+    for (const auto& k : kinds) f.choices.push_back(k.key);
+    f.get = [member](const void* p) { return FieldValue((static_cast<const T*>(p)->*member).key()); };
+    f.set = [member](void* p, const FieldValue& v) {
+      if (const std::string* s = std::get_if<std::string>(&v)) static_cast<T*>(p)->*member = K(*s);
+    };
+    return f;
+  }
+
   template <class S>
   FieldDescription& object(std::string key, S T::*member, const ItemDescription& d, std::string help) {
     FieldDescription& f = add(std::move(key), FieldType::Object, "", std::move(help));
@@ -452,12 +465,7 @@ struct Registry {
              "to itself). Its behaviour is defined by the two marker frames.");
     Fields<JointSpec> f(joint);
     f.name("unique among joints");
-    FieldDescription& type = f.custom("type", FieldType::Enum, "", "the joint kind").require();
-    for (const auto& kind : jointKinds()) type.choices.push_back(kind.key);
-    type.get = [](const void* p) { return FieldValue(static_cast<const JointSpec*>(p)->type.key()); };
-    type.set = [](void* p, const FieldValue& v) {
-      if (const std::string* s = std::get_if<std::string>(&v)) static_cast<JointSpec*>(p)->type = JointType(*s);
-    };
+    f.kind(&JointSpec::type, "the joint kind", jointKinds()).require();
     f.bodyAndMarker("body1", &JointSpec::body1, "marker1", &JointSpec::marker1, "first body");
     f.bodyAndMarker("body2", &JointSpec::body2, "marker2", &JointSpec::marker2, "second body");
     for (const auto& kind : jointKinds())
@@ -549,9 +557,10 @@ struct Registry {
              "A force element; gravity is the model's `gravity`.");
     Fields<ForceSpec> f(force);
     using F = ForceSpec;
-    const std::vector<std::string> point{"point_force", "point_torque"}, twoEnds{"spring_damper", "bushing"};
+    std::vector<std::string> point, twoEnds;
+    for (const auto& kind : forceKinds()) (kind.twoEnds ? twoEnds : point).push_back(kind.key);
     f.name("unique among forces");
-    f.choice("type", &F::type, "the kind of force").require();
+    f.kind(&F::type, "the kind of force", forceKinds()).require();
     f.reference("body", &F::body1, "body", "the loaded body (a flexible body with `node`)").when("type", point).require();
     f.integer("node", &F::node, "*instead of* `marker`, point forces on a flexible body: the loaded FE node id")
         .when("type", {"point_force"})
@@ -562,12 +571,12 @@ struct Registry {
         .markerOf("body")
         .instead("node")
         .inUse = Fields<F>::when([](const F& x) { return !(x.type == F::Type::PointForce && x.marker1.empty()); });
-    f.vec3("vector", &F::vector, "N or N m", "force or torque").when("type", point).require().byDefault("");
+    f.vec3("vector", &F::vector, "N or N m", "force or torque").when("type", {"point_force", "point_torque"}).require().byDefault("");
     f.choice("frame", &F::frame, "axes of `vector`; `marker` turns with the marker (FE axes on a node)")
-        .when("type", point)
+        .when("type", {"point_force", "point_torque"})
         .byDefault("\"global\"");
     f.object("function", &F::function, function, "scales `vector`: applied load = vector · f(t) (default: constant 1)")
-        .when("type", point);
+        .when("type", {"point_force", "point_torque"});
     f.bodyAndMarker("body1", &F::body1, "marker1", &F::marker1, "first end", twoEnds);
     f.bodyAndMarker("body2", &F::body2, "marker2", &F::marker2, "second end", twoEnds);
     f.number("stiffness", &F::stiffness, "N/m", "spring stiffness").when("type", {"spring_damper"}).require().atLeast(0);
@@ -592,6 +601,13 @@ struct Registry {
         .when("type", {"bushing"})
         .atLeast(0)
         .byDefault("[0, 0, 0, 0, 0, 0]");
+    f.value("bushing_preload", FieldType::Vec6, &F::bushing_preload, "N, N m",
+            "[Fx, Fy, Fz] then [Tx, Ty, Tz]: the force and torque on marker2 at zero deflection, marker1 axes "
+            "(the bushing's rest position moves by −F/k)")
+        .when("type", {"bushing"})
+        .byDefault("[0, 0, 0, 0, 0, 0]");
+    for (const auto& kind : forceKinds())
+      for (FieldDescription p : kind.parameters) force.fields.push_back(std::move(p.when("type", {kind.key})));
     f.check(checkForce);
   }
 
@@ -601,12 +617,7 @@ struct Registry {
     Fields<SensorSpec> f(sensor);
     using S = SensorSpec;
     f.name("unique among sensors; no `,` `\"` `.` `[` `]` or control characters (it starts column names)");
-    FieldDescription& type = f.custom("type", FieldType::Enum, "", "what is observed").require();
-    for (const auto& kind : sensorKinds()) type.choices.push_back(kind.key);
-    type.get = [](const void* p) { return FieldValue(static_cast<const S*>(p)->type.key()); };
-    type.set = [](void* p, const FieldValue& v) {
-      if (const std::string* s = std::get_if<std::string>(&v)) static_cast<S*>(p)->type = SensorType(*s);
-    };
+    f.kind(&S::type, "what is observed", sensorKinds()).require();
     using K = SensorKindDescription;
     const std::vector<std::string> markers = sensorKindsWith(&K::marker);
     f.reference("body", &S::body, "body", "the body of the marker observed (of two: the reference marker's)")
@@ -763,7 +774,10 @@ const JointKindDescription* findJointKindIn(const std::vector<JointKindDescripti
 }
 }  // namespace
 
-FieldDescription jointParameter(std::string key, std::string unit, std::string help, double defaultValue) {
+namespace {
+/// A number kept in Spec::parameters under key.
+template <class Spec>
+FieldDescription kindParameter(std::string key, std::string unit, std::string help, double defaultValue) {
   FieldDescription f;
   f.key = key;
   f.type = FieldType::Number;
@@ -773,14 +787,23 @@ FieldDescription jointParameter(std::string key, std::string unit, std::string h
   text << defaultValue;
   f.defaultText = text.str();
   f.get = [key, defaultValue](const void* p) {
-    const auto& params = static_cast<const JointSpec*>(p)->parameters;
+    const auto& params = static_cast<const Spec*>(p)->parameters;
     const auto it = params.find(key);
     return FieldValue(it == params.end() ? defaultValue : it->second);
   };
   f.set = [key](void* p, const FieldValue& v) {
-    if (const double* x = std::get_if<double>(&v)) static_cast<JointSpec*>(p)->parameters[key] = *x;
+    if (const double* x = std::get_if<double>(&v)) static_cast<Spec*>(p)->parameters[key] = *x;
   };
   return f;
+}
+}  // namespace
+
+FieldDescription jointParameter(std::string key, std::string unit, std::string help, double defaultValue) {
+  return kindParameter<JointSpec>(std::move(key), std::move(unit), std::move(help), defaultValue);
+}
+
+FieldDescription forceParameter(std::string key, std::string unit, std::string help, double defaultValue) {
+  return kindParameter<ForceSpec>(std::move(key), std::move(unit), std::move(help), defaultValue);
 }
 
 const ItemDescription& modelDescription() { return registry().model; }
@@ -817,5 +840,16 @@ bool registerJointKind(JointKindDescription kind) {
 }
 
 const JointKindDescription* findJointKind(std::string_view key) { return findJointKindIn(jointKinds(), key); }
+
+const std::vector<ForceKindDescription>& forceKinds() {
+  static const std::vector<ForceKindDescription> kinds = registeredForceKinds();
+  return kinds;
+}
+
+const ForceKindDescription* findForceKind(std::string_view key) {
+  for (const auto& kind : forceKinds())
+    if (kind.key == key) return &kind;
+  return nullptr;
+}
 
 }  // namespace flexim

@@ -6,7 +6,8 @@
 // field is listed in one place only.
 //
 // Joint kinds are registered the same way (jointKinds()): a kind brings its key, the coordinates
-// a driver may drive, its constraint count and any parameters of its own.
+// a driver may drive, its constraint count and any parameters of its own; so are force kinds
+// (forceKinds()).
 #pragma once
 
 #include "core/model/model.h"
@@ -184,5 +185,25 @@ std::vector<JointKindDescription> registeredJointKinds();
 /// Adds a kind defined outside core/model (a plug-in, a test) at start-up: the tables are built
 /// once, at the first use of any kind or description, and false is returned after that.
 bool registerJointKind(JointKindDescription kind);
+
+/// A kind of force. Adding one: this description in core/model/force_kinds.cpp, its element in a
+/// file of its own in core/system and one line in the element table there
+/// (core/system/force_elements.cpp); nothing else here, in io/, render/ or ui/.
+struct ForceKindDescription {
+  std::string key;   ///< "bushing"
+  std::string help;  ///< what it applies, and where
+  /// Acts between marker1 on body1 and marker2 on body2 (a spring); otherwise at one marker (a load).
+  bool twoEnds = false;
+  std::vector<FieldDescription> parameters;  ///< numbers of its own: make them with forceParameter()
+};
+
+/// A number kept in ForceSpec::parameters under key.
+FieldDescription forceParameter(std::string key, std::string unit, std::string help, double defaultValue);
+
+/// The registered force kinds, in document order.
+const std::vector<ForceKindDescription>& forceKinds();
+const ForceKindDescription* findForceKind(std::string_view key);
+/// The force kinds' registrations (core/model/force_kinds.cpp).
+std::vector<ForceKindDescription> registeredForceKinds();
 
 }  // namespace flexim

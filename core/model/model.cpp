@@ -25,8 +25,6 @@ bool valueOf(const std::array<std::pair<E, const char*>, N>& table, const std::s
   return false;
 }
 
-constexpr std::array<const char*, 7> kBuiltinJointKeys{"fixed",     "revolute",  "prismatic", "cylindrical",
-                                                     "spherical", "universal", "planar"};
 using TF = TimeFunctionSpec::Type;
 constexpr std::array<std::pair<TF, const char*>, 6> kFunctionNames{{
     {TF::Constant, "constant"},
@@ -36,14 +34,6 @@ constexpr std::array<std::pair<TF, const char*>, 6> kFunctionNames{{
     {TF::Harmonic, "harmonic"},
     {TF::Table, "table"},
 }};
-using FT = ForceSpec::Type;
-constexpr std::array<std::pair<FT, const char*>, 4> kForceNames{{
-    {FT::PointForce, "point_force"},
-    {FT::PointTorque, "point_torque"},
-    {FT::SpringDamper, "spring_damper"},
-    {FT::Bushing, "bushing"},
-}};
-constexpr std::array<const char*, 7> kBuiltinSensorKeys{"marker", "joint", "energy", "node", "deflection", "modal", "stress"};
 constexpr std::array<std::pair<ReferenceFrame, const char*>, 3> kReferenceNames{{
     {ReferenceFrame::MeanAxis, "mean_axis"},
     {ReferenceFrame::PrincipalAxis, "principal_axis"},
@@ -86,7 +76,6 @@ constexpr std::array<std::pair<VisualSpec::Shape, const char*>, 4> kShapeNames{{
 }  // namespace
 
 const char* toString(TimeFunctionSpec::Type t) { return nameOf(kFunctionNames, t); }
-const char* toString(ForceSpec::Type t) { return nameOf(kForceNames, t); }
 const char* toString(IntegratorType t) { return nameOf(kIntegratorNames, t); }
 const char* toString(StepControl t) { return nameOf(kStepControlNames, t); }
 const char* toString(ReferenceFrame t) { return nameOf(kReferenceNames, t); }
@@ -103,18 +92,9 @@ bool fromString(const std::string& s, SensorSpec::LengthUnit& out) { return valu
 bool fromString(const std::string& s, SensorSpec::AngleUnit& out) { return valueOf(kAngleUnitNames, s, out); }
 bool fromString(const std::string& s, VisualSpec::Shape& out) { return valueOf(kShapeNames, s, out); }
 bool fromString(const std::string& s, TimeFunctionSpec::Type& out) { return valueOf(kFunctionNames, s, out); }
-bool fromString(const std::string& s, ForceSpec::Type& out) { return valueOf(kForceNames, s, out); }
 bool fromString(const std::string& s, IntegratorType& out) { return valueOf(kIntegratorNames, s, out); }
 bool fromString(const std::string& s, StepControl& out) { return valueOf(kStepControlNames, s, out); }
 bool fromString(const std::string& s, ReferenceFrame& out) { return valueOf(kReferenceNames, s, out); }
-
-JointType::JointType(Builtin kind) : m_key(kBuiltinJointKeys.at(static_cast<std::size_t>(kind))) {}
-
-JointType::operator Builtin() const {
-  for (std::size_t i = 0; i < kBuiltinJointKeys.size(); ++i)
-    if (m_key == kBuiltinJointKeys[i]) return static_cast<Builtin>(i);
-  return static_cast<Builtin>(-1);  // a registered kind without a named constant
-}
 
 const char* toString(const JointType& t) { return t.key().c_str(); }
 
@@ -124,19 +104,19 @@ bool fromString(const std::string& s, JointType& out) {
   return true;
 }
 
-SensorType::SensorType(Builtin kind) : m_key(kBuiltinSensorKeys.at(static_cast<std::size_t>(kind))) {}
-
-SensorType::operator Builtin() const {
-  for (std::size_t i = 0; i < kBuiltinSensorKeys.size(); ++i)
-    if (m_key == kBuiltinSensorKeys[i]) return static_cast<Builtin>(i);
-  return static_cast<Builtin>(-1);  // a registered kind without a named constant
-}
-
 const char* toString(const SensorType& t) { return t.key().c_str(); }
 
 bool fromString(const std::string& s, SensorType& out) {
   if (!findSensorKind(s)) return false;
   out = SensorType(s);
+  return true;
+}
+
+const char* toString(const ForceType& t) { return t.key().c_str(); }
+
+bool fromString(const std::string& s, ForceType& out) {
+  if (!findForceKind(s)) return false;
+  out = ForceType(s);
   return true;
 }
 

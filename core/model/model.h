@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include <array>
 #include <map>
 #include <memory>
 #include <string>
@@ -131,27 +132,42 @@ struct TimeFunctionSpec {
   std::vector<double> times, values;  ///< Table
 };
 
-/// A joint kind, named by its key ("revolute"). Kinds are registered with their description
-/// (core/model/description.h, jointKinds()), so a new kind needs no change here. The built-in
-/// kinds have named constants (JointType::Revolute) that also serve as switch labels; a kind
-/// without one converts to a value outside them, so such switches fall through to a default.
-class JointType {
+/// A registered kind named by its key ("revolute", "bushing", "marker"): kinds are registered with
+/// their descriptions, so a new kind needs no change here. The built-in kinds have named
+/// constants (JointType::Revolute) that also serve as switch labels; a kind without one converts
+/// to a value outside them, so such switches fall through to a default. `keys` lists the built-in
+/// constants' keys in their order.
+template <class BuiltinKind, const auto& keys>
+class KindKey {
  public:
-  enum class Builtin { Fixed, Revolute, Prismatic, Cylindrical, Spherical, Universal, Planar };
-  using enum Builtin;
+  using Builtin = BuiltinKind;
 
-  JointType() : JointType(Revolute) {}
-  JointType(Builtin kind);  // NOLINT: implicit, so {"pin", JointType::Revolute, ...} reads naturally
-  explicit JointType(std::string key) : m_key(std::move(key)) {}
+  KindKey(Builtin kind) : m_key(keys.at(static_cast<std::size_t>(kind))) {}  // NOLINT: implicit, so {"pin", JointType::Revolute, ...} reads naturally
+  explicit KindKey(std::string key) : m_key(std::move(key)) {}
 
   const std::string& key() const { return m_key; }
-  operator Builtin() const;  // NOLINT: implicit, for switch statements over the built-in kinds
+  operator Builtin() const {  // NOLINT: implicit, for switch statements over the built-in kinds
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (m_key == keys[i]) return static_cast<Builtin>(i);
+    return static_cast<Builtin>(-1);  // a registered kind without a named constant
+  }
 
-  bool operator==(const JointType& other) const { return m_key == other.m_key; }
-  bool operator==(Builtin kind) const { return *this == JointType(kind); }
+  bool operator==(const KindKey& other) const { return m_key == other.m_key; }
+  bool operator==(Builtin kind) const { return *this == KindKey(kind); }
 
  private:
   std::string m_key;
+};
+
+enum class BuiltinJoint { Fixed, Revolute, Prismatic, Cylindrical, Spherical, Universal, Planar };
+inline constexpr std::array<const char*, 7> kBuiltinJointKeys{"fixed",     "revolute",  "prismatic", "cylindrical",
+                                                              "spherical", "universal", "planar"};
+/// A joint kind (its description: core/model/description.h, jointKinds()).
+class JointType : public KindKey<BuiltinJoint, kBuiltinJointKeys> {
+ public:
+  using enum BuiltinJoint;
+  using KindKey::KindKey;
+  JointType() : KindKey(Revolute) {}
 };
 
 struct JointSpec {
@@ -199,20 +215,26 @@ inline TimeFunctionSpec unitFunction() {
   return f;
 }
 
+enum class BuiltinForce { PointForce, PointTorque, SpringDamper, Bushing };
+inline constexpr std::array<const char*, 4> kBuiltinForceKeys{"point_force", "point_torque", "spring_damper",
+                                                              "bushing"};
+/// A force kind (its description: core/model/description.h, forceKinds()).
+class ForceType : public KindKey<BuiltinForce, kBuiltinForceKeys> {
+ public:
+  using enum BuiltinForce;
+  using KindKey::KindKey;
+  ForceType() : KindKey(PointForce) {}
+};
+
 /// Applied forces. Gravity is a model-level vector (ModelSpec::gravity).
 struct ForceSpec {
-  enum class Type {
-    PointForce,    ///< force (times function) at a marker
-    PointTorque,   ///< torque (times function) on a body
-    SpringDamper,  ///< point-to-point linear spring-damper between two markers
-    Bushing        ///< 6-DOF linear bushing between two markers (marker1 axes)
-  };
+  using Type = ForceType;
   enum class Frame { Global, Marker };  ///< components of vector for point force/torque
   std::string name;
   Type type = Type::PointForce;
   std::string body1, marker1;   ///< point force/torque: the loaded body and marker
   int node = 0;                 ///< point force on a flexible body1: the loaded FE node (no marker)
-  std::string body2, marker2;   ///< spring-damper, bushing: the second end
+  std::string body2, marker2;   ///< kinds with two ends (spring-damper, bushing): the second end
   Vec3 vector = Vec3::Zero();   ///< point force [N] / torque [N m]
   Frame frame = Frame::Global;  ///< Marker: marker axes; on a flexible-body node: FE axes
   TimeFunctionSpec function = unitFunction();  ///< scales vector
@@ -224,29 +246,22 @@ struct ForceSpec {
   // bushing: diagonal stiffness / damping, translations then rotations (marker1 axes)
   Eigen::Matrix<double, 6, 1> bushing_stiffness = Eigen::Matrix<double, 6, 1>::Zero();  ///< [N/m]x3, [N m/rad]x3
   Eigen::Matrix<double, 6, 1> bushing_damping = Eigen::Matrix<double, 6, 1>::Zero();    ///< [N s/m]x3, [N m s/rad]x3
+  /// Force and torque on marker2 at zero deflection, marker1 axes [N]x3, [N m]x3.
+  Eigen::Matrix<double, 6, 1> bushing_preload = Eigen::Matrix<double, 6, 1>::Zero();
+  /// Parameters of a kind beyond the fields above, by the keys its description gives; a missing
+  /// key has the description's default.
+  std::map<std::string, double> parameters;
 };
 
-/// A sensor kind, named by its key ("marker"). Kinds are registered with their quantities
-/// (core/model/sensor_quantities.h, sensorKinds()), so a new kind needs no change here. The
-/// built-in kinds have named constants (SensorType::Marker) that also serve as switch labels; a
-/// kind without one converts to a value outside them, so such switches fall through to a default.
-class SensorType {
+enum class BuiltinSensor { Marker, Joint, Energy, Node, Deflection, Modal, Stress };
+inline constexpr std::array<const char*, 7> kBuiltinSensorKeys{"marker",     "joint", "energy", "node",
+                                                               "deflection", "modal", "stress"};
+/// A sensor kind (its quantities: core/model/sensor_quantities.h, sensorKinds()).
+class SensorType : public KindKey<BuiltinSensor, kBuiltinSensorKeys> {
  public:
-  enum class Builtin { Marker, Joint, Energy, Node, Deflection, Modal, Stress };
-  using enum Builtin;
-
-  SensorType() : SensorType(Marker) {}
-  SensorType(Builtin kind);  // NOLINT: implicit, like JointType
-  explicit SensorType(std::string key) : m_key(std::move(key)) {}
-
-  const std::string& key() const { return m_key; }
-  operator Builtin() const;  // NOLINT: implicit, for switch statements over the built-in kinds
-
-  bool operator==(const SensorType& other) const { return m_key == other.m_key; }
-  bool operator==(Builtin kind) const { return *this == SensorType(kind); }
-
- private:
-  std::string m_key;
+  using enum BuiltinSensor;
+  using KindKey::KindKey;
+  SensorType() : KindKey(Marker) {}
 };
 
 /// What to record. Channel names: <sensor>.<quantity>.<component> [unit].
@@ -323,7 +338,7 @@ struct ModelSpec {
 /// The kind's key; the pointer lives as long as t.
 const char* toString(const JointType& t);
 const char* toString(TimeFunctionSpec::Type t);
-const char* toString(ForceSpec::Type t);
+const char* toString(const ForceType& t);
 const char* toString(const SensorType& t);
 const char* toString(IntegratorType t);
 const char* toString(StepControl t);
@@ -338,7 +353,7 @@ const char* toString(VisualSpec::Shape s);
 /// Only registered joint kinds are accepted.
 bool fromString(const std::string& s, JointType& out);
 bool fromString(const std::string& s, TimeFunctionSpec::Type& out);
-bool fromString(const std::string& s, ForceSpec::Type& out);
+bool fromString(const std::string& s, ForceType& out);
 bool fromString(const std::string& s, SensorType& out);
 bool fromString(const std::string& s, IntegratorType& out);
 bool fromString(const std::string& s, StepControl& out);

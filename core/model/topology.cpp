@@ -1,6 +1,7 @@
 #include "core/model/topology.h"
 
 #include "core/model/body_table.h"
+#include "core/model/description.h"
 
 #include <algorithm>
 #include <queue>
@@ -160,6 +161,14 @@ Topology buildTopology(const ModelSpec& model) {
   return t;
 }
 
+Topology heldByForces(Topology topology, const ModelSpec& model) {
+  for (const ForceSpec& f : model.forces)
+    if (const ForceKindDescription* kind = findForceKind(f.type.key()); kind && kind->twoEnds)
+      topology.addEdge(EdgeKind::Force, f.name, {f.body1, f.body2});
+  topology.analyse();
+  return topology;
+}
+
 const char* toString(VertexKind kind) {
   switch (kind) {
     case VertexKind::Ground: return "ground";
@@ -175,6 +184,7 @@ const char* toString(EdgeKind kind) {
     case EdgeKind::Joint: return "joint";
     case EdgeKind::Attachment: return "attachment";
     case EdgeKind::Coupling: return "coupling";
+    case EdgeKind::Force: return "force";
   }
   return "?";
 }

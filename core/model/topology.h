@@ -18,7 +18,8 @@ enum class VertexKind { Ground, Rigid, Flexible, Virtual };
 enum class EdgeKind {
   Joint,      ///< a joint between body1 and body2
   Attachment,  ///< the rigid-flexible joint of a virtual body to its flexible body
-  Coupling     ///< a coupling of two joints' coordinates: an edge between their second bodies
+  Coupling,    ///< a coupling of two joints' coordinates: an edge between their second bodies
+  Force        ///< a force element with two ends (a spring, a bushing); only heldByForces() adds these
 };
 
 class Topology {
@@ -94,6 +95,10 @@ class Topology {
 /// The topology of a model's bodies, joints and virtual-body attachments. Drivers act on a
 /// joint's existing connection and forces do not constrain: neither adds an edge.
 Topology buildTopology(const ModelSpec& model);
+
+/// `topology` with an edge for each force element with two ends: the bodies that springs and
+/// bushings hold, though no joint does (to tell a body on mounts from one that floats free).
+Topology heldByForces(Topology topology, const ModelSpec& model);
 
 /// A few lines for people: counts, components, loops and the spanning tree, summarised so a
 /// model of thousands of bodies still gives a short report.

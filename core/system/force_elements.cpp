@@ -2,6 +2,9 @@
 
 #include "core/base/rotation.h"
 
+#include <functional>
+#include <map>
+
 namespace flexim {
 
 namespace {
@@ -102,16 +105,18 @@ class Bushing final : public ForceElement {
     MarkerKinematics k1, k2;
     deflection(sys, kin, x, xdot, k1, k2);
     Vec6 load = -m_spec.bushing_damping.cwiseProduct(xdot);
-    if (withStiffness) load -= m_spec.bushing_stiffness.cwiseProduct(x);
+    if (withStiffness) load += m_spec.bushing_preload - m_spec.bushing_stiffness.cwiseProduct(x);
     const Vec3 F = k1.axes * load.head<3>(), T = k1.axes * load.tail<3>();
     out.f[1] = generalized(k2, F, T);
     // reaction on body1 at marker2's point: -F and -T - (p2 - p1) x F about marker1
     out.f[0] = generalized(k1, -F, -T - (k2.p - k1.p).cross(F));
   }
-  /// The translational stiffness derives from potentialEnergy(), and so does the rotational one
-  /// when it is the same about the three axes (the torque -k theta is then the gradient of
-  /// k |theta|^2 / 2); a rotational stiffness that differs between the axes is not a gradient
-  /// at finite rotations, so its work is not known.
+  /// The translational stiffness and preload derive from potentialEnergy() (the power of a
+  /// constant force F0 in marker1 axes is F0 · x_dot), and so does the rotational stiffness when it
+  /// is the same about the three axes (the torque -k theta is then the gradient of k |theta|^2 / 2,
+  /// as theta · theta_dot = theta · omega_rel). A rotational stiffness that differs between the axes
+  /// is not a gradient at finite rotations, so its work is not known. The preload torque is not a
+  /// gradient either: its power T0 · omega_rel (marker1 axes) counts as applied work.
   bool power(const System& sys, const std::vector<BodyKinematics>& kin, double, double& damping,
              double& applied) const override {
     const Vec3 kr = m_spec.bushing_stiffness.tail<3>();
@@ -120,14 +125,17 @@ class Bushing final : public ForceElement {
     f.resize({sys.blockNv(m_m1.body), sys.blockNv(m_m2.body)});
     loads(sys, kin, false, f);
     damping = forcePower(sys, blocks, f, kin);
-    applied = 0;
+    Vec6 x, xdot;
+    MarkerKinematics k1, k2;
+    deflection(sys, kin, x, xdot, k1, k2);
+    applied = m_spec.bushing_preload.tail<3>().dot(xdot.tail<3>());
     return true;
   }
   double potentialEnergy(const System& sys, const std::vector<BodyKinematics>& kin) const override {
     Vec6 x, xdot;
     MarkerKinematics k1, k2;
     deflection(sys, kin, x, xdot, k1, k2);
-    return 0.5 * x.dot(m_spec.bushing_stiffness.cwiseProduct(x));
+    return 0.5 * x.dot(m_spec.bushing_stiffness.cwiseProduct(x)) - m_spec.bushing_preload.head<3>().dot(x.head<3>());
   }
 
  private:
@@ -163,14 +171,35 @@ double forcePower(const System& sys, const std::vector<int>& blocks, const Force
   return P;
 }
 
+namespace {
+using ForceElementBuilder =
+    std::function<std::unique_ptr<ForceElement>(const ForceSpec&, const MarkerRef& m1, const MarkerRef& m2)>;
+
+template <class Element>
+ForceElementBuilder twoMarkers() {
+  return [](const ForceSpec& s, const MarkerRef& m1, const MarkerRef& m2) { return std::make_unique<Element>(s, m1, m2); };
+}
+
+ForceElementBuilder oneMarker() {
+  return [](const ForceSpec& s, const MarkerRef& m1, const MarkerRef&) { return std::make_unique<PointLoad>(s, m1); };
+}
+
+/// The element of each registered force kind (core/model/force_kinds.cpp), by its key.
+const std::map<std::string, ForceElementBuilder, std::less<>>& forceElementBuilders() {
+  static const std::map<std::string, ForceElementBuilder, std::less<>> builders{
+      {"point_force", oneMarker()},
+      {"point_torque", oneMarker()},
+      {"spring_damper", twoMarkers<SpringDamper>()},
+      {"bushing", twoMarkers<Bushing>()},
+  };
+  return builders;
+}
+}  // namespace
+
 std::unique_ptr<ForceElement> makeForceElement(const ForceSpec& spec, const MarkerRef& m1, const MarkerRef& m2) {
-  switch (spec.type) {
-    case ForceSpec::Type::PointForce:
-    case ForceSpec::Type::PointTorque: return std::make_unique<PointLoad>(spec, m1);
-    case ForceSpec::Type::SpringDamper: return std::make_unique<SpringDamper>(spec, m1, m2);
-    case ForceSpec::Type::Bushing: return std::make_unique<Bushing>(spec, m1, m2);
-  }
-  return nullptr;
+  const auto& builders = forceElementBuilders();
+  const auto it = builders.find(spec.type.key());
+  return it == builders.end() ? nullptr : it->second(spec, m1, m2);
 }
 
 }  // namespace flexim

@@ -5,7 +5,8 @@
 
 namespace flexim {
 
-/// Builds the element for one ForceSpec (markers already resolved).
+/// Builds the element for one ForceSpec (markers already resolved; m2 is m1 for a kind with one
+/// end); null for a kind without an element.
 std::unique_ptr<ForceElement> makeForceElement(const ForceSpec& spec, const MarkerRef& m1, const MarkerRef& m2);
 
 }  // namespace flexim

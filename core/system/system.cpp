@@ -197,9 +197,13 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
       sys->m_forces.push_back(std::move(e));
       continue;
     }
-    const bool twoEnds = spec.type == ForceSpec::Type::SpringDamper || spec.type == ForceSpec::Type::Bushing;
+    const ForceKindDescription* kind = findForceKind(spec.type.key());
     const MarkerRef& m1 = marker(spec.body1, spec.marker1);
-    auto e = makeForceElement(spec, m1, twoEnds ? marker(spec.body2, spec.marker2) : m1);
+    auto e = makeForceElement(spec, m1, kind && kind->twoEnds ? marker(spec.body2, spec.marker2) : m1);
+    if (!e) {
+      diag.error("force " + quoted(spec.name), "kind " + quoted(spec.type.key()) + " has no force element");
+      continue;
+    }
     e->label = "force " + quoted(spec.name);
     sys->m_forces.push_back(std::move(e));
   }

@@ -127,7 +127,7 @@ class CliTest : public QObject {
                           "slider_crank_flexible.json", "slider_crank_flexible_rect_mac.json",
                           "flexible_pendulum.json", "screw_lift.json",
                           "pendulum_stop.json", "n_four_bar_2.json", "n_four_bar_10.json", "bricard.json",
-                          "andrews_squeezer.json"})
+                          "andrews_squeezer.json", "engine_mount.json"})
       QTest::newRow(f) << QString(f);
   }
   void allExamplesValidateAndRun() {
@@ -154,6 +154,7 @@ class CliTest : public QObject {
     QTest::newRow("double_pendulum gen-alpha") << "double_pendulum.json" << "gen-alpha" << 3;
     QTest::newRow("spatial_mechanism ida") << "spatial_mechanism.json" << "ida" << 0;
     QTest::newRow("screw_lift ida") << "screw_lift.json" << "ida" << 0;
+    QTest::newRow("engine_mount gen-alpha") << "engine_mount.json" << "gen-alpha" << 0;
     QTest::newRow("flexible_pendulum gen-alpha") << "flexible_pendulum.json" << "gen-alpha" << 0;
     for (const char* f : {"slider_crank_flexible.json", "slider_crank_flexible_rect_mac.json"})
       QTest::newRow((std::string(f) + " ida").c_str()) << QString(f) << "ida" << 0;
@@ -313,6 +314,53 @@ class CliTest : public QObject {
     QVERIFY2(worst < 1e-10, qPrintable(QString::number(worst)));
     QCOMPARE(t.columns[0].back(), 2.0);  // a full turn of the table: the angle counted past -pi
     QVERIFY(t.columns[angle].back() < -6.28);
+  }
+
+  /// The engine on a preloaded bushing at its centre of mass: each direction is a decoupled
+  /// oscillator. Vertically it settles (F0 - m g) / kz below the mount's zero deflection as a
+  /// damped oscillator (zeta = c / 2 sqrt(k m)); sideways it sways undamped at sqrt(ky / m); about x
+  /// it rocks at sqrt(k_theta / Jx), damped. The relative sensor reads the same motion in mm, deg.
+  void engineMountOscillatesAtItsClosedForms() {
+    flexim::io::CsvTable t;
+    const QString failed = runExample("engine_mount", t);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
+    const int y = t.find("engine.position.y"), z = t.find("engine.position.z"), w = t.find("engine.orientation.w"),
+              x = t.find("engine.orientation.x"), mm = t.find("deflection.position.z"),
+              deg = t.find("deflection.angle.value");
+    QVERIFY(y > 0 && z > 0 && w > 0 && x > 0 && mm > 0 && deg > 0);
+    const double m = 120, g = 9.81, kz = 3e5, cz = 600, ky = 2e5, kr = 3000, cr = 3, Jx = 3.2;
+    const double wz = std::sqrt(kz / m), zetaZ = cz / (2 * m * wz), rest = (900 - m * g) / kz;
+    const double wy = std::sqrt(ky / m), wr = std::sqrt(kr / Jx), zetaR = cr / (2 * std::sqrt(kr * Jx));
+    const double wzd = wz * std::sqrt(1 - zetaZ * zetaZ), wrd = wr * std::sqrt(1 - zetaR * zetaR);
+    double worstZ = 0, worstY = 0, worstAngle = 0, worstSensor = 0;
+    for (size_t i = 0; i < t.rows(); ++i) {
+      const double time = t.columns[0][i];
+      const double zExact =
+          rest * (1 - std::exp(-zetaZ * wz * time) *
+                          (std::cos(wzd * time) + zetaZ / std::sqrt(1 - zetaZ * zetaZ) * std::sin(wzd * time)));
+      const double yExact = 0.05 / wy * std::sin(wy * time);
+      const double angleExact = 0.2 / wrd * std::exp(-zetaR * wr * time) * std::sin(wrd * time);
+      const double angle = 2 * std::atan2(t.columns[x][i], t.columns[w][i]);
+      worstZ = std::max(worstZ, std::abs(t.columns[z][i] - zExact));
+      worstY = std::max(worstY, std::abs(t.columns[y][i] - yExact));
+      worstAngle = std::max(worstAngle, std::abs(angle - angleExact));
+      worstSensor = std::max({worstSensor, std::abs(t.columns[mm][i] - 1000 * t.columns[z][i]),
+                              std::abs(t.columns[deg][i] - std::abs(angle) * 180 / std::numbers::pi)});
+    }
+    qInfo("worst errors: z %.3g m of %.3g, y %.3g m of %.3g, angle %.3g rad of %.3g; sensor %.3g", worstZ, rest,
+          worstY, 0.05 / wy, worstAngle, 0.2 / wrd, worstSensor);
+    QVERIFY2(worstZ < 1e-6 * std::abs(rest), qPrintable(QString::number(worstZ)));
+    QVERIFY2(worstY < 1e-6 * 0.05 / wy, qPrintable(QString::number(worstY)));
+    QVERIFY2(worstAngle < 1e-6 * 0.2 / wrd, qPrintable(QString::number(worstAngle)));
+    QVERIFY2(worstSensor < 1e-9, qPrintable(QString::number(worstSensor)));
+
+    // held by its mount, not floating free
+    const Result v = cli({"validate", example("engine_mount.json")});
+    QVERIFY2(v.code == 0, qPrintable(v.err + v.out));
+    QVERIFY2((v.err + v.out).contains("body 'engine' is not connected to ground by any joint; force elements (springs, "
+                                      "bushings) hold it"),
+             qPrintable(v.err + v.out));
+    QVERIFY(!(v.err + v.out).contains("floats free"));
   }
 
   /// A rod pendulum falls from the horizontal onto a joint limit at -45 degrees: the impact comes

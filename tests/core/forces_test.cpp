@@ -287,6 +287,52 @@ class ForcesTest : public QObject {
     const double z = settled.value(settled.samples.size() - 1, "block.position.z");
     QVERIFY2(std::abs(z + 2.0 * 9.81 / 5e4) < 1e-9, qPrintable(QString::number(z)));
   }
+
+  void bushingPreloadMovesTheRestPositionAndClosesTheEnergyBalance() {
+    // A free block on a damped bushing to ground, no gravity, released at the bushing's zero
+    // deflection with a preload F0, T0 (marker1 = ground axes): it settles where the springs
+    // cancel the preload, x = F0 / k and theta_z = T0 / k_theta. The translational preload is a
+    // potential (-F0 . x); the preload torque does the work T0 theta_z, counted as applied work.
+    ModelSpec model = block(false);
+    model.bodies[0].position = Vec3::Zero();
+    ForceSpec b;
+    b.name = "mount";
+    b.type = ForceSpec::Type::Bushing;
+    b.body1 = "ground";
+    b.marker1 = "anchor";
+    b.body2 = "block";
+    b.marker2 = "c";
+    b.bushing_stiffness << 2e4, 3e4, 5e4, 60, 60, 60;
+    b.bushing_damping << 150, 150, 150, 0.5, 0.5, 0.5;
+    b.bushing_preload << 100, -50, 0, 0, 0, 0.6;
+    model.forces = {b};
+    model.solver.t_end = 3.0;
+    model.solver.output_interval = 1e-2;
+    RecordingSink sink;
+    const RunSummary sum = test::runModel(model, sink);
+    QVERIFY2(sum.ok, sum.message.c_str());
+    const std::size_t last = sink.samples.size() - 1;
+    const double x = sink.value(last, "block.position.x"), y = sink.value(last, "block.position.y");
+    const double angle = 2 * std::atan2(sink.value(last, "block.orientation.z"), sink.value(last, "block.orientation.w"));
+    qInfo("rest position x %.9g (F0/k %.9g), y %.9g (%.9g), angle %.9g (T0/k %.9g)", x, 100 / 2e4, y, -50 / 3e4, angle,
+          0.6 / 60);
+    QVERIFY2(std::abs(x - 100 / 2e4) < 1e-9, qPrintable(QString::number(x)));
+    QVERIFY2(std::abs(y + 50 / 3e4) < 1e-9, qPrintable(QString::number(y)));
+    QVERIFY2(std::abs(angle - 0.6 / 60) < 1e-8, qPrintable(QString::number(angle)));
+
+    const RunQuality& q = sum.quality;
+    qInfo("preload torque work %.9g J (T0 angle %.9g J), dampers %.6g J, balance error %.3e J of %.4g J", q.work_loads,
+          0.6 * angle, q.work_dampers, q.energy_error, q.energy_scale);
+    // the works are quadratures over the steps (trapezoidal), good to about 1e-5; a wrong sign of
+    // the preload's potential would be off by sum F0^2 / k = 0.58 J
+    QVERIFY(q.energy_known && q.energy_checked);
+    QVERIFY(q.warnings.empty());
+    QVERIFY2(std::abs(q.work_loads - 0.6 * angle) < 1e-4 * 0.6 * angle, qPrintable(QString::number(q.work_loads)));
+    // at rest the dampers have taken what the preload released: 0.5 (sum F0^2 / k + T0^2 / k_theta)
+    const double released = 0.5 * (100.0 * 100 / 2e4 + 50.0 * 50 / 3e4 + 0.6 * 0.6 / 60);
+    QVERIFY2(std::abs(q.work_dampers + released) < 1e-4 * released, qPrintable(QString::number(q.work_dampers)));
+    QVERIFY2(q.energy_error <= 1e-4 * q.energy_scale, qPrintable(QString::number(q.energy_error)));
+  }
 };
 
 QTEST_APPLESS_MAIN(ForcesTest)

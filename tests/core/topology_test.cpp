@@ -173,13 +173,32 @@ class TopologyTest : public QObject {
                      "slider_crank_flexible_rect_mac.json",
                      "slider_crank_rigid.json", "slider_crank_visual.json", "spatial_mechanism.json", "screw_lift.json",
                      "pendulum_stop.json", "n_four_bar_2.json", "n_four_bar_10.json", "bricard.json",
-                     "andrews_squeezer.json"};
+                     "andrews_squeezer.json", "engine_mount.json"};
     QStringList files;
     for (const auto& entry : std::filesystem::directory_iterator(examplePath("")))
       if (entry.path().extension() == ".json") files << QString::fromStdString(entry.path().filename().string());
     files.sort();
     rows.sort();
     QCOMPARE(files, rows);
+  }
+
+  /// The engine on its mount: no joint ties it to ground, so it is a component of its own, but the
+  /// bushing holds it (heldByForces adds an edge per two-ended force element, nothing else).
+  void engineMountIsHeldByItsBushing() {
+    ModelSpec m;
+    Diagnostics diag;
+    QVERIFY2(io::loadModelFile(examplePath("engine_mount.json"), m, diag), diag.str().c_str());
+    const Topology t = buildTopology(m);
+    QCOMPARE(int(t.components().size()), 2);
+    QCOMPARE(t.notConnectedToGround(), std::vector<int>{t.vertex("engine")});
+    QCOMPARE(t.elementCount(EdgeKind::Force), 0);
+    const Topology held = heldByForces(t, m);
+    QVERIFY(held.notConnectedToGround().empty());
+    QCOMPARE(held.elementCount(EdgeKind::Force), 1);
+    QCOMPARE(int(held.components().size()), 1);
+    // a point load holds nothing
+    m.forces[0].type = ForceType::PointForce;
+    QCOMPARE(heldByForces(t, m).notConnectedToGround(), std::vector<int>{t.vertex("engine")});
   }
 
   void fourBarHasOneLoop() {
