@@ -241,6 +241,7 @@ void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamer
   addBodies(model, diag);
   addFlexibleBodies(model, diag);
   addVirtualBodies(model);
+  addPointMasses(model);
   addGround(model);
   addJoints(model, diag);
   addSprings(model, diag);
@@ -292,6 +293,12 @@ void ModelScene::measure(const ModelSpec& model) {
     m_bounds.add(virtualToWorld.translation());
     for (const MarkerSpec& marker : body.markers) m_bounds.add(virtualToWorld * marker.position);
     m_extents[std::size_t(m_table.poseOf("virtual_bodies", v))] = {Vec3::Zero(), reach(body.markers, 0.0)};
+  }
+  for (std::size_t p = 0; p < model.point_masses.size(); ++p) {
+    const PointMassSpec& body = model.point_masses[p];
+    m_bounds.add(body.position);
+    for (const MarkerSpec& marker : body.markers) m_bounds.add(body.position + marker.position);
+    m_extents[std::size_t(m_table.poseOf("point_masses", p))] = {Vec3::Zero(), reach(body.markers, 0.0)};
   }
   for (const MarkerSpec& marker : model.ground_markers) m_bounds.add(marker.position);
   m_length = m_bounds.diagonal() > 1e-9 ? m_bounds.diagonal() : 1.0;
@@ -444,6 +451,31 @@ void ModelScene::addVirtualBodies(const ModelSpec& model) {
     auto tubes = linkTubes(ends, 0.08 * m_glyphSize);
     if (tubes->GetNumberOfPoints() > 0) {
       auto links = makeActor(tubes, darker(kVirtualBodyColour, 0.8));
+      visual.attach(links);
+      addActor(links, item);
+    }
+    addMarkerTriads(visual, body.markers, item);
+  }
+}
+
+void ModelScene::addPointMasses(const ModelSpec& model) {
+  for (std::size_t p = 0; p < model.point_masses.size(); ++p) {
+    const PointMassSpec& body = model.point_masses[p];
+    const std::string item = "point_masses[" + std::to_string(p) + "]";
+    const std::size_t pose = std::size_t(m_table.poseOf("point_masses", p));
+    BodyVisual& visual = m_bodies[pose];
+    visual.setPose(makePose(body.position, Quat::Identity()));
+    m_initialPoses[pose] = visual.pose();
+    // a ball in the body's colour, larger than a virtual body's dot: it has mass, no shape
+    const Rgb colour = bodyColour(pose);
+    auto ball = makeActor(sphereMesh(0.45 * m_glyphSize), colour);
+    visual.attach(ball);
+    addActor(ball, item);
+    std::vector<Vec3> ends;
+    for (const MarkerSpec& marker : body.markers) ends.push_back(marker.position);
+    auto tubes = linkTubes(ends, 0.1 * m_glyphSize);
+    if (tubes->GetNumberOfPoints() > 0) {
+      auto links = makeActor(tubes, darker(colour, 0.8));
       visual.attach(links);
       addActor(links, item);
     }

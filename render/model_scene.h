@@ -265,6 +265,7 @@ class ModelScene {
   std::string resolvePath(const std::string& file) const;
   void addFlexibleBodies(const ModelSpec& model, Diagnostics* diag);
   void addVirtualBodies(const ModelSpec& model);
+  void addPointMasses(const ModelSpec& model);
   void addColourBar();
   void addTrace();
   void addGround(const ModelSpec& model);

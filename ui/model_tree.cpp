@@ -51,7 +51,12 @@ std::map<std::string, int> kindsPerScope() {
 QString typeOf(const ModelDocument& doc, ItemId id, bool severalKinds) {
   const ItemDescription& d = *doc.description(id);
   if (d.field("type")) return text(doc.value(id, "type"));
-  if (severalKinds) return QString::fromStdString(d.label.substr(0, d.label.find(' '))).toLower();
+  // several kinds share a group: "rigid", "flexible", "virtual" (of "... body"), "point mass"
+  if (severalKinds) {
+    const std::string_view label(d.label), body(" body");
+    return QString::fromStdString(std::string(label.ends_with(body) ? label.substr(0, label.size() - body.size()) : label))
+        .toLower();
+  }
   for (const FieldDescription& f : d.fields)
     if (f.type == FieldType::Enum && f.get && doc.applies(id, f)) return text(doc.value(id, f.key));
   return QString::fromStdString(d.label).toLower();

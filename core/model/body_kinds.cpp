@@ -10,6 +10,7 @@ std::vector<BodyKindDescription> registeredBodyKinds() {
       {"rigid", "bodies", "body", true, false, false},
       {"flexible", "flexible_bodies", "flexible body", false, true, false},
       {"virtual", "virtual_bodies", "virtual body", true, false, true},
+      {"point_mass", "point_masses", "point mass", true, false, false, false},
   };
 }
 

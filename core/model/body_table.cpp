@@ -78,18 +78,23 @@ const MarkerSpec* BodyTable::marker(const ModelSpec& model, std::string_view bod
     const auto it = std::find_if(model.ground_markers.begin(), model.ground_markers.end(), named);
     return it == model.ground_markers.end() ? nullptr : &*it;
   }
-  if (pose < 0 || !(*this)[pose].kind->carriesMarkers) return nullptr;
-  // the body's markers list through its description, as the table reads the body lists
+  if (pose < 0) return nullptr;
+  for (const MarkerSpec* m : markers(model, pose))
+    if (named(*m)) return m;
+  return nullptr;
+}
+
+std::vector<const MarkerSpec*> BodyTable::markers(const ModelSpec& model, int pose) const {
+  std::vector<const MarkerSpec*> out;
   const BodyEntry& e = (*this)[pose];
+  if (!e.kind->carriesMarkers) return out;
+  // the body's markers list through its description, as the table reads the body lists
   const FieldDescription* list = modelDescription().field(e.kind->listKey);
   void* item = list->element(const_cast<ModelSpec*>(&model), std::size_t(e.index));
   const FieldDescription* markers = list->item->field("markers");
-  if (!markers) return nullptr;
-  for (std::size_t i = 0; i < markers->count(item); ++i) {
-    const auto* m = static_cast<const MarkerSpec*>(markers->element(item, i));
-    if (named(*m)) return m;
-  }
-  return nullptr;
+  if (!markers) return out;
+  for (std::size_t i = 0; i < markers->count(item); ++i) out.push_back(static_cast<const MarkerSpec*>(markers->element(item, i)));
+  return out;
 }
 
 bool BodyTable::operator==(const BodyTable& other) const {

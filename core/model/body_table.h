@@ -27,6 +27,9 @@ struct BodyKindDescription {
   bool carriesMarkers = true;  ///< joints and forces attach to its markers
   bool deformable = false;     ///< has modal coordinates (a Sample::modal entry) and FE nodes
   bool massless = false;       ///< its motion is set by what it is attached to
+  /// Its axes turn with it; false for a point mass, whose axes stay the global axes: it takes no
+  /// torque and only joints that hold points together (spherical).
+  bool rotates = true;
 };
 
 /// The registered body kinds, in pose order.
@@ -66,6 +69,8 @@ class BodyTable {
   /// The marker `marker` of the body named `body` (or of ground) in `model`, the model this
   /// table was made from; nullptr when there is none.
   const MarkerSpec* marker(const ModelSpec& model, std::string_view body, std::string_view marker) const;
+  /// The markers of the body of pose `pose` in `model` (none for a kind without markers).
+  std::vector<const MarkerSpec*> markers(const ModelSpec& model, int pose) const;
   /// The bodies with modal coordinates, in Sample::modal order (pose indices).
   const std::vector<int>& deformable() const { return m_deformable; }
 

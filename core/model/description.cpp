@@ -310,8 +310,8 @@ void describe(ItemDescription& d, std::string kind, std::string listKey, std::st
 
 /// Every description, built once; members so that the pointers between them stay valid.
 struct Registry {
-  ItemDescription model, ground, marker, visual, body, damping, flexible, virtualBody, joint, function, driver, coupling,
-      limit, force, sensor, simulation;
+  ItemDescription model, ground, marker, visual, body, damping, flexible, virtualBody, pointMass, joint, function,
+      driver, coupling, limit, force, sensor, simulation;
   std::vector<const ItemDescription*> all;
 
   Registry() {
@@ -319,6 +319,7 @@ struct Registry {
     describeBody();
     describeFlexible();
     describeVirtual();
+    describePointMass();
     describeJoint();
     describeFunction();
     describeDriver();
@@ -328,8 +329,8 @@ struct Registry {
     describeSensor();
     describeSimulation();
     describeModel();
-    all = {&model,  &ground, &marker,   &visual, &body,     &flexible, &damping, &virtualBody,
-           &joint,  &driver, &function, &coupling, &limit,    &force,   &sensor,  &simulation};
+    all = {&model,  &ground,   &marker,   &visual, &body,  &flexible, &damping, &virtualBody, &pointMass,
+           &joint,  &driver,   &function, &coupling, &limit, &force,    &sensor,  &simulation};
   }
 
   void describeMarker() {
@@ -457,6 +458,18 @@ struct Registry {
     f.orientationOrAxes(&VirtualBodySpec::orientation, "virtual-body axes → FE axes", "FE axes");
     f.list("markers", &VirtualBodySpec::markers, marker, "positions in the virtual body's axes, from its origin");
     f.check(checkVirtualBody);
+  }
+
+  void describePointMass() {
+    describe(pointMass, "point_mass", "point_masses", "Point mass", "body",
+             "A mass without rotation (a particle, a lumped mass on a cable): three translational coordinates; its "
+             "axes stay the global axes, so it takes no torque and only spherical joints.");
+    Fields<PointMassSpec> f(pointMass);
+    f.name("unique among all bodies; `ground` is reserved");
+    f.number("mass", &PointMassSpec::mass, "kg", "mass").require().above(0);
+    f.vec3("position", &PointMassSpec::position, "m", "position at t = 0, global");
+    f.vec3("velocity", &PointMassSpec::velocity, "m/s", "initial velocity, global");
+    f.list("markers", &PointMassSpec::markers, marker, "points at fixed offsets from it, in global axes");
   }
 
   void describeJoint() {
@@ -747,6 +760,8 @@ struct Registry {
         .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.flexible_bodies.empty(); });
     f.list("virtual_bodies", &ModelSpec::virtual_bodies, virtualBody, "virtual bodies")
         .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.virtual_bodies.empty(); });
+    f.list("point_masses", &ModelSpec::point_masses, pointMass, "point masses")
+        .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.point_masses.empty(); });
     f.list("joints", &ModelSpec::joints, joint, "joints");
     f.list("drivers", &ModelSpec::drivers, driver, "drivers");
     f.list("couplings", &ModelSpec::couplings, coupling, "couplings between joint coordinates")

@@ -142,6 +142,12 @@ void checkJoint(ItemCheck& c) {
   const auto& j = c.item<JointSpec>();
   if (!j.body1.empty() && j.body1 == j.body2)
     c.error("body2", "a joint cannot connect body " + inQuotes(j.body1) + " to itself");
+  // a body whose axes do not turn has no rotation for a joint to hold
+  if (j.type == JointType::Spherical) return;
+  for (const auto& [field, body] : {std::pair{"body1", &j.body1}, std::pair{"body2", &j.body2}})
+    if (c.index().fixedAxes.count(*body))
+      c.error(field, inQuotes(*body) + " is a point mass: it does not turn, so only a spherical joint can hold it (a " +
+                         j.type.key() + " joint also holds rotations)");
 }
 
 void checkTimeFunction(ItemCheck& c) {
@@ -218,6 +224,21 @@ void defaultDriverCoordinate(const ModelSpec& m, void* driver) {
 
 void checkForce(ItemCheck& c) {
   const auto& f = c.item<ForceSpec>();
+  // a point mass takes no torque: a point torque or a bushing's rotational terms have nothing to act on
+  const auto& fixedAxes = c.index().fixedAxes;
+  if (f.type == ForceSpec::Type::PointTorque && fixedAxes.count(f.body1))
+    c.error("body", inQuotes(f.body1) + " is a point mass: it takes no torque");
+  const bool rotational = f.bushing_stiffness.tail<3>().any() || f.bushing_damping.tail<3>().any() ||
+                          f.bushing_preload.tail<3>().any();
+  if (f.type == ForceSpec::Type::Bushing && rotational)
+    for (const auto& [field, body] : {std::pair{"body1", &f.body1}, std::pair{"body2", &f.body2}})
+      if (fixedAxes.count(*body))
+        c.error(field, inQuotes(*body) + " is a point mass: it takes no torque, so the bushing's rotational stiffness, "
+                       "damping and preload torque must be 0");
+  // body1's axes measure the deflection and take the reaction's moment (p2 - p1) x F
+  if (f.type == ForceSpec::Type::Bushing && fixedAxes.count(f.body1))
+    c.error("body1", inQuotes(f.body1) + " is a point mass: it cannot take the reaction torque of a bushing's first "
+                     "end; make it body2");
   if (f.type != ForceSpec::Type::PointForce || !f.marker1.empty()) return;
   // a force on an FE node of a flexible body (no marker there)
   const FlexibleBodySpec* body = c.flexibleBody(f.body1);

@@ -59,6 +59,17 @@ struct RigidBodySpec {
   VisualSpec visual;
 };
 
+/// A point mass: three translational coordinates and no rotation (a particle, a lumped mass on a
+/// cable). Its axes stay the global axes, so it takes no torque; its markers are points at fixed
+/// offsets from it, in global axes.
+struct PointMassSpec {
+  std::string name;
+  double mass = 1.0;             ///< [kg]
+  Vec3 position = Vec3::Zero();  ///< [m] global
+  Vec3 velocity = Vec3::Zero();  ///< [m/s] initial, global
+  std::vector<MarkerSpec> markers;
+};
+
 /// How the floating frame of a flexible body is defined (after the floating-frame solid-element paper,
 /// Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y, Sec. 2.3).
 enum class ReferenceFrame {
@@ -326,6 +337,7 @@ struct ModelSpec {
   std::vector<RigidBodySpec> bodies;
   std::vector<FlexibleBodySpec> flexible_bodies;
   std::vector<VirtualBodySpec> virtual_bodies;
+  std::vector<PointMassSpec> point_masses;
   std::vector<JointSpec> joints;
   std::vector<DriverSpec> drivers;
   std::vector<CouplingSpec> couplings;

@@ -140,7 +140,11 @@ Topology buildTopology(const ModelSpec& model) {
   const BodyTable bodies(model);
   for (const BodyEntry& body : bodies.entries()) {
     const BodyKindDescription& kind = *body.kind;
-    t.addVertex(kind.deformable ? VertexKind::Flexible : kind.massless ? VertexKind::Virtual : VertexKind::Rigid, body.name);
+    t.addVertex(kind.deformable ? VertexKind::Flexible
+                : kind.massless ? VertexKind::Virtual
+                : !kind.rotates ? VertexKind::PointMass
+                                : VertexKind::Rigid,
+                body.name);
   }
   for (const auto& j : model.joints) t.addEdge(EdgeKind::Joint, j.name, {j.body1, j.body2});
   for (const auto& v : model.virtual_bodies) {
@@ -175,6 +179,7 @@ const char* toString(VertexKind kind) {
     case VertexKind::Rigid: return "rigid";
     case VertexKind::Flexible: return "flexible";
     case VertexKind::Virtual: return "virtual";
+    case VertexKind::PointMass: return "point-mass";
   }
   return "?";
 }
@@ -274,11 +279,11 @@ void describeTree(std::ostringstream& s, const Topology& t, const Topology::Comp
 std::string describe(const Topology& t) {
   std::ostringstream s;
   const auto& V = t.vertices();
-  int kinds[4] = {0, 0, 0, 0};
+  int kinds[5] = {0, 0, 0, 0, 0};
   for (const auto& v : V) ++kinds[static_cast<int>(v.kind)];
   s << "topology: " << count(static_cast<int>(V.size()) - 1, "body", "bodies");
   std::string parts;
-  for (VertexKind k : {VertexKind::Rigid, VertexKind::Flexible, VertexKind::Virtual})
+  for (VertexKind k : {VertexKind::Rigid, VertexKind::Flexible, VertexKind::Virtual, VertexKind::PointMass})
     if (kinds[static_cast<int>(k)])
       parts += (parts.empty() ? "" : ", ") + std::to_string(kinds[static_cast<int>(k)]) + " " + toString(k);
   if (!parts.empty()) s << " (" << parts << ")";

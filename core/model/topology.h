@@ -11,7 +11,7 @@
 
 namespace flexim {
 
-enum class VertexKind { Ground, Rigid, Flexible, Virtual };
+enum class VertexKind { Ground, Rigid, Flexible, Virtual, PointMass };
 
 /// What made an edge. New element kinds that tie bodies together get a value here and one
 /// addEdge() call in buildTopology().

@@ -1,6 +1,7 @@
 #include "core/model/validate.h"
 
 #include "core/fe/reduced_body.h"
+#include "core/model/body_table.h"
 #include "core/model/description.h"
 
 #include <Eigen/Cholesky>
@@ -25,17 +26,20 @@ std::string fileNameProblem(const std::string& file) {
 
 ModelIndex::ModelIndex(const ModelSpec& m) : model(m) {
   // the first of equal names counts (the others are reported as duplicates)
-  const auto addMarkers = [&](const std::string& body, const std::vector<MarkerSpec>& markers) {
-    if (body.empty() || markerBodies.count(body)) return;
-    auto& names = markerBodies[body];
-    for (const auto& marker : markers) names.insert(marker.name);
-  };
-  addMarkers(kGroundName, m.ground_markers);
-  for (const auto& b : m.bodies) addMarkers(b.name, b.markers);
-  for (const auto& f : m.flexible_bodies)
-    if (!f.name.empty() && !markerBodies.count(f.name)) flexibleBodies.emplace(f.name, &f);
-  for (const auto& v : m.virtual_bodies)
-    if (!flexibleBodies.count(v.name)) addMarkers(v.name, v.markers);
+  auto& ground = markerBodies[kGroundName];
+  for (const auto& marker : m.ground_markers) ground.insert(marker.name);
+  const BodyTable table(m);
+  for (const BodyEntry& e : table.entries()) {
+    if (e.name.empty() || markerBodies.count(e.name) || flexibleBodies.count(e.name)) continue;
+    if (e.kind->deformable) {
+      flexibleBodies.emplace(e.name, &m.flexible_bodies[std::size_t(e.index)]);
+      continue;
+    }
+    if (!e.kind->carriesMarkers) continue;
+    auto& names = markerBodies[e.name];
+    for (const MarkerSpec* marker : table.markers(m, e.pose)) names.insert(marker->name);
+    if (!e.kind->rotates) fixedAxes.insert(e.name);
+  }
   for (const auto& j : m.joints)
     if (!j.name.empty()) joints.emplace(j.name, &j);
 }

@@ -37,8 +37,10 @@ std::string fileNameProblem(const std::string& file);
 struct ModelIndex {
   explicit ModelIndex(const ModelSpec& m);
   const ModelSpec& model;
-  /// ground, rigid and virtual bodies -> the names of their markers
+  /// ground and the bodies of kinds that carry markers -> the names of their markers
   std::map<std::string, std::set<std::string>> markerBodies;
+  /// bodies whose axes do not turn (point masses): no torques, only spherical joints
+  std::set<std::string> fixedAxes;
   std::map<std::string, const FlexibleBodySpec*> flexibleBodies;
   std::map<std::string, const JointSpec*> joints;
 

@@ -145,7 +145,8 @@ void SensorSet::evaluate(const State& s, const VecX& vdot, const VecX& lambda, s
       case SensorSpec::Type::Marker: {
         const MarkerKinematics k = m_sys.markerKinematics(m_kin, *it.marker);
         const int b = it.marker->body;
-        const Vec6 acc = b >= 0 ? Vec6(vdot.segment<6>(m_sys.block(b).v0)) : Vec6::Zero();
+        Vec6 acc = Vec6::Zero();  // of the body's frame; a point body's angular part stays zero
+        if (b >= 0) acc.head(k.frame) = vdot.segment(m_sys.block(b).v0, k.frame);
         const Mat3 toAxes = it.bodyAxes ? Mat3(k.body->A.transpose()) : Mat3::Identity();
         switch (it.quantity) {
           case Quantity::Position: put(toAxes * k.p); break;

@@ -47,7 +47,7 @@ std::string ModelCheck::str() const {
     << ", independent: " << rank << "\n"
     << "degrees of freedom: " << dof << "\n";
   if (!redundant.empty()) s << "note: " << redundancyNote(redundant) << "\n";
-  for (const auto& u : unconstrained) s << "not connected to ground by any joint (free-floating): body '" << u << "'\n";
+  for (const auto& u : unconstrained) s << "not connected to ground by any joint or force element (free-floating): body '" << u << "'\n";
   s << "initial constraint residual: " << initial_position_residual
     << ", after assembly: " << assembled_position_residual << " (velocity: " << assembled_velocity_residual << ")";
   return s.str();
@@ -240,10 +240,11 @@ ModelCheck Simulation::check() const {
   mc.redundant_elements = cr.elements;
   mc.dof = mc.coordinates - mc.rank;
 
-  // bodies without a joint path to ground; the topology's vertices 1.. are the System's
-  // bodies in the same order (rigid, flexible, virtual)
+  // bodies without a path to ground; the topology's vertices 1.. are the body table's bodies
   const Topology topology = buildTopology(m_model);
-  for (int v : topology.notConnectedToGround()) mc.unconstrained.push_back(topology.vertices()[v].name);
+  // a body that springs or bushings hold does not float free
+  for (int v : heldByForces(topology, m_model).notConnectedToGround())
+    mc.unconstrained.push_back(topology.vertices()[v].name);
   return mc;
 }
 

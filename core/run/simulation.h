@@ -95,7 +95,7 @@ struct ModelCheck {
   int dof = 0;                ///< coordinates - rank
   std::vector<std::string> redundant;     ///< joints/drivers with dependent rows (solved as they are)
   std::vector<RedundantConstraint> redundant_elements;  ///< the same, located in the model
-  std::vector<std::string> unconstrained; ///< bodies with no joint path to ground
+  std::vector<std::string> unconstrained; ///< bodies that no joint or two-ended force element ties to ground
   double initial_position_residual = 0.0; ///< max |Phi| before assembly
   double assembled_position_residual = 0.0;
   double assembled_velocity_residual = 0.0;

@@ -68,7 +68,8 @@ class Formulation {
   virtual int nq() const = 0;
   virtual int nv() const = 0;
   /// Leading velocity coordinates that form a frame [r_dot (3, global), omega' (3, body axes)]:
-  /// 6 for bodies, 0 for blocks without a pose. Frame blocks store [r, Euler parameters] first in q.
+  /// 6 for bodies, 3 for point bodies (r_dot only: their axes stay the global axes), 0 for blocks
+  /// without a pose. Frame blocks store [r, Euler parameters] first in q, point bodies [r].
   virtual int frameSize() const { return 6; }
   /// True when the block has no inertia: its velocities are algebraic (fixed by constraints).
   virtual bool massless() const { return false; }
@@ -130,6 +131,10 @@ struct MarkerKinematics {
   Mat36 Jp;                  ///< dp/dt = Jp v_body
   Vec3 sg;                   ///< A s (lever arm from body origin, global)
   const BodyKinematics* body;
+  /// The body's frame coordinates (Formulation::frameSize; 6 for ground): the columns of a
+  /// Jacobian above that are the body's own, frameColumns(Jp); a point body has the first three.
+  int frame = 6;
+  auto frameColumns(const Mat36& J) const { return J.leftCols(frame); }
   Mat36 axisJacobian(int k) const;         ///< d(axis_k)/dt = axisJacobian(k) v_body
   Vec3 axisRate(int k) const;              ///< omega x axis_k
   Vec3 axisBias(int k) const;              ///< omega x (omega x axis_k)

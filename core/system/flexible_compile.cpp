@@ -95,7 +95,7 @@ std::shared_ptr<GeometricStiffening> internalStiffening(const std::array<MatX, f
 
 }  // namespace
 
-void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
+void System::compileFlexibleBodies(const ModelSpec& model, Diagnostics& diag) {
   for (size_t i = 0; i < model.flexible_bodies.size(); ++i) {
     const FlexibleBodySpec& spec = model.flexible_bodies[i];
     const std::string where = "flexible_bodies[" + std::to_string(i) + "]";
@@ -231,8 +231,9 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     c->where = where + ".reference";
     addConstraint(std::move(c));
   }
+}
 
-  // virtual bodies
+void System::compileVirtualBodies(const ModelSpec& model, Diagnostics& diag) {
   for (size_t v = 0; v < model.virtual_bodies.size(); ++v) {
     const VirtualBodySpec& spec = model.virtual_bodies[v];
     const std::string where = "virtual_bodies[" + std::to_string(v) + "]";
@@ -297,6 +298,7 @@ void System::compileFlexible(const ModelSpec& model, Diagnostics& diag) {
     q0 << ki.r + ki.A * bk, pj.w(), pj.x(), pj.y(), pj.z();
     v0 << ki.rdot + ki.omega.cross(ki.A * bk) + ki.A * Phi[0] * ki.wdot, Aj.transpose() * ki.omega;
     const int b = addBlock(spec.name, std::make_unique<VirtualBodyFormulation>(), q0, v0);
+    addMarkers(b, spec.name, spec.markers);
     joint.initialize(ki.A, ki.w, Aj);
     const RigidFlexibleSingularity sing = joint.singularity(ki.A, ki.w, Aj);
     if (sing.nearSingular) diag.warning(where, who + ": " + sing.warning);

@@ -9,12 +9,13 @@ namespace flexim {
 
 namespace {
 
-/// Generalized force of a global force F applied at a marker point plus a global torque T.
-Vec6 generalized(const MarkerKinematics& k, const Vec3& F, const Vec3& T) {
+/// Generalized force of a global force F applied at a marker point plus a global torque T, over
+/// the frame coordinates of the marker's body (a point body takes F alone).
+auto generalized(const MarkerKinematics& k, const Vec3& F, const Vec3& T) {
   Vec6 g;
   g.head<3>() = F;
   g.tail<3>() = k.body->A.transpose() * (k.sg.cross(F) + T);
-  return g;
+  return Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>(g.head(k.frame));
 }
 
 class PointLoad final : public ForceElement {
@@ -161,12 +162,10 @@ double forcePower(const System& sys, const std::vector<int>& blocks, const Force
     const int b = blocks[k];
     if (b < 0) continue;
     const BodyKinematics& K = kin[b + 1];
-    if (sys.block(b).formulation->frameSize() == 6) {
-      P += rows.f[k].head<3>().dot(K.rdot) + rows.f[k].segment<3>(3).dot(K.omega_body);
-      if (K.wdot.size()) P += rows.f[k].tail(K.wdot.size()).dot(K.wdot);
-    } else {
-      P += rows.f[k].dot(K.wdot);
-    }
+    const int frame = sys.block(b).formulation->frameSize();
+    if (frame >= 3) P += rows.f[k].head<3>().dot(K.rdot);
+    if (frame == 6) P += rows.f[k].segment<3>(3).dot(K.omega_body);
+    if (K.wdot.size()) P += rows.f[k].tail(K.wdot.size()).dot(K.wdot);
   }
   return P;
 }

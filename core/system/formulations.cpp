@@ -35,10 +35,12 @@ void Formulation::subtractMassTimes(const BodyKinematics& k, const Eigen::Ref<co
 
 void Formulation::kinematics(const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& v, BodyKinematics& k) const {
   const int f = frameSize();
-  if (f == 6) {
+  if (f >= 3) {
     k.r = q.head<3>();
-    k.A = quaternionAt(q).normalized().toRotationMatrix();
     k.rdot = v.head<3>();
+  }
+  if (f == 6) {
+    k.A = quaternionAt(q).normalized().toRotationMatrix();
     k.omega_body = v.segment<3>(3);
     k.omega = k.A * k.omega_body;
   }
@@ -55,7 +57,7 @@ void Formulation::retract(Eigen::Ref<VecX> q, const Eigen::Ref<const VecX>& dx) 
     const double unit = 1.0 / r.norm();  // one division instead of four
     q.segment<4>(3) << unit * r.w(), unit * r.x(), unit * r.y(), unit * r.z();
   }
-  const int n = nv() - f;
+  const int n = nv() - (f == 6 ? 6 : 0);  // a point body's r is additive like the rest
   q.tail(n) += dx.tail(n);
 }
 
@@ -66,7 +68,7 @@ void Formulation::tangentDifference(const Eigen::Ref<const VecX>& q1, const Eige
     dx.head<3>() = q1.head<3>() - q0.head<3>();
     dx.segment<3>(3) = logMap(quaternionAt(q0).normalized().conjugate() * quaternionAt(q1).normalized());
   }
-  const int n = nv() - f;
+  const int n = nv() - (f == 6 ? 6 : 0);  // a point body's r is additive like the rest
   dx.tail(n) = q1.tail(n) - q0.tail(n);
 }
 
@@ -83,7 +85,7 @@ void Formulation::coordinateRate(const Eigen::Ref<const VecX>& q, const Eigen::R
     qdot(5) = 0.5 * (p(0) * w(1) + p(3) * w(0) - p(1) * w(2));
     qdot(6) = 0.5 * (p(0) * w(2) + p(1) * w(1) - p(2) * w(0));
   }
-  const int n = nv() - f;
+  const int n = nv() - (f == 6 ? 6 : 0);  // a point body's r is additive like the rest
   qdot.tail(n) = v.tail(n);
 }
 
@@ -92,13 +94,8 @@ void Formulation::normalize(Eigen::Ref<VecX> q) const {
 }
 
 void Formulation::userPose(const Eigen::Ref<const VecX>& q, Vec3& position, Quat& orientation) const {
-  if (frameSize() != 6) {
-    position.setZero();
-    orientation.setIdentity();
-    return;
-  }
-  position = q.head<3>();
-  orientation = quaternionAt(q).normalized();
+  position = frameSize() >= 3 ? Vec3(q.head<3>()) : Vec3::Zero();
+  orientation = frameSize() == 6 ? quaternionAt(q).normalized() : Quat::Identity();
 }
 
 // ---- rigid body ---------------------------------------------------------------------------------

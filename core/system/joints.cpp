@@ -126,7 +126,11 @@ class GeometricJoint final : public ConstraintElement {
     }
     for (int i = 0; i < 2; ++i)
       for (int j = 0; j < 2; ++j)
-        if (i == j || !m_pointOnly) out.at(i, j).topLeftCorner<6, 6>() += scale * K[i][j];
+        if (i == j || !m_pointOnly) {
+          // a point body (three frame coordinates) takes the translational part
+          MatX& target = out.at(i, j);
+          target += scale * K[i][j].topLeftCorner(target.rows(), target.cols());
+        }
   }
 
   void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double, ConstraintRows& out) const override {
@@ -138,8 +142,8 @@ class GeometricJoint final : public ConstraintElement {
       switch (p.kind) {
         case Prim::Point:
           out.phi.segment<3>(r) = d;
-          out.G[0].middleRows<3>(r) = -k1.Jp;
-          out.G[1].middleRows<3>(r) = k2.Jp;
+          out.G[0].middleRows<3>(r) = -k1.frameColumns(k1.Jp);
+          out.G[1].middleRows<3>(r) = k2.frameColumns(k2.Jp);
           out.gamma.segment<3>(r) = dbias;
           r += 3;
           break;

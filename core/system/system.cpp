@@ -4,6 +4,7 @@
 #include "core/model/validate.h"
 
 #include "core/base/rotation.h"
+#include "core/system/body_units.h"
 #include "core/system/flexible_elements.h"
 #include "core/system/force_elements.h"
 #include "core/system/joint_coordinates.h"
@@ -109,32 +110,13 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
   sys->m_bodies = BodyTable(model);
   sys->m_markers.resize(static_cast<std::size_t>(sys->m_bodies.size()) + 1);
   sys->m_markerIndex.resize(sys->m_markers.size());
-  auto addMarkers = [&](int body, const std::string& bodyName, const std::vector<MarkerSpec>& markers) {
-    for (const MarkerSpec& m : markers) {
-      MarkerRef ref;
-      ref.body = body;
-      ref.s = m.position;
-      ref.R = m.orientation.normalized().toRotationMatrix();
-      ref.label = bodyName + "." + m.name;
-      sys->m_markerIndex[body + 1].emplace(m.name, static_cast<int>(sys->m_markers[body + 1].size()));
-      sys->m_markers[body + 1].push_back(ref);
-    }
-  };
-  addMarkers(-1, kGroundName, model.ground_markers);
-  for (const RigidBodySpec& spec : model.bodies) {
-    const Quat p = spec.orientation.normalized();
-    VecX q0(7), v0(6);
-    q0 << spec.position, p.w(), p.x(), p.y(), p.z();
-    v0 << spec.velocity, p.toRotationMatrix().transpose() * spec.angular_velocity;
-    const Mat3 J = 0.5 * (spec.inertia + spec.inertia.transpose());
-    addMarkers(sys->addBlock(spec.name, std::make_unique<RigidBodyFormulation>(spec.mass, J), q0, v0), spec.name,
-               spec.markers);
-  }
-  // flexible bodies, virtual bodies (with their markers), reference conditions and rf joints
-  sys->compileFlexible(model, diag);
-  for (const VirtualBodySpec& v : model.virtual_bodies) {
-    const int b = sys->bodyIndex(v.name);
-    if (b >= 0) addMarkers(b, v.name, v.markers);
+  sys->addMarkers(-1, kGroundName, model.ground_markers);
+  // each body kind's unit adds its blocks and markers (and a flexible body's reference conditions,
+  // a virtual body's rigid-flexible joint), in the kinds' order
+  for (const BodyKindDescription& kind : bodyKinds()) {
+    const BodyUnit* unit = findBodyUnit(kind.key);
+    if (!unit) throw FleximError("internal: body kind '" + kind.key + "' has no unit in core/system");
+    (*unit)(*sys, model, diag);
   }
   if (diag.hasErrors()) return nullptr;
   for (const BodyEntry& e : sys->m_bodies.entries())
@@ -210,6 +192,18 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
 
   if (diag.hasErrors()) return nullptr;
   return sys;
+}
+
+void System::addMarkers(int block, const std::string& bodyName, const std::vector<MarkerSpec>& markers) {
+  for (const MarkerSpec& m : markers) {
+    MarkerRef ref;
+    ref.body = block;
+    ref.s = m.position;
+    ref.R = m.orientation.normalized().toRotationMatrix();
+    ref.label = bodyName + "." + m.name;
+    m_markerIndex[block + 1].emplace(m.name, static_cast<int>(m_markers[block + 1].size()));
+    m_markers[block + 1].push_back(ref);
+  }
 }
 
 int System::addBlock(std::string name, std::unique_ptr<Formulation> formulation, const VecX& q, const VecX& v) {
@@ -289,6 +283,7 @@ MarkerKinematics System::markerKinematics(const std::vector<BodyKinematics>& kin
   if (withAxes) k.axes = B.A * m.R;
   k.Jp.leftCols<3>().setIdentity();
   k.Jp.rightCols<3>() = -B.A * skew(m.s);
+  if (m.body >= 0) k.frame = m_blocks[m.body].formulation->frameSize();
   return k;
 }
 

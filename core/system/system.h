@@ -31,7 +31,7 @@ struct Block {
   std::unique_ptr<Formulation> formulation;
   int nq() const { return m_nq; }
   int nv() const { return m_nv; }
-  bool hasFrame() const { return formulation->frameSize() == 6; }
+  bool hasFrame() const { return formulation->frameSize() > 0; }  ///< a body (with a pose), not a coordinate
 
  private:
   friend class System;
@@ -72,6 +72,12 @@ class System {
   void addForce(std::unique_ptr<ForceElement> element) { m_forces.push_back(std::move(element)); }
   /// Adds a coordinate block; returns its index. `q`, `v` are its initial coordinates.
   int addBlock(std::string name, std::unique_ptr<Formulation> formulation, const VecX& q, const VecX& v);
+  /// Adds the markers of the body of block `block` (-1: ground), named "bodyName.marker" in messages.
+  void addMarkers(int block, const std::string& bodyName, const std::vector<MarkerSpec>& markers);
+  /// The units of the flexible and the virtual bodies (core/system/body_units.h): their blocks,
+  /// reference conditions and rigid-flexible joints (flexible_compile.cpp).
+  void compileFlexibleBodies(const ModelSpec& model, Diagnostics& diag);
+  void compileVirtualBodies(const ModelSpec& model, Diagnostics& diag);
 
   /// The coordinate block a model joint owns (its angle or translation), -1 when it has none.
   int jointCoordinate(int joint) const {
@@ -137,8 +143,6 @@ class System {
   std::vector<RowKind> m_rowKinds;
   bool m_unilateral = false;
   State m_initial;
-  /// Flexible and virtual bodies, their reference conditions and rf joints (flexible_compile.cpp).
-  void compileFlexible(const ModelSpec& model, Diagnostics& diag);
   /// Velocity sizes of the touched blocks (valid until the next call on this thread).
   const std::vector<int>& blockSizes(const std::vector<int>& blocks) const;
   std::vector<std::vector<MarkerRef>> m_markers;  ///< [body+1][marker], index 0 = ground

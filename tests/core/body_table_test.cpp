@@ -124,7 +124,8 @@ class BodyTableTest : public QObject {
     Diagnostics diag;
     QVERIFY2(io::loadModelFile(file.toStdString(), m, diag), diag.str().c_str());
     const BodyTable table(m);
-    QCOMPARE(std::size_t(table.size()), m.bodies.size() + m.flexible_bodies.size() + m.virtual_bodies.size());
+    QCOMPARE(std::size_t(table.size()),
+             m.bodies.size() + m.flexible_bodies.size() + m.virtual_bodies.size() + m.point_masses.size());
     const auto sys = System::compile(m, diag);
     QVERIFY2(sys, diag.str().c_str());
     QVERIFY(sys->bodyTable() == table);
@@ -133,6 +134,7 @@ class BodyTableTest : public QObject {
       QCOMPARE(sys->flexibleBody(e.pose) != nullptr, e.kind->deformable);
       QCOMPARE(sys->block(e.pose).formulation->massless(), e.kind->massless);
       QVERIFY(sys->block(e.pose).hasFrame());
+      QCOMPARE(sys->block(e.pose).formulation->frameSize(), e.kind->rotates ? 6 : 3);
     }
     for (int b = table.size(); b < sys->nblocks(); ++b) QVERIFY(!sys->block(b).hasFrame());  // joint coordinates
 

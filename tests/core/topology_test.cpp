@@ -173,7 +173,7 @@ class TopologyTest : public QObject {
                      "slider_crank_flexible_rect_mac.json",
                      "slider_crank_rigid.json", "slider_crank_visual.json", "spatial_mechanism.json", "screw_lift.json",
                      "pendulum_stop.json", "n_four_bar_2.json", "n_four_bar_10.json", "bricard.json",
-                     "andrews_squeezer.json", "engine_mount.json"};
+                     "andrews_squeezer.json", "engine_mount.json", "hanging_chain.json"};
     QStringList files;
     for (const auto& entry : std::filesystem::directory_iterator(examplePath("")))
       if (entry.path().extension() == ".json") files << QString::fromStdString(entry.path().filename().string());
@@ -196,6 +196,14 @@ class TopologyTest : public QObject {
     QVERIFY(held.notConnectedToGround().empty());
     QCOMPARE(held.elementCount(EdgeKind::Force), 1);
     QCOMPARE(int(held.components().size()), 1);
+    // point masses on springs: held, and counted as point masses
+    ModelSpec chain;
+    QVERIFY2(io::loadModelFile(examplePath("hanging_chain.json"), chain, diag), diag.str().c_str());
+    const Topology links = buildTopology(chain);
+    QCOMPARE(countKind(links, VertexKind::PointMass), 5);
+    QCOMPARE(int(links.notConnectedToGround().size()), 5);
+    QVERIFY(heldByForces(links, chain).notConnectedToGround().empty());
+    QVERIFY2(describe(links).find("5 bodies (5 point-mass)") != std::string::npos, describe(links).c_str());
     // a point load holds nothing
     m.forces[0].type = ForceType::PointForce;
     QCOMPARE(heldByForces(t, m).notConnectedToGround(), std::vector<int>{t.vertex("engine")});
