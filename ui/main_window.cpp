@@ -1,16 +1,11 @@
 #include "ui/main_window.h"
 
 #include "core/base/versions.h"
-#include "io/csv_writer.h"
-#include "io/fe/import.h"
-#include "io/fe/reduced_body_file.h"
-#include "io/model_json.h"
-#include "render/model_scene.h"
 #include "render/versions.h"
-#include "ui/animation_export.h"
 #include "ui/display_toolbar.h"
 #include "ui/display_units.h"
-#include "ui/fe_reduction_job.h"
+#include "ui/item_actions.h"
+#include "ui/item_dialog.h"
 #include "ui/messages_panel.h"
 #include "ui/mode_browser.h"
 #include "ui/model_document.h"
@@ -19,67 +14,52 @@
 #include "ui/playback_bar.h"
 #include "ui/plot_panel.h"
 #include "ui/property_panel.h"
-#include "ui/simulation_controller.h"
-#include "io/model_check.h"
-#include "ui/item_actions.h"
-#include "ui/item_dialog.h"
 #include "ui/recovery.h"
 #include "ui/vtk_viewport.h"
-
-#include <algorithm>
-#include <utility>
-#include <cmath>
 
 #include <QAction>
 #include <QActionGroup>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
-#include <QCoreApplication>
-#include <QDir>
-#include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QMimeData>
 #include <QPainter>
 #include <QProgressBar>
-#include <QProgressDialog>
-#include <QPushButton>
-#include <QLocale>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
-#include <QTableWidget>
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoView>
 #include <QVBoxLayout>
 
-namespace flexim::ui {
+#include <algorithm>
+#include <utility>
 
+namespace flexim::ui {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("Flexim"));
   resize(1200, 800);
   m_scene = std::make_unique<render::ModelScene>();
   m_scene->setStressUnit(stressUnit().unit.toStdString(), stressUnit().factor);
-  m_controller = new SimulationController(this);
   m_document = new ModelDocument(this);
   m_itemActions = new ItemActions(m_document, this);
-  m_recovery = new Recovery(m_document, this);
   setAcceptDrops(true);
 
   createCentralArea();
+  // the run and the files report to Messages, and the plots draw the run's results: they come
+  // before the docks that hold them
+  m_messages = new MessagesPanel(this);
+  m_run = new RunSession(*m_document, *m_scene, *m_viewport, *m_playback, *m_messages, this);
+  m_plots = new PlotPanel(m_run->results(), this);
+  m_files = new DocumentFiles(*m_document, *m_run, *m_messages, *m_playback, *m_viewport, *m_plots, this);
   createDocks();
   createActions();
   createMenus();
-  createToolBar();
 
   m_statusText = new QLabel(tr("No model"), this);
   m_progress = new QProgressBar(this);
@@ -95,25 +75,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   statusBar()->addPermanentWidget(m_progress);
   m_orientationHandle = new OrientationHandle(*m_document, *m_scene, *m_viewport, this);
   connect(m_orientationHandle, &OrientationHandle::status, m_statusText, &QLabel::setText);
+  connectRunAndFiles();
 
-  connect(m_controller, &SimulationController::runStarted, this, &MainWindow::onRunStarted);
-  connect(m_controller, &SimulationController::samplesArrived, this, &MainWindow::onSamplesArrived);
-  connect(m_controller, &SimulationController::runFinished, this, &MainWindow::onRunFinished);
-  connect(m_controller, &SimulationController::progressChanged, this,
-          [this](double fraction) { m_progress->setValue(int(fraction * 1000.0 + 0.5)); });
-  connect(m_controller, &SimulationController::timeReached, this, [this](double t, double tEnd, long steps) {
-    // simulated time, steps per second and an estimate of the time left, from the rate so far
-    // (pauses excluded)
-    const double wall = m_runClock.elapsed() / 1000.0 - m_pausedSeconds;
-    QString text = tr("t = %1 / %2 s").arg(t, 0, 'g', 4).arg(tEnd, 0, 'g', 4);
-    if (wall > 0.5 && steps > 0) text += tr(" · %1 steps/s").arg(double(steps) / wall, 0, 'f', 0);
-    if (t > 0 && wall > 1.0 && tEnd > t) {
-      const double left = (tEnd - t) * wall / t;
-      text += left < 60 ? tr(" · %1 s left").arg(std::ceil(left)) : tr(" · %1 min left").arg(std::ceil(left / 60));
-    }
-    if (m_controller->isPaused()) text += tr(" · paused");
-    m_progress->setFormat(text);
-  });
   connect(m_messages, &MessagesPanel::whereActivated, this, [this](const QString& where) {
     const ItemId id = m_document->itemAtPath(where.toStdString());
     if (id != ModelDocument::kNoItem) m_document->select(id);
@@ -162,12 +125,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     if (m_viewport->isDragging()) m_viewport->cancelDrag();  // a turn with the handle
     else m_itemActions->cancelPlacing();
   });
-  connect(m_plots, &PlotPanel::layoutChanged, this, &MainWindow::rememberPlots);
-  m_liveViewTimer.setSingleShot(true);
-  m_rangeTimer.setInterval(0);
-  connect(&m_rangeTimer, &QTimer::timeout, this, &MainWindow::feedColourRange);
-  m_liveViewTimer.setInterval(80);
-  connect(&m_liveViewTimer, &QTimer::timeout, m_viewport, qOverload<>(&QWidget::update));
   // the item under the mouse gets a thin box and its name in the tool tip: what a click would pick
   connect(m_viewport, &VtkViewport::hovered, this, [this](double x, double y) {
     const std::string item = x < 0 ? std::string() : m_scene->pick(x, y).item;
@@ -185,10 +142,57 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() {
   // stop the worker before the scene and stores it feeds go away
-  delete m_controller;
-  m_controller = nullptr;
+  delete m_run;
+  m_run = nullptr;
   delete m_orientationHandle;  // takes its rings out of the scene's renderer while both live
   m_orientationHandle = nullptr;
+}
+
+void MainWindow::connectRunAndFiles() {
+  connect(m_run, &RunSession::status, m_statusText, &QLabel::setText);
+  connect(m_run, &RunSession::progress, m_progress, &QProgressBar::setValue);
+  connect(m_run, &RunSession::progressText, m_progress, &QProgressBar::setFormat);
+  connect(m_run, &RunSession::stateChanged, this, &MainWindow::updateActions);
+  connect(m_run, &RunSession::restartRequested, this, &MainWindow::startRun);
+  connect(m_run, &RunSession::started, this, [this](const std::vector<Channel>& channels) {
+    m_orientationHandle->setEnabled(false);
+    m_modes->stop();
+    m_plots->setChannels(channels);
+    // sensors made by picking ("plot this point"): their channels in a plot of their own
+    for (const QString& sensor : std::exchange(m_plotOnNextRun, {})) {
+      QStringList names;
+      for (const Channel& c : channels)
+        if (QString::fromStdString(c.name).startsWith(sensor + ".")) names << QString::fromStdString(c.name);
+      if (names.isEmpty()) continue;
+      PlotView* plot = m_plots->addPlot();
+      for (const QString& name : names) plot->addChannel(name.toStdString());
+      if (auto* dock = findChild<QDockWidget*>("plotsDock")) dock->raise();
+    }
+  });
+  connect(m_run, &RunSession::samplesAppended, m_plots, &PlotPanel::samplesAppended);
+  connect(m_run, &RunSession::finished, this, [this](const RunSummary& summary) {
+    m_plots->refreshAll();
+    // the whole motion in view (Home frames it too); a followed body keeps the camera it set
+    if (m_scene->followedBody() < 0) frameIfOutOfView();
+    updateActions();
+    emit runFinished(summary.ok);
+  });
+  connect(m_files, &DocumentFiles::status, m_statusText, &QLabel::setText);
+  connect(m_files, &DocumentFiles::modelShown, this, &MainWindow::onDocumentReset);
+  connect(m_files, &DocumentFiles::sourceChanged, this, [this] {
+    updateTitle();
+    updateActions();
+  });
+  connect(m_files, &DocumentFiles::openFailed, this, &MainWindow::openFailed);
+  connect(m_files, &DocumentFiles::reducedBodyShown, this, [this] {
+    if (auto* dock = findChild<QDockWidget*>("modesDock")) {
+      dock->show();
+      dock->raise();
+    }
+    m_modes->showFirstElasticMode();
+    // frame the body in the view as it is once the Modes panel has taken its place
+    QTimer::singleShot(0, m_viewport, &VtkViewport::resetView);
+  });
 }
 
 void MainWindow::createCentralArea() {
@@ -241,12 +245,10 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::RightDockWidgetArea, historyDock);
   historyDock->hide();  // View > History shows it
 
-  m_messages = new MessagesPanel(this);
   auto* messagesDock = new QDockWidget(tr("Messages"), this);
   messagesDock->setObjectName("messagesDock");
   messagesDock->setWidget(m_messages);
   addDockWidget(Qt::BottomDockWidgetArea, messagesDock);
-  m_plots = new PlotPanel(m_results, this);
   auto* plotsDock = new QDockWidget(tr("Plots"), this);
   plotsDock->setObjectName("plotsDock");
   plotsDock->setWidget(m_plots);
@@ -263,26 +265,6 @@ void MainWindow::createDocks() {
 }
 
 void MainWindow::createActions() {
-  m_newAction = new QAction(tr("&New model"), this);
-  m_newAction->setObjectName("actionNew");
-  m_newAction->setShortcut(QKeySequence::New);
-  connect(m_newAction, &QAction::triggered, this, &MainWindow::onNewRequested);
-
-  m_saveAction = new QAction(tr("&Save"), this);
-  m_saveAction->setObjectName("actionSave");
-  m_saveAction->setShortcut(QKeySequence::Save);
-  connect(m_saveAction, &QAction::triggered, this, &MainWindow::onSaveRequested);
-
-  m_saveAsAction = new QAction(tr("Save &as…"), this);
-  m_saveAsAction->setObjectName("actionSaveAs");
-  m_saveAsAction->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
-  connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::onSaveAsRequested);
-
-  m_revertAction = new QAction(tr("Re&vert"), this);
-  m_revertAction->setObjectName("actionRevert");
-  m_revertAction->setToolTip(tr("Read the model file again, dropping the changes since it was saved"));
-  connect(m_revertAction, &QAction::triggered, this, &MainWindow::onRevertRequested);
-
   // the actions' text follows the command they undo ("Undo Edit rigid body 'crank' mass")
   m_undoAction = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
   m_undoAction->setObjectName("actionUndo");
@@ -290,16 +272,6 @@ void MainWindow::createActions() {
   m_redoAction = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
   m_redoAction->setObjectName("actionRedo");
   m_redoAction->setShortcuts({QKeySequence(tr("Ctrl+Shift+Z")), QKeySequence(tr("Ctrl+Y"))});
-
-  m_openAction = new QAction(tr("&Open model…"), this);
-  m_openAction->setObjectName("actionOpen");  // found by tests and automation
-  m_openAction->setShortcut(QKeySequence::Open);
-  connect(m_openAction, &QAction::triggered, this, &MainWindow::onOpenRequested);
-
-  m_exportAction = new QAction(tr("&Export results CSV…"), this);
-  m_exportAction->setObjectName("actionExportCsv");
-  m_exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
-  connect(m_exportAction, &QAction::triggered, this, &MainWindow::onExportRequested);
 
   m_quitAction = new QAction(tr("&Quit"), this);
   m_quitAction->setObjectName("actionQuit");
@@ -321,13 +293,16 @@ void MainWindow::createActions() {
   m_cancelAction = new QAction(tr("&Cancel"), this);
   m_cancelAction->setObjectName("actionCancel");
   m_cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
-  connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelRun);
+  connect(m_cancelAction, &QAction::triggered, m_run, &RunSession::cancel);
   m_checkAction = new QAction(tr("C&heck model"), this);
   m_checkAction->setObjectName("actionCheckModel");
   m_checkAction->setShortcut(QKeySequence(Qt::Key_F7));
   m_checkAction->setStatusTip(tr("Degrees of freedom, redundant joints, unconnected bodies, virtual-body nodes, "
                                  "stale reduced bodies: each message selects its item"));
-  connect(m_checkAction, &QAction::triggered, this, &MainWindow::checkModel);
+  connect(m_checkAction, &QAction::triggered, this, [this] {
+    m_run->checkModel(m_files->modelDirectory());
+    if (auto* dock = findChild<QDockWidget*>("messagesDock")) dock->raise();
+  });
   m_solverSettingsAction = new QAction(tr("Solver &settings…"), this);
   m_solverSettingsAction->setObjectName("actionSolverSettings");
   m_solverSettingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F5));
@@ -371,11 +346,10 @@ void MainWindow::createActions() {
 
   m_display = new DisplayToolBar(*m_scene, this);
   connect(m_display, &DisplayToolBar::displayChanged, this, [this] {
-    m_tracePath.clear();  // drawn with the deformation scale
-    updateTrace(m_playback->currentFrame());
+    m_run->redrawTrace();
     m_viewport->update();
   });
-  connect(m_display, &DisplayToolBar::contourChanged, this, &MainWindow::refeedColourRange);
+  connect(m_display, &DisplayToolBar::contourChanged, m_run, &RunSession::refeedColourRange);
 
   m_traceAction = new QAction(tr("&Trace picked point"), this);
   m_traceAction->setObjectName("actionTrace");
@@ -383,55 +357,16 @@ void MainWindow::createActions() {
   m_traceAction->setToolTip(tr("Draw the path of the point clicked last (a flexible body's nearest FE node, "
                                "or a point fixed to a body)"));
   connect(m_traceAction, &QAction::triggered, this, [this] {
-    if (!traceLastPick()) m_statusText->setText(tr("Click a point on a body first, then trace it"));
+    if (!m_run->trace(m_lastPick)) m_statusText->setText(tr("Click a point on a body first, then trace it"));
   });
   m_clearTraceAction = new QAction(tr("C&lear trace"), this);
   m_clearTraceAction->setObjectName("actionClearTrace");
-  connect(m_clearTraceAction, &QAction::triggered, this, &MainWindow::clearTrace);
-
-  m_exportAnimationAction = new QAction(tr("Export &animation…"), this);
-  m_exportAnimationAction->setObjectName("actionExportAnimation");
-  m_exportAnimationAction->setToolTip(tr("Write the animation as an Ogg Theora video (.ogv) or a PNG frame sequence"));
-  connect(m_exportAnimationAction, &QAction::triggered, this, [this] {
-    QString filter;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export animation"), QStringLiteral("animation.ogv"),
-                                                      tr("Ogg Theora video (*.ogv);;PNG frame sequence (*.png)"), &filter);
-    if (!path.isEmpty()) exportAnimation(path);
-  });
-  m_exportImageAction = new QAction(tr("Export &view image…"), this);
-  m_exportImageAction->setObjectName("actionExportImage");
-  connect(m_exportImageAction, &QAction::triggered, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export view image"), QStringLiteral("view.png"),
-                                                      tr("PNG images (*.png)"));
-    if (!path.isEmpty()) exportViewImage(path);
-  });
+  connect(m_clearTraceAction, &QAction::triggered, m_run, &RunSession::clearTrace);
 }
-
-void MainWindow::createToolBar() {
-  m_viewToolBar = addToolBar(tr("View"));
-  m_viewToolBar->setObjectName("viewToolBar");
-  m_viewToolBar->addAction(m_resetCameraAction);
-  m_viewToolBar->addAction(m_showMarkersAction);
-  addToolBar(m_display);
-}
-
-QDoubleSpinBox* MainWindow::deformationScaleBox() const { return m_display->deformationScaleBox(); }
 
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(m_newAction);
-  file->addAction(m_openAction);
-  m_recentMenu = file->addMenu(tr("Open &recent"));
-  m_recentMenu->setObjectName("menuRecent");
-  updateRecentFiles(QString());
-  file->addAction(m_saveAction);
-  file->addAction(m_saveAsAction);
-  file->addAction(m_revertAction);
-  file->addSeparator();
-  file->addAction(m_itemActions->importFeAction());
-  file->addAction(m_exportAction);
-  file->addAction(m_exportImageAction);
-  file->addAction(m_exportAnimationAction);
+  m_files->fillFileMenu(file, m_itemActions->importFeAction());
   file->addSeparator();
   file->addAction(m_quitAction);
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
@@ -460,38 +395,7 @@ void MainWindow::createMenus() {
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(m_resetCameraAction);
   view->addAction(m_followBodyAction);
-  QMenu* camera = view->addMenu(tr("&Camera"));
-  camera->setObjectName("menuCamera");
-  const auto preset = [this, camera](const QString& text, render::ViewPreset p, const QString& name, QKeySequence key) {
-    QAction* a = camera->addAction(text, this, [this, p] {
-      m_viewport->animateCamera([this, p] { m_scene->viewFrom(p); });
-      m_viewport->update();
-    });
-    a->setObjectName(name);
-    a->setShortcut(key);
-  };
-  preset(tr("&Front"), render::ViewPreset::Front, "actionViewFront", QKeySequence(tr("Ctrl+1")));
-  preset(tr("&Right"), render::ViewPreset::Right, "actionViewRight", QKeySequence(tr("Ctrl+3")));
-  preset(tr("&Top"), render::ViewPreset::Top, "actionViewTop", QKeySequence(tr("Ctrl+7")));
-  preset(tr("&Back"), render::ViewPreset::Back, "actionViewBack", QKeySequence(tr("Ctrl+Alt+1")));
-  preset(tr("&Left"), render::ViewPreset::Left, "actionViewLeft", QKeySequence(tr("Ctrl+Alt+3")));
-  preset(tr("B&ottom"), render::ViewPreset::Bottom, "actionViewBottom", QKeySequence(tr("Ctrl+Alt+7")));
-  preset(tr("&Isometric"), render::ViewPreset::Isometric, "actionViewIso", QKeySequence(tr("Ctrl+5")));
-  camera->addSeparator();
-  QAction* fit = camera->addAction(tr("Fit &selection"), this, [this] {
-    const std::string item = m_document->itemPath(m_document->selected());
-    m_viewport->animateCamera([this, item] { m_scene->fitItem(item); });
-  });
-  fit->setObjectName("actionFitSelection");
-  fit->setShortcut(QKeySequence(Qt::Key_F));
-  QAction* parallel = camera->addAction(tr("&Parallel projection"));
-  parallel->setObjectName("actionParallel");
-  parallel->setCheckable(true);
-  parallel->setShortcut(QKeySequence(tr("Ctrl+0")));
-  connect(parallel, &QAction::toggled, this, [this](bool on) {
-    m_scene->setParallelProjection(on);
-    m_viewport->update();
-  });
+  createCameraMenu(view);
   view->addAction(m_showMarkersAction);
   view->addAction(m_display->colourAction());
   view->addAction(m_display->undeformedAction());
@@ -524,14 +428,54 @@ void MainWindow::createMenus() {
   animation->addAction(m_traceAction);
   animation->addAction(m_clearTraceAction);
   animation->addSeparator();
-  animation->addAction(m_exportAnimationAction);
+  animation->addAction(m_files->exportAnimationAction());
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QMenu* examples = help->addMenu(tr("&Examples"));
   examples->setObjectName("menuExamples");
-  fillExamplesMenu(examples);
+  m_files->fillExamplesMenu(examples);
   QAction* about = help->addAction(tr("&About Flexim"), this,
                                    [this] { QMessageBox::about(this, tr("About Flexim"), aboutText()); });
   about->setObjectName("actionAbout");
+  m_viewToolBar = addToolBar(tr("View"));
+  m_viewToolBar->setObjectName("viewToolBar");
+  m_viewToolBar->addAction(m_resetCameraAction);
+  m_viewToolBar->addAction(m_showMarkersAction);
+  addToolBar(m_display);
+}
+
+void MainWindow::createCameraMenu(QMenu* view) {
+  QMenu* camera = view->addMenu(tr("&Camera"));
+  camera->setObjectName("menuCamera");
+  const auto preset = [this, camera](const QString& text, render::ViewPreset p, const QString& name, QKeySequence key) {
+    QAction* a = camera->addAction(text, this, [this, p] {
+      m_viewport->animateCamera([this, p] { m_scene->viewFrom(p); });
+      m_viewport->update();
+    });
+    a->setObjectName(name);
+    a->setShortcut(key);
+  };
+  preset(tr("&Front"), render::ViewPreset::Front, "actionViewFront", QKeySequence(tr("Ctrl+1")));
+  preset(tr("&Right"), render::ViewPreset::Right, "actionViewRight", QKeySequence(tr("Ctrl+3")));
+  preset(tr("&Top"), render::ViewPreset::Top, "actionViewTop", QKeySequence(tr("Ctrl+7")));
+  preset(tr("&Back"), render::ViewPreset::Back, "actionViewBack", QKeySequence(tr("Ctrl+Alt+1")));
+  preset(tr("&Left"), render::ViewPreset::Left, "actionViewLeft", QKeySequence(tr("Ctrl+Alt+3")));
+  preset(tr("B&ottom"), render::ViewPreset::Bottom, "actionViewBottom", QKeySequence(tr("Ctrl+Alt+7")));
+  preset(tr("&Isometric"), render::ViewPreset::Isometric, "actionViewIso", QKeySequence(tr("Ctrl+5")));
+  camera->addSeparator();
+  QAction* fit = camera->addAction(tr("Fit &selection"), this, [this] {
+    const std::string item = m_document->itemPath(m_document->selected());
+    m_viewport->animateCamera([this, item] { m_scene->fitItem(item); });
+  });
+  fit->setObjectName("actionFitSelection");
+  fit->setShortcut(QKeySequence(Qt::Key_F));
+  QAction* parallel = camera->addAction(tr("&Parallel projection"));
+  parallel->setObjectName("actionParallel");
+  parallel->setCheckable(true);
+  parallel->setShortcut(QKeySequence(tr("Ctrl+0")));
+  connect(parallel, &QAction::toggled, this, [this](bool on) {
+    m_scene->setParallelProjection(on);
+    m_viewport->update();
+  });
 }
 
 QString MainWindow::aboutText() const {
@@ -550,220 +494,76 @@ void MainWindow::restoreLayout() {
   restoreGeometry(settings.value("window/geometry").toByteArray());
   restoreState(settings.value("window/state").toByteArray());
   m_restoredLayout = true;
+  m_files->rememberPlotsPerFile();
 }
 
 void MainWindow::updateActions() {
   const bool running = isRunning();
-  m_openAction->setEnabled(!running);
-  m_newAction->setEnabled(!running);
-  m_recentMenu->setEnabled(!running);
-  m_saveAction->setEnabled(m_hasModel);
-  m_saveAsAction->setEnabled(m_hasModel);
-  m_revertAction->setEnabled(m_hasModel && !running && !m_document->path().isEmpty());
-  m_runAction->setEnabled(m_hasModel && !running);
-  m_solverSettingsAction->setEnabled(m_hasModel && !running);
-  m_checkAction->setEnabled(m_hasModel);
+  const bool hasModel = m_files->hasModel();
+  m_files->updateActions(running);
+  m_runAction->setEnabled(hasModel && !running);
+  m_solverSettingsAction->setEnabled(hasModel && !running);
+  m_checkAction->setEnabled(hasModel);
   m_itemActions->setEditable(!running);
   m_cancelAction->setEnabled(running);
   m_pauseAction->setEnabled(running);
-  if (!running) {
+  {
     const QSignalBlocker block(m_pauseAction);
-    m_pauseAction->setChecked(false);
+    m_pauseAction->setChecked(isRunPaused());  // still paused after a Resume the edit kept from going on
   }
   m_pauseAction->setText(m_pauseAction->isChecked() ? tr("&Resume") : tr("&Pause"));
-  m_exportAction->setEnabled(!running && !m_results.empty());
-  const bool flexible = m_hasModel && !model().flexible_bodies.empty();
-  m_display->setFlexibleControlsEnabled(flexible);
-  m_exportAnimationAction->setEnabled(!running && !m_results.empty());
+  m_display->setFlexibleControlsEnabled(hasModel && !model().flexible_bodies.empty());
+}
+
+bool MainWindow::startRun() {
+  if (!m_files->hasModel()) {
+    m_messages->add(Severity::Error, tr("simulation"), tr("no model loaded; use File > Open model"));
+    return false;
+  }
+  return m_run->start(m_files->modelDirectory());
+}
+
+void MainWindow::setRunPaused(bool paused) {
+  m_run->setPaused(paused);
+  updateActions();  // the action shows whether the run is paused now
 }
 
 const ModelSpec& MainWindow::model() const { return m_document->model(); }
 
-void MainWindow::onDocumentReset() {
-  const ModelSpec& m = model();
-  m_hasModel = true;
-  m_results.reset({});
-  m_plots->setChannels({});
-  m_playback->clear();
-  m_progress->setValue(0);
-  m_progress->setFormat(tr("%p%"));
+QDoubleSpinBox* MainWindow::deformationScaleBox() const { return m_display->deformationScaleBox(); }
 
-  Diagnostics diag;
-  m_scene->setBaseDirectory(modelDirectory().toStdString());
-  m_viewport->stopCamera();
-  m_scene->build(m, &diag);
-  m_followBodyAction->setChecked(false);  // a new model: nothing to follow
-  m_showingLaterFrame = false;
-  updateOrientationHandle();
-  m_trace = {};
-  m_tracePath.clear();
-  m_messages->add(diag);
-  if (auto* dock = findChild<QDockWidget*>("modesDock")) dock->setVisible(!m.flexible_bodies.empty());
-  m_viewport->update();
-  updateTitle();
-  updateDofCount();
-
-  const QString name = m.name.empty() ? QFileInfo(m_modelSource).fileName() : QString::fromStdString(m.name);
-  if (m.flexible_bodies.empty())
-    m_statusText->setText(tr("Loaded %1: %2 bodies, %3 joints").arg(name).arg(m.bodies.size()).arg(m.joints.size()));
-  else
-    m_statusText->setText(tr("Loaded %1: %2 rigid, %3 flexible, %4 virtual bodies, %5 joints")
-                              .arg(name)
-                              .arg(m.bodies.size())
-                              .arg(m.flexible_bodies.size())
-                              .arg(m.virtual_bodies.size())
-                              .arg(m.joints.size()));
-  m_messages->add(Severity::Info, m_modelSource, tr("model loaded"));
-  updateActions();
-  emit modelLoaded();
+QImage MainWindow::grabWindowImage() {
+  // compose explicitly: a plain widget grab may not include the OpenGL view under every platform
+  QImage image = grab().toImage().convertToFormat(QImage::Format_RGB32);
+  const QImage view = m_viewport->screenshot();
+  QPainter painter(&image);
+  painter.drawImage(QRect(m_viewport->mapTo(this, QPoint(0, 0)), m_viewport->size()), view);
+  return image;
 }
 
-void MainWindow::onFieldChanged() {
-  if (isRunPaused()) m_editedWhilePaused = true;  // the run goes on with it on Resume
-  // an edit is drawn at once, seen from where the user was looking
-  Diagnostics diag;
-  m_scene->setBaseDirectory(modelDirectory().toStdString());
-  m_scene->build(model(), &diag, true);
-  // a paused run keeps showing where it stands (the same bodies drawn at its last sample)
-  if (isRunPaused() && !m_results.empty() && m_results.bodies() == m_scene->bodyTable())
-    m_scene->setSample(m_results.sample(m_results.size() - 1));
-  applyFollowedBody();
-  m_showingLaterFrame = false;
-  updateOrientationHandle();
-  m_trace = {};  // the bodies may have changed
-  m_tracePath.clear();
-  m_messages->add(diag);  // e.g. a visual mesh that cannot be read
-  m_viewport->update();
-  updateActions();
-  updateDofCount();
-}
-
-void MainWindow::onViewportClicked(double x, double y) {
-  const render::PickResult hit = m_scene->pick(x, y);
-  if (m_itemActions->placing()) {
-    placeVirtualBody(hit);
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!m_files->maybeSave()) {
+    event->ignore();
     return;
   }
-  if (!hit.item.empty()) m_itemActions->setLastPick(hit);
-  m_lastPick = hit;
-  const ItemId id = hit.item.empty() ? ModelDocument::kNoItem : m_document->itemAtPath(hit.item);
-  m_document->select(id);
-  if (id == ModelDocument::kNoItem) {
-    m_pickReadout.clear();
-    return;
+  m_files->recovery()->discard();  // closed on purpose: nothing to recover
+  if (m_restoredLayout) {  // the application's window: remember its layout for the next start
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
   }
-  const auto vec = [](const Vec3& v, double scale) {
-    return QString("(%1, %2, %3)").arg(v.x() * scale, 0, 'g', 5).arg(v.y() * scale, 0, 'g', 5).arg(v.z() * scale, 0, 'g', 5);
-  };
-  m_pickReadout = m_document->itemLabel(id);
-  if (hit.node_id >= 0)
-    m_pickReadout += tr(": node %1 at %2 m, elastic displacement %3 mm (body axes)")
-                         .arg(hit.node_id)
-                         .arg(vec(hit.node_position, 1.0), vec(hit.node_displacement, 1e3));
-  else
-    m_pickReadout += tr(" at %1 m").arg(vec(hit.point, 1.0));
-  m_statusText->setText(m_pickReadout);
+  event->accept();
 }
 
-void MainWindow::placeVirtualBody(const render::PickResult& hit) {
-  QString message;
-  if (!m_itemActions->placeAt(hit, message)) {
-    m_statusText->setText(message);  // placing goes on: another click, or Esc
-    return;
-  }
-  const ItemId id = m_document->selected();
-  const QString where = QString::fromStdString(m_document->itemPath(id));
-  m_messages->add(Severity::Info, where, message);
-  // the solver's own account of it: the node triangle k, m, n it rides on, how far node k is from
-  // the point, and a warning when the triangle is near a singular position
-  Diagnostics diag;
-  Simulation::create(model(), diag);
-  for (const Diagnostic& d : diag.items())
-    if (QString::fromStdString(d.where) == where) m_messages->add(d.severity, where, QString::fromStdString(d.message));
-  m_statusText->setText(message);
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (DocumentFiles::opens(DocumentFiles::draggedFile(event->mimeData()))) event->acceptProposedAction();
 }
 
-void MainWindow::markVirtualBodyNodes() {
-  // the nodes k, m, n the selected virtual body rides on, as the solver chose them
-  std::vector<Vec3> points;
-  std::size_t flexible = m_scene->flexibleBodyCount();  // none
-  const ItemId id = m_document->selected();
-  const ItemDescription* d = m_document->description(id);
-  const auto nodes = d && d->kind == "virtual_body" ? m_virtualBodyNodes.find(m_document->itemName(id)) : m_virtualBodyNodes.end();
-  if (nodes != m_virtualBodyNodes.end()) {
-    const std::string on = std::get<std::string>(m_document->value(id, "flexible_body"));
-    const auto& bodies = model().flexible_bodies;
-    const auto body = std::find_if(bodies.begin(), bodies.end(), [&](const FlexibleBodySpec& f) { return f.name == on; });
-    const int pose = m_scene->bodyTable().poseNamed(on);
-    if (body != bodies.end() && body->data && pose >= 0 && m_scene->bodyTable()[pose].deformable >= 0) {
-      flexible = std::size_t(m_scene->bodyTable()[pose].deformable);
-      const auto& ids = body->data->node_ids;
-      for (int node : nodes->second)
-        if (const auto at = std::find(ids.begin(), ids.end(), node); at != ids.end())
-          points.push_back(body->data->coords[std::size_t(at - ids.begin())]);
-    }
-  }
-  m_scene->markNodes(flexible, points);
-  m_properties->setViewNote(points.empty() ? QString()
-                                           : tr("In the view: node k <span style='color:#f2403a'>●</span>, m "
-                                                "<span style='color:#40cc4d'>●</span>, n <span style='color:#4d80ff'>●</span>"));
-  m_viewport->update();
-}
-
-void MainWindow::applyFollowedBody() {
-  m_scene->setFollowedBody(m_followedItem.empty() ? -1 : m_scene->bodyIndexOf(m_followedItem));
-  // the body was deleted (or its list changed): following ends
-  if (!m_followedItem.empty() && m_scene->followedBody() < 0) {
-    m_followedItem.clear();
-    const QSignalBlocker block(m_followBodyAction);
-    m_followBodyAction->setChecked(false);
-  }
-}
-
-void MainWindow::frameIfOutOfView() {
-  if (!m_hasModel || m_scene->boundsInView()) return;
-  m_viewport->animateCamera([this] { m_scene->resetCamera(); });
-}
-
-void MainWindow::updateOrientationHandle() {
-  // it edits the start: on the model as it starts, not while a run computes (its frames move the
-  // bodies), a virtual body is being placed (the click is for the mesh), a later frame or a mode
-  // shape is shown
-  m_orientationHandle->setEnabled(!isRunning() && !m_itemActions->placing() && !m_showingLaterFrame &&
-                                  !m_scene->showingMode());
-}
-
-QString MainWindow::dofText() const { return m_dofLabel->text(); }
-
-void MainWindow::updateDofCount() {
-  // compiles the model (no run): its count, or a dash when it does not compile yet; what the
-  // compilation says about an item is shown with its properties
-  Diagnostics diag;
-  const auto simulation = Simulation::create(model(), diag);
-  m_properties->setNotes(diag);
-  m_virtualBodyNodes.clear();
-  if (!simulation) {
-    m_dofLabel->setText(tr("— DOF"));
-    m_dofLabel->setToolTip(tr("The model does not compile yet; Simulation > Run says why in Messages"));
-    markVirtualBodyNodes();
-    return;
-  }
-  const ModelCheck check = simulation->check();
-  m_virtualBodyNodes = check.virtual_body_nodes;
-  markVirtualBodyNodes();
-  m_dofLabel->setText(tr("%1 DOF").arg(check.dof));
-  m_dofLabel->setToolTip(tr("%1 coordinates, %2 constraint equations (%3 independent): %4 degrees of freedom")
-                             .arg(check.coordinates)
-                             .arg(check.constraint_rows)
-                             .arg(check.rank)
-                             .arg(check.dof));
-}
-
-void MainWindow::plotChannels(const QStringList& names, const QString& against) {
-  PlotView* plot = m_plots->currentPlot() ? m_plots->currentPlot() : m_plots->addPlot();
-  for (const QString& name : names) plot->addChannel(name.toStdString());
-  if (!against.isEmpty()) plot->setAbscissaKey(against == "spectrum" ? QString(PlotView::kSpectrumKey) : against);
-  if (auto* dock = findChild<QDockWidget*>("plotsDock")) dock->raise();
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QString file = DocumentFiles::draggedFile(event->mimeData());
+  if (file.isEmpty()) return;
+  event->acceptProposedAction();
+  m_files->open(file);
 }
 
 }  // namespace flexim::ui
