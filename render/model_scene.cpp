@@ -229,6 +229,7 @@ void ModelScene::clear() {
 }
 
 void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamera) {
+  std::vector<FlexibleVisual> previous = std::move(m_flexible);
   clear();
   m_up = upDirection(model.gravity);
   // every body's slot first: each kind's visuals go to their bodies' poses
@@ -239,7 +240,7 @@ void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamer
   m_flexible.resize(m_table.deformable().size());
   measure(model);
   addBodies(model, diag);
-  addFlexibleBodies(model, diag);
+  addFlexibleBodies(model, diag, std::move(previous));
   addVirtualBodies(model);
   addPointMasses(model);
   addGround(model);
@@ -354,7 +355,7 @@ void ModelScene::addBodies(const ModelSpec& model, Diagnostics* diag) {
   }
 }
 
-void ModelScene::addFlexibleBodies(const ModelSpec& model, Diagnostics* diag) {
+void ModelScene::addFlexibleBodies(const ModelSpec& model, Diagnostics* diag, std::vector<FlexibleVisual> previous) {
   for (std::size_t f = 0; f < model.flexible_bodies.size(); ++f) {
     const FlexibleBodySpec& body = model.flexible_bodies[f];
     const BodyEntry& entry = m_table[m_table.poseOf("flexible_bodies", f)];
@@ -369,37 +370,52 @@ void ModelScene::addFlexibleBodies(const ModelSpec& model, Diagnostics* diag) {
                       "no reduced-body data loaded; body not drawn");
       continue;
     }
-    flexible.surface = std::make_unique<FlexibleSurface>(*body.data, body.mode_count, body.stiffness_scale);
+    const auto same = std::find_if(previous.begin(), previous.end(), [&](const FlexibleVisual& v) {
+      return v.surface && v.data == body.data && v.modeCount == body.mode_count && v.stiffnessScale == body.stiffness_scale;
+    });
+    if (same != previous.end()) {
+      flexible.surface = std::move(same->surface);
+      flexible.actor = same->actor;
+      flexible.ghost = same->ghost;
+    } else {
+      flexible.surface = std::make_unique<FlexibleSurface>(*body.data, body.mode_count, body.stiffness_scale);
+    }
     flexible.data = body.data;
+    flexible.modeCount = body.mode_count;
+    flexible.stiffnessScale = body.stiffness_scale;
     flexible.initialModal = initialModal(body, flexible.surface->modeCount());
     flexible.surface->setQuantity(m_options.contour);
     flexible.surface->setModal(flexible.initialModal);
     flexible.surface->setScale(m_deformationScale);
 
-    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-    if (flexible.surface->hasTriangles() && flexible.surface->nodes().size() > kSplitNormalsUpTo) {
-      // large surfaces: plain averaged normals, ten times cheaper per frame than split ones
-      // (docs/benchmarks.md, GUI section); their sharp edges are a small share of the picture
-      auto normals = vtkSmartPointer<vtkTriangleMeshPointNormals>::New();
-      normals->SetInputData(flexible.surface->mesh());
-      mapper->SetInputConnection(normals->GetOutputPort());
-    } else if (flexible.surface->hasTriangles()) {
-      // smooth shading on curved faces, sharp edges kept (recomputed as the surface deforms)
-      auto normals = vtkSmartPointer<vtkPolyDataNormals>::New();
-      normals->SetInputData(flexible.surface->mesh());
-      normals->SetFeatureAngle(50.0);
-      normals->SplittingOn();
-      normals->ConsistencyOff();
-      normals->ComputeCellNormalsOff();
-      mapper->SetInputConnection(normals->GetOutputPort());
-    } else {
-      mapper->SetInputData(flexible.surface->mesh());
+    if (!flexible.actor) {
+      auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+      if (flexible.surface->hasTriangles() && flexible.surface->nodes().size() > kSplitNormalsUpTo) {
+        // large surfaces: plain averaged normals, ten times cheaper per frame than split ones
+        // (docs/benchmarks.md, GUI section); their sharp edges are a small share of the picture
+        auto normals = vtkSmartPointer<vtkTriangleMeshPointNormals>::New();
+        normals->SetInputData(flexible.surface->mesh());
+        mapper->SetInputConnection(normals->GetOutputPort());
+      } else if (flexible.surface->hasTriangles()) {
+        // smooth shading on curved faces, sharp edges kept (recomputed as the surface deforms)
+        auto normals = vtkSmartPointer<vtkPolyDataNormals>::New();
+        normals->SetInputData(flexible.surface->mesh());
+        normals->SetFeatureAngle(50.0);
+        normals->SplittingOn();
+        normals->ConsistencyOff();
+        normals->ComputeCellNormalsOff();
+        mapper->SetInputConnection(normals->GetOutputPort());
+      } else {
+        mapper->SetInputData(flexible.surface->mesh());
+      }
+      mapper->SetScalarModeToUsePointData();
+      mapper->InterpolateScalarsBeforeMappingOn();
+      flexible.actor = vtkSmartPointer<vtkActor>::New();
+      flexible.actor->SetMapper(mapper);
+      // the undeformed shape, translucent and unpickable, for comparing with the deformed one
+      flexible.ghost = makeActor(flexible.surface->undeformedMesh(), kGhostColour);
     }
-    mapper->SetScalarModeToUsePointData();
-    mapper->InterpolateScalarsBeforeMappingOn();
-    auto actor = vtkSmartPointer<vtkActor>::New();
-    actor->SetMapper(mapper);
-    vtkProperty* property = actor->GetProperty();
+    vtkProperty* property = flexible.actor->GetProperty();
     property->SetColor(flexible.colour[0], flexible.colour[1], flexible.colour[2]);
     property->SetAmbient(0.2);
     property->SetDiffuse(0.8);
@@ -409,14 +425,13 @@ void ModelScene::addFlexibleBodies(const ModelSpec& model, Diagnostics* diag) {
       property->SetPointSize(3.0);
       property->LightingOff();
     }
-    flexible.actor = actor;
-    visual.attach(actor);
-    addActor(actor, "flexible_bodies[" + std::to_string(f) + "]");
+    visual.attach(flexible.actor);
+    addActor(flexible.actor, "flexible_bodies[" + std::to_string(f) + "]");
 
-    // the undeformed shape, translucent and unpickable, for comparing with the deformed one
-    flexible.ghost = makeActor(flexible.surface->undeformedMesh(), kGhostColour);
-    flexible.ghost->GetProperty()->SetOpacity(0.22);
-    flexible.ghost->GetProperty()->SetSpecular(0.0);
+    vtkProperty* ghost = flexible.ghost->GetProperty();
+    ghost->SetColor(kGhostColour[0], kGhostColour[1], kGhostColour[2]);
+    ghost->SetOpacity(0.22);
+    ghost->SetSpecular(0.0);
     flexible.ghost->SetVisibility(m_options.showUndeformed);
     visual.attach(flexible.ghost);
     addActor(flexible.ghost);

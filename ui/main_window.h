@@ -181,6 +181,14 @@ class MainWindow : public QMainWindow {
   QStringList m_plotOnNextRun;  ///< sensors made by picking, plotted when the next run starts
   /// FE node ids of each virtual body's rigid–flexible joint, from the last compilation.
   std::unordered_map<std::string, std::array<int, 3>> m_virtualBodyNodes;
+  /// What the compilation behind the DOF count says; counted off the GUI thread.
+  struct DofCount {
+    bool compiled = false;
+    ModelCheck check;
+    Diagnostics diag;
+  };
+  void showDofCount(const DofCount& count);
+  int m_dofGeneration = 0;  ///< of the last count asked for: an older count's answer is dropped
 };
 
 }  // namespace flexim::ui

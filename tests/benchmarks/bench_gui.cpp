@@ -6,6 +6,8 @@
 //   plot      ui::PlotView redraw with 10 channels x 10^6 samples (ResultTable min/max envelope)
 //   latency   lateness of a 10 ms timer on the GUI thread of a MainWindow while a run streams
 //   playback  frames per second when stepping the playback bar through a finished run
+//   edit      a mass typed into the property panel: time until the window answers again, on the
+//             flexible slider-crank and (--edit-model) on a model with a 100 000-node body
 //
 //   bench_gui                      all cases (~6 minutes), run it under xvfb-run (see below)
 //   bench_gui --quick              tiny cases (smoke check, a few seconds)
@@ -19,11 +21,14 @@
 #include "core/model/model.h"
 #include "core/run/result_table.h"
 #include "core/run/simulation.h"
+#include "core/system/system.h"
 #include "io/csv_writer.h"
 #include "machine_info.h"
 #include "render/flexible_surface.h"
 #include "render/model_scene.h"
 #include "ui/main_window.h"
+#include "ui/model_document.h"
+#include "ui/property_panel.h"
 #include "ui/playback_bar.h"
 #include "ui/plot_panel.h"
 #include "ui/surface_format.h"
@@ -37,6 +42,7 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QPixmap>
 #include <QStandardPaths>
 #include <QTest>
@@ -105,6 +111,7 @@ struct Options {
   int playbackFrames = 300;       ///< playback: at most this many frames stepped per example
   double runLimit = 60.0;         ///< playback: examples whose run takes longer are skipped [s]
   std::vector<std::string> examples;  ///< playback: file names in resources/examples (empty: all)
+  std::string editModel;          ///< edit: a second model (a 100 000-node body), besides the slider-crank
   bool wants(const std::string& name) const {
     return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
   }
@@ -121,7 +128,8 @@ std::vector<std::string> splitList(const std::string& s) {
 
 void usage() {
   std::puts(
-      "bench_gui [--quick] [--only deform,plot,latency,playback] [--frames N] [--grid THETAS,STATIONS]\n"
+      "bench_gui [--quick] [--only deform,plot,latency,playback,edit] [--edit-model FILE.json] [--frames N] "
+      "[--grid THETAS,STATIONS]\n"
       "          [--modes M] [--samples N] [--channels C] [--redraws N] [--t-end T] [--latency-model FILE]\n"
       "          [--playback-frames N] [--run-limit S] [--examples a.json,b.json]\n"
       "Run under xvfb-run -a -s \"-screen 0 1280x1024x24 -noreset\". Figures: docs/benchmarks.md.");
@@ -721,6 +729,75 @@ void casePlayback(const Options& o) {
   }
 }
 
+// ---- case 5: a property edit ------------------------------------------------------------------
+
+/// Types a new mass for the body at `path` into the property panel and presses Return: the time
+/// from the key press until the window has handled the edit and painted (the event loop idle
+/// again), per edit, alternating two values.
+void caseEdit(const Options& o) {
+  QStringList models{QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_flexible.json")};
+  if (!o.editModel.empty()) models << QString::fromStdString(o.editModel);
+  std::printf("\n## edit: a rigid body's mass typed into the property panel, time until the window answers\n");
+  std::printf("\n| model | FE nodes | edits | median [ms] | p95 [ms] | max [ms] | of which: compile [ms] | scene build [ms] |\n"
+              "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const QString& path : models) {
+    ui::MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window)) std::printf("warning: main window not exposed\n");
+    if (!window.openModelFile(path)) {
+      fail("cannot open " + path.toStdString());
+      continue;
+    }
+    pump(300);
+    ui::ModelDocument& doc = *window.document();
+    const ModelSpec model = window.model();
+    std::size_t nodes = 0;
+    for (const FlexibleBodySpec& f : model.flexible_bodies) nodes += f.data ? f.data->coords.size() : 0;
+    doc.select(doc.itemAtPath("bodies[1]"));
+    pump(100);
+    auto* mass = window.propertyPanel()->findChild<QLineEdit*>("field:mass");
+    if (!mass) {
+      fail("no mass field for bodies[1] of " + path.toStdString());
+      continue;
+    }
+    const double base = model.bodies.size() > 1 ? model.bodies[1].mass : 1.0;
+    std::vector<double> times;
+    const int edits = o.quick ? 2 : 12;
+    for (int i = 0; i < edits; ++i) {
+      mass->setFocus();
+      mass->selectAll();
+      QTest::keyClicks(mass, QString::number(base * (i % 2 ? 1.0 : 1.5)));
+      const auto t0 = Clock::now();
+      QTest::keyClick(mass, Qt::Key_Return);
+      // answered: the edit handled and what it posted (the redraw) done
+      QCoreApplication::processEvents();
+      QCoreApplication::processEvents();
+      times.push_back(ms(t0, Clock::now()));
+      pump(50);
+    }
+    // the two parts an edit redoes, timed alone on the edited model: the compile behind the DOF
+    // count, and the scene's rebuild
+    std::vector<double> compile, build;
+    const ModelSpec edited = window.model();
+    for (int i = 0; i < (o.quick ? 1 : 5); ++i) {
+      Diagnostics diag;
+      const auto c0 = Clock::now();
+      const auto sys = System::compile(edited, diag);
+      compile.push_back(ms(c0, Clock::now()));
+      const auto b0 = Clock::now();
+      window.scene().build(edited, nullptr, true);
+      build.push_back(ms(b0, Clock::now()));
+    }
+    const Stats st = statsOf(times);
+    std::printf("| %s | %zu | %d | %s | %s | %s | %s | %s |\n", QFileInfo(path).fileName().toUtf8().constData(), nodes,
+                edits, fmt(st.median).c_str(), fmt(st.p95).c_str(),
+                fmt(*std::max_element(times.begin(), times.end())).c_str(), fmt(statsOf(compile).median).c_str(),
+                fmt(statsOf(build).median).c_str());
+    std::fflush(stdout);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -749,6 +826,7 @@ int main(int argc, char** argv) {
     else if (a == "--playback-frames") o.playbackFrames = std::max(1, std::atoi(next().c_str()));
     else if (a == "--run-limit") o.runLimit = std::atof(next().c_str());
     else if (a == "--examples") o.examples = splitList(next());
+    else if (a == "--edit-model") o.editModel = next();
     else if (a == "--help" || a == "-h") {
       usage();
       return 0;
@@ -788,6 +866,8 @@ int main(int argc, char** argv) {
   if (o.wants("latency")) caseLatency(o);
   std::fflush(stdout);
   if (o.wants("playback")) casePlayback(o);
+  std::fflush(stdout);
+  if (o.wants("edit")) caseEdit(o);
   std::printf("\nload average at the end %s, peak RSS %.0f MB, %.1f s in all\n", loadAverage().c_str(), peakRssMb(),
               ms(start, Clock::now()) / 1e3);
   return g_failures == 0 ? 0 : 1;
