@@ -121,6 +121,7 @@ struct MarkerRef {
   int body = -1;
   Vec3 s = Vec3::Zero();          ///< position in body frame
   Mat3 R = Mat3::Identity();      ///< marker axes -> body axes
+  int frame = 6;                  ///< the body's Formulation::frameSize() (6 for ground)
   std::string label;              ///< "body.marker" for messages
 };
 

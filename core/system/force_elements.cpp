@@ -9,24 +9,25 @@ namespace flexim {
 
 namespace {
 
-/// Generalized force of a global force F applied at a marker point plus a global torque T, over
-/// the frame coordinates of the marker's body (a point body takes F alone).
-auto generalized(const MarkerKinematics& k, const Vec3& F, const Vec3& T) {
-  Vec6 g;
-  g.head<3>() = F;
-  g.tail<3>() = k.body->A.transpose() * (k.sg.cross(F) + T);
-  return Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>(g.head(k.frame));
+/// Sets `out` to the generalized force of a global force F applied at a marker point plus a global
+/// torque T, over the frame coordinates of the marker's body (a point body takes F alone).
+void setGeneralized(VecX& out, const MarkerKinematics& k, const Vec3& F, const Vec3& T) {
+  out.head<3>() = F;
+  if (k.frame == 6) out.segment<3>(3) = k.body->A.transpose() * (k.sg.cross(F) + T);
 }
 
 class PointLoad final : public ForceElement {
  public:
-  PointLoad(const ForceSpec& s, const MarkerRef& m) : m_spec(s), m_m(m), m_f(s.function) { blocks = {m.body}; }
+  PointLoad(const ForceSpec& s, const MarkerRef& m)
+      : m_spec(s), m_m(m), m_f(s.function), m_torque(s.type == ForceSpec::Type::PointTorque) {
+    blocks = {m.body};
+  }
   void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, double t, ForceRows& out) const override {
     const MarkerKinematics k = sys.markerKinematics(kin, m_m);
     Vec3 v = m_spec.vector * m_f(t).f;
     if (m_spec.frame == ForceSpec::Frame::Marker) v = k.axes * v;
-    const bool torque = m_spec.type == ForceSpec::Type::PointTorque;
-    out.f[0] = torque ? generalized(k, Vec3::Zero(), v) : generalized(k, v, Vec3::Zero());
+    if (m_torque) setGeneralized(out.f[0], k, Vec3::Zero(), v);
+    else setGeneralized(out.f[0], k, v, Vec3::Zero());
   }
   bool power(const System& sys, const std::vector<BodyKinematics>& kin, double t, double& damping,
              double& applied) const override {
@@ -39,6 +40,7 @@ class PointLoad final : public ForceElement {
   ForceSpec m_spec;
   MarkerRef m_m;
   TimeFunction m_f;
+  bool m_torque;  ///< a torque, not a force (the kind, looked up once)
 };
 
 class SpringDamper final : public ForceElement {
@@ -54,8 +56,8 @@ class SpringDamper final : public ForceElement {
     const Vec3 u = d / L;
     const double Ldot = u.dot(k2.pdot - k1.pdot);
     const double tension = m_spec.stiffness * (L - m_spec.free_length) + m_spec.damping * Ldot + m_spec.preload;
-    out.f[0] = generalized(k1, tension * u, Vec3::Zero());
-    out.f[1] = generalized(k2, -tension * u, Vec3::Zero());
+    setGeneralized(out.f[0], k1, tension * u, Vec3::Zero());
+    setGeneralized(out.f[1], k2, -tension * u, Vec3::Zero());
   }
   /// The spring and the preload derive from potentialEnergy(); the damper dissipates c L_dot^2.
   bool power(const System& sys, const std::vector<BodyKinematics>& kin, double, double& damping,
@@ -108,9 +110,9 @@ class Bushing final : public ForceElement {
     Vec6 load = -m_spec.bushing_damping.cwiseProduct(xdot);
     if (withStiffness) load += m_spec.bushing_preload - m_spec.bushing_stiffness.cwiseProduct(x);
     const Vec3 F = k1.axes * load.head<3>(), T = k1.axes * load.tail<3>();
-    out.f[1] = generalized(k2, F, T);
+    setGeneralized(out.f[1], k2, F, T);
     // reaction on body1 at marker2's point: -F and -T - (p2 - p1) x F about marker1
-    out.f[0] = generalized(k1, -F, -T - (k2.p - k1.p).cross(F));
+    setGeneralized(out.f[0], k1, -F, -T - (k2.p - k1.p).cross(F));
   }
   /// The translational stiffness and preload derive from potentialEnergy() (the power of a
   /// constant force F0 in marker1 axes is F0 · x_dot), and so does the rotational stiffness when it

@@ -127,9 +127,11 @@ class GeometricJoint final : public ConstraintElement {
     for (int i = 0; i < 2; ++i)
       for (int j = 0; j < 2; ++j)
         if (i == j || !m_pointOnly) {
-          // a point body (three frame coordinates) takes the translational part
           MatX& target = out.at(i, j);
-          target += scale * K[i][j].topLeftCorner(target.rows(), target.cols());
+          if (target.rows() == 6 && target.cols() == 6)
+            target.topLeftCorner<6, 6>() += scale * K[i][j];
+          else  // a point body (three frame coordinates) takes the translational part
+            target += scale * K[i][j].topLeftCorner(target.rows(), target.cols());
         }
   }
 
@@ -142,8 +144,13 @@ class GeometricJoint final : public ConstraintElement {
       switch (p.kind) {
         case Prim::Point:
           out.phi.segment<3>(r) = d;
-          out.G[0].middleRows<3>(r) = -k1.frameColumns(k1.Jp);
-          out.G[1].middleRows<3>(r) = k2.frameColumns(k2.Jp);
+          if (k1.frame == 6 && k2.frame == 6) {  // bodies that turn: the fixed-size path
+            out.G[0].middleRows<3>(r) = -k1.Jp;
+            out.G[1].middleRows<3>(r) = k2.Jp;
+          } else {
+            out.G[0].middleRows<3>(r) = -k1.frameColumns(k1.Jp);
+            out.G[1].middleRows<3>(r) = k2.frameColumns(k2.Jp);
+          }
           out.gamma.segment<3>(r) = dbias;
           r += 3;
           break;

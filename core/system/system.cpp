@@ -200,6 +200,7 @@ void System::addMarkers(int block, const std::string& bodyName, const std::vecto
     ref.body = block;
     ref.s = m.position;
     ref.R = m.orientation.normalized().toRotationMatrix();
+    if (block >= 0) ref.frame = m_blocks[std::size_t(block)].formulation->frameSize();
     ref.label = bodyName + "." + m.name;
     m_markerIndex[block + 1].emplace(m.name, static_cast<int>(m_markers[block + 1].size()));
     m_markers[block + 1].push_back(ref);
@@ -283,7 +284,7 @@ MarkerKinematics System::markerKinematics(const std::vector<BodyKinematics>& kin
   if (withAxes) k.axes = B.A * m.R;
   k.Jp.leftCols<3>().setIdentity();
   k.Jp.rightCols<3>() = -B.A * skew(m.s);
-  if (m.body >= 0) k.frame = m_blocks[m.body].formulation->frameSize();
+  k.frame = m.frame;
   return k;
 }
 
