@@ -455,22 +455,28 @@ void ModelScene::addVirtualBodies(const ModelSpec& model) {
     const std::string item = "virtual_bodies[" + std::to_string(v) + "]";
     const std::size_t pose = std::size_t(m_table.poseOf("virtual_bodies", v));
     BodyVisual& visual = m_bodies[pose];
-    visual.setPose(initialVirtualPose(model, body));
-    m_initialPoses[pose] = visual.pose();
     // massless: a small sphere at its origin, not an inertia shape
-    auto dot = makeActor(sphereMesh(0.28 * m_glyphSize), kVirtualBodyColour);
-    visual.attach(dot);
-    addActor(dot, item);
-    std::vector<Vec3> ends;
-    for (const MarkerSpec& marker : body.markers) ends.push_back(marker.position);
-    auto tubes = linkTubes(ends, 0.08 * m_glyphSize);
-    if (tubes->GetNumberOfPoints() > 0) {
-      auto links = makeActor(tubes, darker(kVirtualBodyColour, 0.8));
-      visual.attach(links);
-      addActor(links, item);
-    }
-    addMarkerTriads(visual, body.markers, item);
+    addBall(pose, initialVirtualPose(model, body), 0.28, 0.08, kVirtualBodyColour, body.markers, item);
   }
+}
+
+void ModelScene::addBall(std::size_t pose, const Pose& at, double radius, double linkRadius, const Rgb& colour,
+                         const std::vector<MarkerSpec>& markers, const std::string& item) {
+  BodyVisual& visual = m_bodies[pose];
+  visual.setPose(at);
+  m_initialPoses[pose] = visual.pose();
+  auto ball = makeActor(sphereMesh(radius * m_glyphSize), colour);
+  visual.attach(ball);
+  addActor(ball, item);
+  std::vector<Vec3> ends;
+  for (const MarkerSpec& marker : markers) ends.push_back(marker.position);
+  auto tubes = linkTubes(ends, linkRadius * m_glyphSize);
+  if (tubes->GetNumberOfPoints() > 0) {
+    auto links = makeActor(tubes, darker(colour, 0.8));
+    visual.attach(links);
+    addActor(links, item);
+  }
+  addMarkerTriads(visual, markers, item);
 }
 
 void ModelScene::addPointMasses(const ModelSpec& model) {
@@ -478,23 +484,8 @@ void ModelScene::addPointMasses(const ModelSpec& model) {
     const PointMassSpec& body = model.point_masses[p];
     const std::string item = "point_masses[" + std::to_string(p) + "]";
     const std::size_t pose = std::size_t(m_table.poseOf("point_masses", p));
-    BodyVisual& visual = m_bodies[pose];
-    visual.setPose(makePose(body.position, Quat::Identity()));
-    m_initialPoses[pose] = visual.pose();
     // a ball in the body's colour, larger than a virtual body's dot: it has mass, no shape
-    const Rgb colour = bodyColour(pose);
-    auto ball = makeActor(sphereMesh(0.45 * m_glyphSize), colour);
-    visual.attach(ball);
-    addActor(ball, item);
-    std::vector<Vec3> ends;
-    for (const MarkerSpec& marker : body.markers) ends.push_back(marker.position);
-    auto tubes = linkTubes(ends, 0.1 * m_glyphSize);
-    if (tubes->GetNumberOfPoints() > 0) {
-      auto links = makeActor(tubes, darker(colour, 0.8));
-      visual.attach(links);
-      addActor(links, item);
-    }
-    addMarkerTriads(visual, body.markers, item);
+    addBall(pose, makePose(body.position, Quat::Identity()), 0.45, 0.1, bodyColour(pose), body.markers, item);
   }
 }
 

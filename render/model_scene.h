@@ -269,6 +269,10 @@ class ModelScene {
   void addFlexibleBodies(const ModelSpec& model, Diagnostics* diag, std::vector<FlexibleVisual> previous);
   void addVirtualBodies(const ModelSpec& model);
   void addPointMasses(const ModelSpec& model);
+  /// A body drawn as a ball at `at` (radius and link thickness in glyph sizes), with links to its
+  /// markers and their triads: a virtual body, a point mass.
+  void addBall(std::size_t pose, const Pose& at, double radius, double linkRadius, const Rgb& colour,
+               const std::vector<MarkerSpec>& markers, const std::string& item);
   void addColourBar();
   void addTrace();
   void addGround(const ModelSpec& model);

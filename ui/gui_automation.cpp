@@ -133,8 +133,12 @@ void GuiAutomation::screenshotStep() {
     QTimer::singleShot(100, this, &GuiAutomation::screenshotStep);
     return;
   }
-  // the window must be on screen (exposed) before its OpenGL view can be grabbed
+  // the window must be on screen (exposed) before its OpenGL view can be grabbed, with its DOF count
   if (!waitForExpose(&GuiAutomation::screenshotStep)) return;
+  if (!m_window.dofCountShown()) {
+    QTimer::singleShot(20, this, &GuiAutomation::screenshotStep);
+    return;
+  }
   const QImage image = m_window.grabWindowImage();
   if (image.isNull() || !image.save(m_request.screenshotPath))
     return fail(5, tr("cannot write screenshot '%1'").arg(m_request.screenshotPath));

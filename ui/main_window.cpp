@@ -69,6 +69,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   m_progress->setFormat(tr("%p%"));
   m_dofLabel = new QLabel(this);
   m_dofLabel->setObjectName("dofLabel");
+  // room for the count from the start: it arrives after the model is shown (counted off the GUI thread)
+  m_dofLabel->setMinimumWidth(m_dofLabel->fontMetrics().horizontalAdvance(QStringLiteral("00000 DOF")));
+  m_dofLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   m_dofLabel->setToolTip(tr("Degrees of freedom of the model: coordinates minus independent constraints"));
   statusBar()->addWidget(m_statusText, 1);
   statusBar()->addPermanentWidget(m_dofLabel);

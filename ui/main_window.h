@@ -86,6 +86,8 @@ class MainWindow : public QMainWindow {
   QString aboutText() const;
   /// The degrees of freedom shown in the status bar ("8 DOF"; empty when the model does not compile).
   QString dofText() const;
+  /// The DOF count of the model as it is now is shown (none is being counted).
+  bool dofCountShown() const { return m_dofShown == m_dofGeneration; }
   /// The readout of the last click in the view ("" before any): item, FE node, coordinates.
   QString pickReadout() const { return m_pickReadout; }
   /// Adds channels (by name) to the current plot and brings the Plots panel to the front.
@@ -189,6 +191,7 @@ class MainWindow : public QMainWindow {
   };
   void showDofCount(const DofCount& count);
   int m_dofGeneration = 0;  ///< of the last count asked for: an older count's answer is dropped
+  int m_dofShown = 0;       ///< of the count shown
 };
 
 }  // namespace flexim::ui

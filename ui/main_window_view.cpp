@@ -194,7 +194,9 @@ void MainWindow::updateDofCount() {
   auto* watcher = new QFutureWatcher<DofCount>(this);
   connect(watcher, &QFutureWatcher<DofCount>::finished, this, [this, watcher, generation] {
     watcher->deleteLater();
-    if (generation == m_dofGeneration) showDofCount(watcher->result());
+    if (generation != m_dofGeneration) return;
+    m_dofShown = generation;
+    showDofCount(watcher->result());
   });
   watcher->setFuture(QtConcurrent::run([model = model()] {
     DofCount count;

@@ -595,18 +595,23 @@ double runHeadless(const ModelSpec& model) {
   return summary.ok ? wall : -1;
 }
 
+/// Shows `window` at 1200 x 800 with the model at `path`; false (and FAILED printed) when it
+/// cannot be opened.
+bool showWindowWith(ui::MainWindow& window, const QString& path) {
+  window.resize(1200, 800);
+  window.show();
+  if (!QTest::qWaitForWindowExposed(&window)) std::printf("warning: main window not exposed\n");
+  if (window.openModelFile(path)) return true;
+  fail("cannot open " + path.toStdString());
+  return false;
+}
+
 void caseLatency(const Options& o) {
   const QString path = o.latencyModel.empty()
                            ? QStringLiteral(FLEXIM_SOURCE_DIR "/resources/examples/slider_crank_flexible.json")
                            : QString::fromStdString(o.latencyModel);
   ui::MainWindow window;
-  window.resize(1200, 800);
-  window.show();
-  if (!QTest::qWaitForWindowExposed(&window)) std::printf("warning: main window not exposed\n");
-  if (!window.openModelFile(path)) {
-    fail("cannot open " + path.toStdString());
-    return;
-  }
+  if (!showWindowWith(window, path)) return;
   ModelSpec model = window.model();
   const double fileTEnd = model.solver.t_end;
   if (o.latencyTEnd > 0 && o.latencyModel.empty()) model.solver.t_end = o.latencyTEnd;
@@ -742,13 +747,7 @@ void caseEdit(const Options& o) {
               "|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const QString& path : models) {
     ui::MainWindow window;
-    window.resize(1200, 800);
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window)) std::printf("warning: main window not exposed\n");
-    if (!window.openModelFile(path)) {
-      fail("cannot open " + path.toStdString());
-      continue;
-    }
+    if (!showWindowWith(window, path)) continue;
     pump(300);
     ui::ModelDocument& doc = *window.document();
     const ModelSpec model = window.model();

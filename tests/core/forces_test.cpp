@@ -58,6 +58,18 @@ ForceSpec spring(double k, double c, double L0, double preload) {
   return f;
 }
 
+/// A bushing from the ground's anchor to the block's centre, stiffness and damping still zero.
+ForceSpec mount() {
+  ForceSpec f;
+  f.name = "mount";
+  f.type = ForceSpec::Type::Bushing;
+  f.body1 = "ground";
+  f.marker1 = "anchor";
+  f.body2 = "block";
+  f.marker2 = "c";
+  return f;
+}
+
 /// Times of the local maxima of a sampled signal (parabolic refinement).
 std::vector<std::pair<double, double>> peaks(const RecordingSink& s, const std::string& channel) {
   std::vector<std::pair<double, double>> out;
@@ -249,13 +261,7 @@ class ForcesTest : public QObject {
     // frequencies sqrt(k/m), sqrt(kr/J); under gravity the static sag is m g / k_z
     ModelSpec model = block(false);
     model.bodies[0].position = Vec3::Zero();
-    ForceSpec b;
-    b.name = "mount";
-    b.type = ForceSpec::Type::Bushing;
-    b.body1 = "ground";
-    b.marker1 = "anchor";
-    b.body2 = "block";
-    b.marker2 = "c";
+    ForceSpec b = mount();
     b.bushing_stiffness << 2e4, 3e4, 5e4, 40, 50, 60;
     model.forces = {b};
     model.bodies[0].velocity = Vec3(0.01, 0, 0);
@@ -295,13 +301,7 @@ class ForcesTest : public QObject {
     // potential (-F0 . x); the preload torque does the work T0 theta_z, counted as applied work.
     ModelSpec model = block(false);
     model.bodies[0].position = Vec3::Zero();
-    ForceSpec b;
-    b.name = "mount";
-    b.type = ForceSpec::Type::Bushing;
-    b.body1 = "ground";
-    b.marker1 = "anchor";
-    b.body2 = "block";
-    b.marker2 = "c";
+    ForceSpec b = mount();
     b.bushing_stiffness << 2e4, 3e4, 5e4, 60, 60, 60;
     b.bushing_damping << 150, 150, 150, 0.5, 0.5, 0.5;
     b.bushing_preload << 100, -50, 0, 0, 0, 0.6;
