@@ -151,7 +151,8 @@ constexpr std::array<QuadPoint, 36> kPyramid36 = pyramidRule<3, 4>();
 
 constexpr std::array<std::array<double, 3>, 4> kTet4Nodes{{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
 // C3D10 mid-edge nodes 5..10: edges 1-2, 2-3, 3-1, 1-4, 2-4, 3-4 (1-based)
-constexpr int kTet10Edges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+// Mid-edge nodes of C3D10, {a, b, mid} (also its ElementKind::midEdges).
+constexpr int kTet10Edges[6][3] = {{0, 1, 4}, {1, 2, 5}, {2, 0, 6}, {0, 3, 7}, {1, 3, 8}, {2, 3, 9}};
 constexpr std::array<std::array<double, 3>, 10> kTet10Nodes{{{0, 0, 0},
                                                              {1, 0, 0},
                                                              {0, 1, 0},
@@ -189,7 +190,7 @@ void shapeTet10(const double xi[3], double* N, double* dN) {
     for (int k = 0; k < 3; ++k) dN[3 * a + k] = (4.0 * L[a] - 1.0) * dL[a][k];
   }
   for (int e = 0; e < 6; ++e) {
-    const int i = kTet10Edges[e][0], j = kTet10Edges[e][1], a = 4 + e;
+    const int i = kTet10Edges[e][0], j = kTet10Edges[e][1], a = kTet10Edges[e][2];
     N[a] = 4.0 * L[i] * L[j];
     for (int k = 0; k < 3; ++k) dN[3 * a + k] = 4.0 * (L[j] * dL[i][k] + L[i] * dL[j][k]);
   }
@@ -367,25 +368,64 @@ std::span<const std::array<double, 3>> firstNodes(const std::array<std::array<do
   return std::span<const std::array<double, 3>>(a.data(), static_cast<std::size_t>(n));
 }
 
+// Faces (ElementKind::faces) and mid-edge nodes (Abaqus C3D10 / C3D20 / C3D15, Nastran CPYRAM
+// order for C3D13).
+constexpr int kTetFaces[4][4] = {{0, 1, 2, -1}, {0, 3, 1, -1}, {1, 3, 2, -1}, {2, 3, 0, -1}};
+constexpr int kHexFaces[6][4] = {{0, 1, 2, 3}, {4, 7, 6, 5}, {0, 4, 5, 1}, {1, 5, 6, 2}, {2, 6, 7, 3}, {3, 7, 4, 0}};
+constexpr int kWedgeFaces[5][4] = {{0, 1, 2, -1}, {3, 5, 4, -1}, {0, 3, 4, 1}, {1, 4, 5, 2}, {2, 5, 3, 0}};
+constexpr int kPyramidFaces[5][4] = {{0, 1, 2, 3}, {0, 4, 1, -1}, {1, 4, 2, -1}, {2, 4, 3, -1}, {3, 4, 0, -1}};
+constexpr int kHex20Edges[12][3] = {{0, 1, 8},  {1, 2, 9},  {2, 3, 10}, {3, 0, 11}, {4, 5, 12}, {5, 6, 13},
+                                    {6, 7, 14}, {7, 4, 15}, {0, 4, 16}, {1, 5, 17}, {2, 6, 18}, {3, 7, 19}};
+constexpr int kWedge15Edges[9][3] = {{0, 1, 6},  {1, 2, 7},  {2, 0, 8},  {3, 4, 9}, {4, 5, 10},
+                                     {5, 3, 11}, {0, 3, 12}, {1, 4, 13}, {2, 5, 14}};
+constexpr int kPyramid13Edges[8][3] = {{0, 1, 5}, {1, 2, 6}, {2, 3, 7}, {3, 0, 8},
+                                       {0, 4, 9}, {1, 4, 10}, {2, 4, 11}, {3, 4, 12}};
+
+// Stress fits (ElementKind::stressFit, the table in stress.h): a constant, a constant plus a
+// linear term along the wedge axis, or the shape functions of a lower-order element.
+int fitConstant(const double*, double* f) {
+  f[0] = 1.0;
+  return 1;
+}
+int fitLinearZeta(const double* xi, double* f) {
+  f[0] = 1.0;
+  f[1] = xi[2];
+  return 2;
+}
+template <ShapeFn shape, int n>
+int fitShapes(const double* xi, double* f) {
+  double dN[3 * n];
+  shape(xi, f, dN);
+  return n;
+}
+
 const std::array<ElementKind, 11>& kindTable() {
   static const std::array<ElementKind, 11> table{{
-      {ElementType::Tet4, "C3D4", 4, shapeTet4, kTet1, kTet4, kTet1, firstNodes(kTet4Nodes, 4), 0},
-      {ElementType::Tet10, "C3D10", 10, shapeTet10, kTet4, kTet15, kTet4, firstNodes(kTet10Nodes, 10), 0},
-      {ElementType::Hex8, "C3D8", 8, shapeHex8, kHex8, kHex8, kHex8, firstNodes(kHex20Nodes, 8), 0},
+      {ElementType::Tet4, "C3D4", 4, shapeTet4, kTet1, kTet4, kTet1, firstNodes(kTet4Nodes, 4), 0, kTetFaces, {},
+       fitConstant},
+      {ElementType::Tet10, "C3D10", 10, shapeTet10, kTet4, kTet15, kTet4, firstNodes(kTet10Nodes, 10), 0, kTetFaces,
+       kTet10Edges, fitShapes<shapeTet4, 4>},
+      {ElementType::Hex8, "C3D8", 8, shapeHex8, kHex8, kHex8, kHex8, firstNodes(kHex20Nodes, 8), 0, kHexFaces, {},
+       fitShapes<shapeHex8, 8>},
       // C3D8R: full integration instead of CalculiX's 1 point + hourglass control (see header)
-      {ElementType::Hex8R, "C3D8R", 8, shapeHex8, kHex8, kHex8, kHex1, firstNodes(kHex20Nodes, 8), 0},
-      {ElementType::Hex20, "C3D20", 20, shapeHex20, kHex27, kHex27, kHex27, firstNodes(kHex20Nodes, 20), 0},
-      {ElementType::Hex20R, "C3D20R", 20, shapeHex20, kHex8, kHex27, kHex8, firstNodes(kHex20Nodes, 20), 6},
-      {ElementType::Wedge6, "C3D6", 6, shapeWedge6, kWedge2, kWedge6, kWedge2, firstNodes(kWedgeNodes, 6), 1},
-      {ElementType::Wedge15, "C3D15", 15, shapeWedge15, kWedge9, kWedge18, kWedge9, firstNodes(kWedgeNodes, 15), 0},
+      {ElementType::Hex8R, "C3D8R", 8, shapeHex8, kHex8, kHex8, kHex1, firstNodes(kHex20Nodes, 8), 0, kHexFaces, {},
+       fitShapes<shapeHex8, 8>},
+      {ElementType::Hex20, "C3D20", 20, shapeHex20, kHex27, kHex27, kHex27, firstNodes(kHex20Nodes, 20), 0, kHexFaces,
+       kHex20Edges, fitShapes<shapeHex20, 20>},
+      {ElementType::Hex20R, "C3D20R", 20, shapeHex20, kHex8, kHex27, kHex8, firstNodes(kHex20Nodes, 20), 6, kHexFaces,
+       kHex20Edges, fitShapes<shapeHex8, 8>},
+      {ElementType::Wedge6, "C3D6", 6, shapeWedge6, kWedge2, kWedge6, kWedge2, firstNodes(kWedgeNodes, 6), 1,
+       kWedgeFaces, {}, fitLinearZeta},
+      {ElementType::Wedge15, "C3D15", 15, shapeWedge15, kWedge9, kWedge18, kWedge9, firstNodes(kWedgeNodes, 15), 0,
+       kWedgeFaces, kWedge15Edges, fitShapes<shapeWedge6, 6>},
       // C3D8I: C3D8 plus 3 x 3 condensed incompatible modes (see header)
-      {ElementType::Hex8I, "C3D8I", 8, shapeHex8, kHex8, kHex8, kHex8, firstNodes(kHex20Nodes, 8), 0, 3,
-       bubblesHex8},
+      {ElementType::Hex8I, "C3D8I", 8, shapeHex8, kHex8, kHex8, kHex8, firstNodes(kHex20Nodes, 8), 0, kHexFaces, {},
+       fitShapes<shapeHex8, 8>, 3, bubblesHex8},
       // pyramids: CalculiX 2.20 has none; its "mass rule" is ours
       {ElementType::Pyramid5, "C3D5", 5, shapePyramid5, kPyramid8, kPyramid12, kPyramid12,
-       firstNodes(kPyramidNodes, 5), 0},
+       firstNodes(kPyramidNodes, 5), 0, kPyramidFaces, {}, fitShapes<shapePyramid5, 5>},
       {ElementType::Pyramid13, "C3D13", 13, shapePyramid13, kPyramid27, kPyramid36, kPyramid36,
-       firstNodes(kPyramidNodes, 13), 0},
+       firstNodes(kPyramidNodes, 13), 0, kPyramidFaces, kPyramid13Edges, fitShapes<shapePyramid5, 5>},
   }};
   return table;
 }

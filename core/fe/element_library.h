@@ -100,6 +100,17 @@ struct ElementKind {
   /// strain vanishes on the axis through the triangle centroid). None survives in a connected
   /// mesh (C3D20R: with two or more element layers through every thickness).
   int spuriousModes;
+  /// Faces in the Abaqus numbering (S1, S2, ...): 0-based corner nodes, a triangle padded with -1.
+  /// The right-hand normal of a positively oriented element points into it (surface.cpp reverses
+  /// them for the outward surface). Pyramids (no Abaqus numbering) are numbered like the 8-node
+  /// brick whose top face collapsed into the apex: S1 the base, S2..S5 the triangles on the base
+  /// edges 1-2, 2-3, 3-4, 4-1.
+  std::span<const int[4]> faces;
+  /// Mid-edge nodes of a quadratic element, {a, b, mid}; empty for a linear one.
+  std::span<const int[3]> midEdges;
+  /// The field fitted to the stress-rule point values for the nodal stresses (stress.h): its
+  /// functions at natural point xi into f (at most 20); returns their number.
+  int (*stressFit)(const double xi[3], double* f);
   /// Incompatible modes condensed in the stiffness (C3D8I: 3 bubble fields x 3 components):
   /// their number and the natural derivatives dphi[3 * k + j] = dphi_k / dxi_j (phi unused).
   int bubbles = 0;

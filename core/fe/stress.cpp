@@ -16,66 +16,30 @@ namespace {
 
 constexpr int kTypes = 11;             // ElementType enumerators
 
-/// The field fitted to the integration-point values (see stress.h).
-enum class Fit { Constant, LinearZeta, Tet4, Hex8, Hex20, Wedge6, Pyramid5 };
-
 /// Extrapolation of one element type: nodal value a = sum_q E(a, q) * value at point q.
 struct Scheme {
   std::span<const QuadPoint> points;
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 20, 27> E;
 };
 
-Fit fitOf(ElementType t) {
-  switch (t) {
-    case ElementType::Tet4: return Fit::Constant;
-    case ElementType::Tet10: return Fit::Tet4;
-    case ElementType::Hex8:
-    case ElementType::Hex8R:
-    case ElementType::Hex8I:
-    case ElementType::Hex20R: return Fit::Hex8;
-    case ElementType::Hex20: return Fit::Hex20;
-    case ElementType::Wedge6: return Fit::LinearZeta;
-    case ElementType::Wedge15: return Fit::Wedge6;
-    case ElementType::Pyramid5:
-    case ElementType::Pyramid13: return Fit::Pyramid5;
-  }
-  return Fit::Constant;
-}
-
-/// The fitted functions at natural point xi into f; returns their number.
-int evalFit(Fit fit, const double xi[3], double* f) {
-  double dN[60];
-  switch (fit) {
-    case Fit::Constant: f[0] = 1.0; return 1;
-    case Fit::LinearZeta: f[0] = 1.0; f[1] = xi[2]; return 2;
-    case Fit::Tet4: elementKind(ElementType::Tet4).shape(xi, f, dN); return 4;
-    case Fit::Hex8: elementKind(ElementType::Hex8).shape(xi, f, dN); return 8;
-    case Fit::Hex20: elementKind(ElementType::Hex20).shape(xi, f, dN); return 20;
-    case Fit::Wedge6: elementKind(ElementType::Wedge6).shape(xi, f, dN); return 6;
-    case Fit::Pyramid5: elementKind(ElementType::Pyramid5).shape(xi, f, dN); return 5;
-  }
-  return 0;
-}
-
 /// E = P (A^T A)^-1 A^T: the least-squares fit A c = point values (A: fitted functions at the
 /// points, as many or more points than functions), evaluated at the nodes (P).
 Scheme makeScheme(ElementType t) {
   const ElementKind& kind = elementKind(t);
-  const Fit fit = fitOf(t);
   Scheme s;
   s.points = kind.stiffnessRule;
   const int np = static_cast<int>(s.points.size());
   double f[20];
   const double centre[3] = {0.0, 0.0, 0.0};
-  const int nf = evalFit(fit, centre, f);
+  const int nf = kind.stressFit(centre, f);
   Eigen::MatrixXd A(np, nf), P(kind.nodes, nf);
   for (int q = 0; q < np; ++q) {
     const double xi[3] = {s.points[q].xi, s.points[q].eta, s.points[q].zeta};
-    evalFit(fit, xi, f);
+    kind.stressFit(xi, f);
     for (int k = 0; k < nf; ++k) A(q, k) = f[k];
   }
   for (int a = 0; a < kind.nodes; ++a) {
-    evalFit(fit, kind.naturalNodes[static_cast<std::size_t>(a)].data(), f);
+    kind.stressFit(kind.naturalNodes[static_cast<std::size_t>(a)].data(), f);
     for (int k = 0; k < nf; ++k) P(a, k) = f[k];
   }
   const Eigen::MatrixXd AtA = A.transpose() * A;

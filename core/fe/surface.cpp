@@ -1,5 +1,7 @@
 #include "core/fe/surface.h"
 
+#include "core/fe/element_library.h"
+
 #include <Eigen/Geometry>
 
 #include <algorithm>
@@ -10,27 +12,7 @@ namespace flexim::fe {
 
 namespace {
 
-// Faces in the Abaqus numbering (S1, S2, ...), 0-based local corner nodes, triangles padded with
-// -1. In this order the right-hand normal of a positively oriented element points INTO the
-// element, so the faces are reversed before triangulation. Pyramids (no Abaqus numbering) are
-// numbered like the 8-node brick whose top face collapsed into the apex: S1 the base, S2..S5
-// the triangles on the base edges 1-2, 2-3, 3-4, 4-1.
-constexpr int kTetFaces[4][4] = {{0, 1, 2, -1}, {0, 3, 1, -1}, {1, 3, 2, -1}, {2, 3, 0, -1}};
-constexpr int kHexFaces[6][4] = {{0, 1, 2, 3}, {4, 7, 6, 5}, {0, 4, 5, 1}, {1, 5, 6, 2}, {2, 6, 7, 3}, {3, 7, 4, 0}};
-constexpr int kWedgeFaces[5][4] = {{0, 1, 2, -1}, {3, 5, 4, -1}, {0, 3, 4, 1}, {1, 4, 5, 2}, {2, 5, 3, 0}};
-constexpr int kPyramidFaces[5][4] = {{0, 1, 2, 3}, {0, 4, 1, -1}, {1, 4, 2, -1}, {2, 4, 3, -1}, {3, 4, 0, -1}};
-
-// Mid-edge nodes of the quadratic elements (Abaqus C3D10 / C3D20 / C3D15, Nastran CPYRAM
-// order for C3D13): {a, b, mid}.
-constexpr int kTet10Edges[6][3] = {{0, 1, 4}, {1, 2, 5}, {2, 0, 6}, {0, 3, 7}, {1, 3, 8}, {2, 3, 9}};
-constexpr int kHex20Edges[12][3] = {{0, 1, 8},  {1, 2, 9},  {2, 3, 10}, {3, 0, 11}, {4, 5, 12}, {5, 6, 13},
-                                    {6, 7, 14}, {7, 4, 15}, {0, 4, 16}, {1, 5, 17}, {2, 6, 18}, {3, 7, 19}};
-constexpr int kWedge15Edges[9][3] = {{0, 1, 6},  {1, 2, 7},  {2, 0, 8},  {3, 4, 9}, {4, 5, 10},
-                                     {5, 3, 11}, {0, 3, 12}, {1, 4, 13}, {2, 5, 14}};
-constexpr int kPyramid13Edges[8][3] = {{0, 1, 5}, {1, 2, 6}, {2, 3, 7}, {3, 0, 8},
-                                       {0, 4, 9}, {1, 4, 10}, {2, 4, 11}, {3, 4, 12}};
-
-/// The face table of one element type (one row per type).
+/// The face table of one element type (its ElementKind's).
 struct Topology {
   std::span<const int[4]> faces;
   std::span<const int[3]> edges;  ///< empty for linear elements
@@ -40,20 +22,8 @@ struct Topology {
 int corners(const int (&face)[4]) { return face[3] < 0 ? 3 : 4; }
 
 Topology topology(ElementType t) {
-  switch (t) {
-    case ElementType::Tet4: return {kTetFaces, {}};
-    case ElementType::Tet10: return {kTetFaces, kTet10Edges};
-    case ElementType::Hex8:
-    case ElementType::Hex8R:
-    case ElementType::Hex8I: return {kHexFaces, {}};
-    case ElementType::Hex20:
-    case ElementType::Hex20R: return {kHexFaces, kHex20Edges};
-    case ElementType::Wedge6: return {kWedgeFaces, {}};
-    case ElementType::Wedge15: return {kWedgeFaces, kWedge15Edges};
-    case ElementType::Pyramid5: return {kPyramidFaces, {}};
-    case ElementType::Pyramid13: return {kPyramidFaces, kPyramid13Edges};
-  }
-  return {kTetFaces, {}};
+  const ElementKind& kind = elementKind(t);
+  return {kind.faces, kind.midEdges};
 }
 
 /// Local mid-edge node of the edge a-b (either direction), -1 if none.
