@@ -187,13 +187,27 @@ RfNodeSelection selectRfNodes(const std::vector<Vec3>& coords, const Vec3& P, co
     sel.message = "rf node selection: fewer than 3 candidate nodes";
     return sel;
   }
-  // Section 3.3: order the nodes by distance from the attachment point P; k = nearest.
-  std::stable_sort(idx.begin(), idx.end(),
-                   [&](int a, int b) { return (coords[a] - P).squaredNorm() < (coords[b] - P).squaredNorm(); });
+  // Section 3.3: order the nodes by distance from the attachment point P (equal distances in
+  // candidate order); k = nearest. m and n are nearly always among the nearest few, so the order
+  // is made as far as the search below reads it: a sort of 100 000 nodes would cost milliseconds
+  // at every compile.
+  std::vector<std::pair<double, int>> order(idx.size());  // (distance^2, position in idx)
   Eigen::AlignedBox3d box;
-  for (int i : idx) box.extend(coords[i]);
+  for (std::size_t p = 0; p < idx.size(); ++p) {
+    order[p] = {(coords[std::size_t(idx[p])] - P).squaredNorm(), static_cast<int>(p)};
+    box.extend(coords[std::size_t(idx[p])]);
+  }
+  std::size_t ordered = std::min<std::size_t>(order.size(), 64);
+  std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(ordered), order.end());
+  const auto nearest = [&](std::size_t c) {  // the c-th nearest candidate
+    if (c >= ordered) {  // the rest is not below the ordered prefix: sorting it completes the order
+      std::sort(order.begin() + std::ptrdiff_t(ordered), order.end());
+      ordered = order.size();
+    }
+    return idx[std::size_t(order[c].second)];
+  };
   const double minLen = 1e-9 * std::max(box.diagonal().norm(), 1e-300);
-  const int k = idx[0];
+  const int k = nearest(0);
   const Vec3 xk = coords[k], ej1 = axesJ_in_i.col(0), ej2 = axesJ_in_i.col(1), ej3 = axesJ_in_i.col(2);
   // The rotational rows' Jacobian has det = (e_i1.e_j1)(e_i3.e_j3) (RigidFlexibleSingularity):
   // besides (64)-(67) both factors must stay away from zero, or the joint locks only 2 rotations.
@@ -202,11 +216,12 @@ RfNodeSelection selectRfNodes(const std::vector<Vec3>& coords, const Vec3& P, co
   int m = -1;
   Vec3 e1 = Vec3::Zero();
   for (size_t c = 1; c < idx.size() && m < 0; ++c) {
-    const Vec3 d = coords[idx[c]] - xk;
+    const int node = nearest(c);
+    const Vec3 d = coords[std::size_t(node)] - xk;
     if (d.norm() <= minLen) continue;
     const Vec3 e = d.normalized();
     if (std::abs(ej2.dot(e)) < 1.0 - tol && std::abs(ej3.dot(e)) < 1.0 - tol && std::abs(ej1.dot(e)) >= minFactor) {
-      m = idx[c];
+      m = node;
       e1 = e;
     }
   }
@@ -219,14 +234,15 @@ RfNodeSelection selectRfNodes(const std::vector<Vec3>& coords, const Vec3& P, co
   int n = -1;
   Vec3 e2 = Vec3::Zero();
   for (size_t c = 1; c < idx.size() && n < 0; ++c) {
-    if (idx[c] == m) continue;
-    const Vec3 d = coords[idx[c]] - xk;
+    const int node = nearest(c);
+    if (node == m) continue;
+    const Vec3 d = coords[std::size_t(node)] - xk;
     if (d.norm() <= minLen) continue;
     const Vec3 a = d.normalized();
     if (std::abs(e1.dot(a)) >= 1.0 - tol) continue;
     const Vec3 e = e1.cross(a).normalized();
     if (std::abs(ej3.dot(e)) < 1.0 - tol && std::abs(ej3.dot(e1.cross(e))) >= minFactor) {
-      n = idx[c];
+      n = node;
       e2 = e;
     }
   }
