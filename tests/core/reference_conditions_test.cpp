@@ -489,6 +489,32 @@ class ReferenceConditionsTest : public QObject {
     const Vec3 e1b = (x[s2.nodeM] - x[s2.nodeK]).normalized(), ab = (x[s2.nodeN] - x[s2.nodeK]).normalized();
     QVERIFY(std::abs(e1b.dot(ab)) < 0.9);
 
+    // the nearest 200 nodes collinear (past the 64 the selection orders first): n is the nearest
+    // node off the line that meets Eqs. (64) and (67) and keeps the joint's determinant, found
+    // here by trying every node
+    std::vector<Vec3> longLine;
+    for (int i = 0; i < 200; ++i) longLine.push_back(Vec3(0.01 * i, 0, 0));
+    for (int i = 0; i < 40; ++i) {  // off the line, all further from P than the line's end
+      const double angle = 0.37 * i;
+      longLine.push_back(Vec3(0.3 * std::sin(1.3 * i), 3.0 * std::cos(angle), 3.0 * std::sin(angle)));
+    }
+    const Vec3 Pl(-0.001, 0, 0);
+    const RfNodeSelection sl = selectRfNodes(longLine, Pl, Aj);
+    QVERIFY2(sl.ok, sl.message.c_str());
+    QCOMPARE(sl.nodeK, 0);
+    QCOMPARE(sl.nodeM, 1);
+    const double tol = 0.1;
+    int expectedN = -1;
+    for (int c = 2; c < int(longLine.size()); ++c) {
+      const Vec3 e1l = Vec3::UnitX(), al = (longLine[c] - longLine[0]).normalized();
+      if (std::abs(e1l.dot(al)) >= 1.0 - tol) continue;
+      const Vec3 e2l = e1l.cross(al).normalized();
+      if (std::abs(Aj.col(2).dot(e2l)) >= 1.0 - tol || std::abs(Aj.col(2).dot(e1l.cross(e2l))) < std::sqrt(tol)) continue;
+      if (expectedN < 0 || (longLine[c] - Pl).squaredNorm() < (longLine[expectedN] - Pl).squaredNorm()) expectedN = c;
+    }
+    QVERIFY(expectedN >= 200);
+    QCOMPARE(sl.nodeN, expectedN);
+
     // all nodes collinear: fails with a message
     std::vector<Vec3> line(x.begin(), x.begin() + 6);
     const RfNodeSelection s3 = selectRfNodes(line, P, Aj);
