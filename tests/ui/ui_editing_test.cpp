@@ -956,10 +956,11 @@ class EditingTest : public QObject {
     clickRow("spring");
     type(field("stiffness"), QString::number(2 * k));
     QCOMPARE(m_window->model().forces[0].stiffness, 2 * k);
-    // the view still shows where the paused run stands, not the start
+    // the view still shows where the paused run stands (its last sample, at the pause), not the
+    // start (the block passes its start position once a period, so the poses are not compared)
     const Sample last = m_window->results().sample(m_window->results().size() - 1);
+    QCOMPARE(last.t, paused);
     QVERIFY((m_window->scene().bodyPose(0).translation() - last.poses[0].position).norm() < 1e-12);
-    QVERIFY(std::abs(last.poses[0].position.x() - 0.5) > 1e-3);
     QTest::keyClick(m_window.get(), Qt::Key_F6);
     QVERIFY(!m_window->isRunPaused());
     QVERIFY(m_window->isRunning());
