@@ -93,29 +93,10 @@ vtkSmartPointer<vtkTextActor> makeLabel(const std::string& text, int fontSize) {
 
 Pose flexiblePose(const FlexibleBodySpec& body) { return makePose(body.position, body.orientation); }
 
-const FlexibleBodySpec* flexibleByName(const ModelSpec& model, const std::string& name) {
-  for (const FlexibleBodySpec& f : model.flexible_bodies)
-    if (f.name == name) return &f;
-  return nullptr;
-}
+Pose toPose(const BodyPose& p) { return makePose(p.position, p.orientation); }
 
-// Initial pose of a virtual body: at its interface's reference point, on its first explicit
-// node, or at its point (the solver attaches it to the nearest node triangle, close to it).
-Pose initialVirtualPose(const ModelSpec& model, const VirtualBodySpec& body) {
-  const FlexibleBodySpec* owner = flexibleByName(model, body.flexible_body);
-  if (!owner) return makePose(body.point, body.orientation);
-  Vec3 origin = body.point;
-  if (owner->data) {
-    const fe::ReducedBody& data = *owner->data;
-    if (!body.interface.empty()) {
-      for (const fe::Interface& face : data.interfaces)
-        if (face.name == body.interface) origin = face.reference;
-    } else if (!body.nodes.empty()) {
-      for (std::size_t n = 0; n < data.node_ids.size() && n < data.coords.size(); ++n)
-        if (data.node_ids[n] == body.nodes.front()) origin = data.coords[n];
-    }
-  }
-  return flexiblePose(*owner) * makePose(origin, body.orientation);
+bool drawnAsBall(const BodyEntry& entry) {
+  return entry.kind->drawing == BodyDrawing::Ball || entry.kind->drawing == BodyDrawing::Dot;
 }
 
 // The initial modal coordinates of a flexible body, cut to the modes the display uses.
@@ -241,8 +222,7 @@ void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamer
   measure(model);
   addBodies(model, diag);
   addFlexibleBodies(model, diag, std::move(previous));
-  addVirtualBodies(model);
-  addPointMasses(model);
+  addBalls(model);
   addGround(model);
   addJoints(model, diag);
   addSprings(model, diag);
@@ -288,18 +268,16 @@ void ModelScene::measure(const ModelSpec& model) {
     for (const Vec3& x : body.data->coords) radius = std::max(radius, (x - centre).norm());
     m_extents[std::size_t(m_table.poseOf("flexible_bodies", f))] = {centre, radius};
   }
-  for (std::size_t v = 0; v < model.virtual_bodies.size(); ++v) {
-    const VirtualBodySpec& body = model.virtual_bodies[v];
-    const Pose virtualToWorld = initialVirtualPose(model, body);
-    m_bounds.add(virtualToWorld.translation());
-    for (const MarkerSpec& marker : body.markers) m_bounds.add(virtualToWorld * marker.position);
-    m_extents[std::size_t(m_table.poseOf("virtual_bodies", v))] = {Vec3::Zero(), reach(body.markers, 0.0)};
-  }
-  for (std::size_t p = 0; p < model.point_masses.size(); ++p) {
-    const PointMassSpec& body = model.point_masses[p];
-    m_bounds.add(body.position);
-    for (const MarkerSpec& marker : body.markers) m_bounds.add(body.position + marker.position);
-    m_extents[std::size_t(m_table.poseOf("point_masses", p))] = {Vec3::Zero(), reach(body.markers, 0.0)};
+  for (const BodyEntry& entry : m_table.entries()) {
+    if (!drawnAsBall(entry)) continue;
+    const Pose bodyToWorld = toPose(m_table.startPose(model, entry.pose));
+    m_bounds.add(bodyToWorld.translation());
+    double radius = 0.0;
+    for (const MarkerSpec* marker : m_table.markers(model, entry.pose)) {
+      m_bounds.add(bodyToWorld * marker->position);
+      radius = std::max(radius, marker->position.norm());
+    }
+    m_extents[std::size_t(entry.pose)] = {Vec3::Zero(), radius};
   }
   for (const MarkerSpec& marker : model.ground_markers) m_bounds.add(marker.position);
   m_length = m_bounds.diagonal() > 1e-9 ? m_bounds.diagonal() : 1.0;
@@ -449,14 +427,18 @@ void ModelScene::addTrace() {
   addActor(m_traceActor);
 }
 
-void ModelScene::addVirtualBodies(const ModelSpec& model) {
-  for (std::size_t v = 0; v < model.virtual_bodies.size(); ++v) {
-    const VirtualBodySpec& body = model.virtual_bodies[v];
-    const std::string item = "virtual_bodies[" + std::to_string(v) + "]";
-    const std::size_t pose = std::size_t(m_table.poseOf("virtual_bodies", v));
-    BodyVisual& visual = m_bodies[pose];
-    // massless: a small sphere at its origin, not an inertia shape
-    addBall(pose, initialVirtualPose(model, body), 0.28, 0.08, kVirtualBodyColour, body.markers, item);
+void ModelScene::addBalls(const ModelSpec& model) {
+  // a virtual body is a small grey dot: massless, no inertia shape; a mass without a shape (a
+  // point mass) a larger ball in its body's colour
+  for (const BodyEntry& entry : m_table.entries()) {
+    if (!drawnAsBall(entry)) continue;
+    std::vector<MarkerSpec> markers;
+    for (const MarkerSpec* marker : m_table.markers(model, entry.pose)) markers.push_back(*marker);
+    const std::size_t pose = std::size_t(entry.pose);
+    if (entry.kind->drawing == BodyDrawing::Dot)
+      addBall(pose, toPose(m_table.startPose(model, entry.pose)), 0.28, 0.08, kVirtualBodyColour, markers, entry.path);
+    else
+      addBall(pose, toPose(m_table.startPose(model, entry.pose)), 0.45, 0.1, bodyColour(pose), markers, entry.path);
   }
 }
 
@@ -477,16 +459,6 @@ void ModelScene::addBall(std::size_t pose, const Pose& at, double radius, double
     addActor(links, item);
   }
   addMarkerTriads(visual, markers, item);
-}
-
-void ModelScene::addPointMasses(const ModelSpec& model) {
-  for (std::size_t p = 0; p < model.point_masses.size(); ++p) {
-    const PointMassSpec& body = model.point_masses[p];
-    const std::string item = "point_masses[" + std::to_string(p) + "]";
-    const std::size_t pose = std::size_t(m_table.poseOf("point_masses", p));
-    // a ball in the body's colour, larger than a virtual body's dot: it has mass, no shape
-    addBall(pose, makePose(body.position, Quat::Identity()), 0.45, 0.1, bodyColour(pose), body.markers, item);
-  }
 }
 
 void ModelScene::addColourBar() {

@@ -267,8 +267,8 @@ class ModelScene {
   /// `previous`: the visuals of the last build; one of the same data, mode count and stiffness
   /// scale is kept (surface, actors) instead of made again (a 100 000-node surface takes ~15 ms).
   void addFlexibleBodies(const ModelSpec& model, Diagnostics* diag, std::vector<FlexibleVisual> previous);
-  void addVirtualBodies(const ModelSpec& model);
-  void addPointMasses(const ModelSpec& model);
+  /// The bodies of kinds drawn as a ball or a dot (BodyKindDescription::drawing).
+  void addBalls(const ModelSpec& model);
   /// A body drawn as a ball at `at` (radius and link thickness in glyph sizes), with links to its
   /// markers and their triads: a virtual body, a point mass.
   void addBall(std::size_t pose, const Pose& at, double radius, double linkRadius, const Rgb& colour,

@@ -24,24 +24,13 @@ bool initialBodyPose(const ModelSpec& model, const std::string& body, Vec3& posi
     axes = Mat3::Identity();
     return true;
   }
-  for (const RigidBodySpec& b : model.bodies)
-    if (b.name == body) {
-      position = b.position;
-      axes = b.orientation.normalized().toRotationMatrix();
-      return true;
-    }
-  for (const VirtualBodySpec& v : model.virtual_bodies) {
-    if (v.name != body) continue;
-    for (const FlexibleBodySpec& f : model.flexible_bodies)
-      if (f.name == v.flexible_body) {
-        // at its point (the solver puts its origin on the nearest node k, within a mesh size)
-        const Mat3 fe = f.orientation.normalized().toRotationMatrix();
-        position = f.position + fe * v.point;
-        axes = fe * v.orientation.normalized().toRotationMatrix();
-        return true;
-      }
-  }
-  return false;
+  const BodyTable table(model);
+  const int pose = table.poseNamed(body);
+  if (pose < 0 || !table[pose].kind->carriesMarkers) return false;
+  const BodyPose start = table.startPose(model, pose);
+  position = start.position;
+  axes = start.orientation.toRotationMatrix();
+  return true;
 }
 
 namespace {
@@ -80,17 +69,17 @@ std::vector<JointPlace> jointPlaces(const ModelSpec& model, const render::PickRe
     }
   }
   // the markers, where they are at the start
-  const auto addMarkers = [&](const std::string& body, const std::vector<MarkerSpec>& markers) {
-    Vec3 position;
-    Mat3 axes;
-    if (!initialBodyPose(model, body, position, axes)) return;
-    for (const MarkerSpec& m : markers)
-      places.push_back({QObject::tr("marker '%1' on %2").arg(QString::fromStdString(m.name), QString::fromStdString(body)), {},
-                        position + axes * m.position, axes * (m.orientation.normalized() * Vec3::UnitZ())});
+  const auto addMarkers = [&](const std::string& body, const BodyPose& at, const std::vector<const MarkerSpec*>& markers) {
+    for (const MarkerSpec* m : markers)
+      places.push_back({QObject::tr("marker '%1' on %2").arg(QString::fromStdString(m->name), QString::fromStdString(body)), {},
+                        at.position + at.orientation * m->position, at.orientation * (m->orientation.normalized() * Vec3::UnitZ())});
   };
-  addMarkers(kGroundName, model.ground_markers);
-  for (const RigidBodySpec& b : model.bodies) addMarkers(b.name, b.markers);
-  for (const VirtualBodySpec& v : model.virtual_bodies) addMarkers(v.name, v.markers);
+  std::vector<const MarkerSpec*> ground;
+  for (const MarkerSpec& m : model.ground_markers) ground.push_back(&m);
+  addMarkers(kGroundName, BodyPose(), ground);
+  const BodyTable table(model);
+  for (const BodyEntry& body : table.entries())
+    addMarkers(body.name, table.startPose(model, body.pose), table.markers(model, body.pose));
   // round-off of the fits and rotations (2e-16 beside 1) is not a coordinate anyone means
   const auto clean = [](Vec3& v) { v = v.unaryExpr([](double x) { return std::abs(x) < 1e-12 ? 0.0 : x; }); };
   for (JointPlace& p : places) {

@@ -60,8 +60,8 @@ struct JointPlace {
 /// reason in `notes`), then every marker of the model at the start.
 std::vector<JointPlace> jointPlaces(const ModelSpec& model, const render::PickResult& pick, QStringList* notes = nullptr);
 
-/// The pose of a body at the start (global): a rigid body's position and orientation, a virtual
-/// body's point and axes on its undeformed flexible body, the ground's identity; false if unknown.
+/// The pose of a body that carries markers at the start (global, BodyTable::startPose), the
+/// ground's identity; false for a name of no such body.
 bool initialBodyPose(const ModelSpec& model, const std::string& body, Vec3& position, Mat3& axes);
 
 }  // namespace flexim::ui

@@ -9,7 +9,13 @@
 namespace flexim {
 
 const std::vector<BodyKindDescription>& bodyKinds() {
-  static const std::vector<BodyKindDescription> kinds = registeredBodyKinds();
+  // the kinds are described with their items; their order is that of the model's lists
+  static const std::vector<BodyKindDescription> kinds = [] {
+    std::vector<BodyKindDescription> out;
+    for (const FieldDescription& list : modelDescription().fields)
+      if (list.type == FieldType::List && list.item && list.item->body) out.push_back(*list.item->body);
+    return out;
+  }();
   return kinds;
 }
 
@@ -95,6 +101,21 @@ std::vector<const MarkerSpec*> BodyTable::markers(const ModelSpec& model, int po
   if (!markers) return out;
   for (std::size_t i = 0; i < markers->count(item); ++i) out.push_back(static_cast<const MarkerSpec*>(markers->element(item, i)));
   return out;
+}
+
+BodyPose BodyTable::startPose(const ModelSpec& model, int pose) const {
+  const BodyEntry& e = (*this)[pose];
+  const FieldDescription* list = modelDescription().field(e.kind->listKey);
+  const void* item = list->element(const_cast<ModelSpec*>(&model), std::size_t(e.index));
+  if (e.kind->startPose) return e.kind->startPose(model, item);
+  BodyPose start;
+  if (const FieldDescription* f = list->item->field("position"); f && f->type == FieldType::Vec3)
+    start.position = std::get<Vec3>(f->get(item));
+  if (const FieldDescription* f = list->item->field("orientation")) {
+    const FieldValue value = f->get(item);
+    if (std::holds_alternative<Quat>(value)) start.orientation = std::get<Quat>(value).normalized();
+  }
+  return start;
 }
 
 bool BodyTable::operator==(const BodyTable& other) const {

@@ -1,14 +1,15 @@
 // The bodies of a model in one table, and the registered kinds of body.
 //
-// A body is an item of one of the registered body lists ("bodies", "flexible_bodies",
-// "virtual_bodies"). Its pose index is its place among the poses of a run (Sample::poses) and
-// its coordinate block in the compiled System. The order is: the kinds in registration order
-// (bodyKinds()), within a kind the items in list order. Only this table knows that order; the
+// A body is an item of one of the model's body lists: the lists whose item description has a
+// body kind (ItemDescription::body: "bodies", "flexible_bodies", "virtual_bodies",
+// "point_masses"). Its pose index is its place among the poses of a run (Sample::poses) and its
+// coordinate block in the compiled System. The order is: the kinds in the order of their lists
+// in the model's description (bodyKinds()), within a kind the items in list order. Only this table knows that order; the
 // compiler, the run's samples, the scene, the topology and the model check read it, and nothing
 // else may rely on it (docs/architecture.md, "The body table").
 #pragma once
 
-#include "core/model/model.h"
+#include "core/model/description.h"
 
 #include <string>
 #include <string_view>
@@ -17,27 +18,10 @@
 
 namespace flexim {
 
-/// A kind of body. Adding one: its spec and list in the model with its item description
-/// (core/model), its registration in core/model/body_kinds.cpp, and its formulation in
-/// core/system.
-struct BodyKindDescription {
-  std::string key;           ///< "rigid", "flexible", "virtual"
-  std::string listKey;       ///< the model's list of such bodies ("bodies")
-  std::string noun;          ///< what messages call one ("flexible body")
-  bool carriesMarkers = true;  ///< joints and forces attach to its markers
-  bool deformable = false;     ///< has modal coordinates (a Sample::modal entry) and FE nodes
-  bool massless = false;       ///< its motion is set by what it is attached to
-  /// Its axes turn with it; false for a point mass, whose axes stay the global axes: it takes no
-  /// torque and only joints that hold points together (spherical).
-  bool rotates = true;
-};
-
 /// The registered body kinds, in pose order.
 const std::vector<BodyKindDescription>& bodyKinds();
 /// The kind whose list is listKey ("flexible_bodies"), nullptr for a list of no body kind.
 const BodyKindDescription* findBodyKind(std::string_view listKey);
-/// The body kinds' registrations (core/model/body_kinds.cpp).
-std::vector<BodyKindDescription> registeredBodyKinds();
 
 /// One body of the table.
 struct BodyEntry {
@@ -71,6 +55,10 @@ class BodyTable {
   const MarkerSpec* marker(const ModelSpec& model, std::string_view body, std::string_view marker) const;
   /// The markers of the body of pose `pose` in `model` (none for a kind without markers).
   std::vector<const MarkerSpec*> markers(const ModelSpec& model, int pose) const;
+  /// Where the body of pose `pose` in `model` starts (t = 0, undeformed; a flexible body's FE
+  /// frame); a virtual body's origin at its interface's reference point, its first node or its
+  /// point, before the solver picks its node (BodyKindDescription::startPose).
+  BodyPose startPose(const ModelSpec& model, int pose) const;
   /// The bodies with modal coordinates, in Sample::modal order (pose indices).
   const std::vector<int>& deformable() const { return m_deformable; }
 

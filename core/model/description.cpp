@@ -1,5 +1,6 @@
 #include "core/model/description.h"
 
+#include "core/fe/reduced_body.h"
 #include "core/model/item_checks.h"
 #include "core/model/sensor_quantities.h"
 #include "core/model/validate.h"
@@ -308,6 +309,35 @@ void describe(ItemDescription& d, std::string kind, std::string listKey, std::st
   d.help = std::move(help);
 }
 
+/// Makes d's items bodies of the kind `kind` (its list key is d's).
+void describeBodyKind(ItemDescription& d, BodyKindDescription kind) {
+  kind.listKey = d.listKey;
+  d.body = std::move(kind);
+}
+
+/// Where a virtual body starts: at its interface's reference point, on its first explicit node,
+/// or at its point (the solver attaches it to the nearest node triangle, close to it), in its
+/// flexible body's FE frame.
+BodyPose virtualBodyStart(const ModelSpec& model, const void* item) {
+  const auto& body = *static_cast<const VirtualBodySpec*>(item);
+  Vec3 origin = body.point;
+  BodyPose owner;
+  for (const FlexibleBodySpec& f : model.flexible_bodies) {
+    if (f.name != body.flexible_body) continue;
+    owner = {f.position, f.orientation.normalized()};
+    if (!f.data) break;
+    if (!body.interface.empty()) {
+      for (const fe::Interface& face : f.data->interfaces)
+        if (face.name == body.interface) origin = face.reference;
+    } else if (!body.nodes.empty()) {
+      for (std::size_t n = 0; n < f.data->node_ids.size() && n < f.data->coords.size(); ++n)
+        if (f.data->node_ids[n] == body.nodes.front()) origin = f.data->coords[n];
+    }
+    break;
+  }
+  return {owner.position + owner.orientation * origin, owner.orientation * body.orientation.normalized()};
+}
+
 /// Every description, built once; members so that the pointers between them stay valid.
 struct Registry {
   ItemDescription model, ground, marker, visual, body, damping, flexible, virtualBody, pointMass, joint, function,
@@ -368,6 +398,7 @@ struct Registry {
       });
     }
     describe(body, "body", "bodies", "Rigid body", "body", "A rigid body; its frame is at the centre of mass.");
+    describeBodyKind(body, {.key = "rigid", .noun = "body", .drawing = BodyDrawing::Shape});
     Fields<RigidBodySpec> f(body);
     f.name("unique among all bodies; `ground` is reserved");
     f.number("mass", &RigidBodySpec::mass, "kg", "mass").require().above(0);
@@ -399,6 +430,11 @@ struct Registry {
     describe(flexible, "flexible_body", "flexible_bodies", "Flexible body", "body",
              "A reduced finite-element body in the floating frame of reference; its frame is the FE frame of the "
              "mesh. Markers cannot be placed on it: connect it through virtual bodies.");
+    describeBodyKind(flexible, {.key = "flexible",
+                                .noun = "flexible body",
+                                .carriesMarkers = false,
+                                .deformable = true,
+                                .drawing = BodyDrawing::Surface});
     Fields<FlexibleBodySpec> f(flexible);
     f.name("unique among all bodies; `ground` is reserved");
     f.string("file", &FlexibleBodySpec::file, "the reduced-body file (`.frb`), relative to the model file's folder")
@@ -438,6 +474,11 @@ struct Registry {
     describe(virtualBody, "virtual_body", "virtual_bodies", "Virtual body", "body",
              "A massless rigid body attached to a flexible body by the rigid–flexible joint: its origin follows an "
              "FE node k, its axes the triangle of nodes k, m, n. It carries markers like a rigid body.");
+    describeBodyKind(virtualBody, {.key = "virtual",
+                                   .noun = "virtual body",
+                                   .massless = true,
+                                   .drawing = BodyDrawing::Dot,
+                                   .startPose = virtualBodyStart});
     Fields<VirtualBodySpec> f(virtualBody);
     f.name("unique among all bodies; `ground` is reserved");
     f.reference("flexible_body", &VirtualBodySpec::flexible_body, "flexible_body", "the flexible body it is attached to")
@@ -464,6 +505,7 @@ struct Registry {
     describe(pointMass, "point_mass", "point_masses", "Point mass", "body",
              "A mass without rotation (a particle, a lumped mass on a cable): three translational coordinates; its "
              "axes stay the global axes, so it takes no torque and only spherical joints.");
+    describeBodyKind(pointMass, {.key = "point_mass", .noun = "point mass", .rotates = false, .drawing = BodyDrawing::Ball});
     Fields<PointMassSpec> f(pointMass);
     f.name("unique among all bodies; `ground` is reserved");
     f.number("mass", &PointMassSpec::mass, "kg", "mass").require().above(0);

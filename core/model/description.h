@@ -57,6 +57,32 @@ struct Limit {
   bool exclusive = false;
 };
 
+/// How the scene draws a body of a kind (BodyKindDescription::drawing).
+enum class BodyDrawing {
+  Shape,    ///< its visual shape, or its equivalent-inertia box (rigid bodies)
+  Surface,  ///< its FE surface, deformed and coloured (deformable bodies)
+  Ball,     ///< a ball in its colour at its `position`: a mass without a shape
+  Dot,      ///< a small grey ball at its origin: a massless body
+};
+
+/// What makes the items of a list bodies (ItemDescription::body). A body's pose, its System
+/// block and its place in the body table follow from it (core/model/body_table.h).
+struct BodyKindDescription {
+  std::string key;           ///< "rigid", "flexible", "virtual", "point_mass"
+  std::string listKey;       ///< the model's list of such bodies ("bodies"); set by the description
+  std::string noun;          ///< what messages call one ("flexible body")
+  bool carriesMarkers = true;  ///< joints and forces attach to its markers
+  bool deformable = false;     ///< has modal coordinates (a Sample::modal entry) and FE nodes
+  bool massless = false;       ///< its motion is set by what it is attached to
+  /// Its axes turn with it; false for a point mass, whose axes stay the global axes: it takes no
+  /// torque and only joints that hold points together (spherical).
+  bool rotates = true;
+  BodyDrawing drawing = BodyDrawing::Ball;
+  /// Where one of its items starts (t = 0, undeformed) when its fields do not say it alone; empty:
+  /// at its `position` field, turned by its `orientation` field (when it has them).
+  std::function<BodyPose(const ModelSpec&, const void* item)> startPose;
+};
+
 /// The field applies only when the item's Enum field `key` (listed before it) has one of `values`.
 struct Condition {
   std::string key;
@@ -143,6 +169,9 @@ struct ItemDescription {
   std::type_index type = typeid(void);   ///< the spec struct
   std::function<void(void*)> reset;      ///< to the struct's defaults
   std::function<void(ItemCheck&)> check; ///< checks beyond the fields' own (may be empty)
+  /// A kind of body: what the body table, the topology, the compiler and the scene need to know
+  /// of its items. The model's lists of bodies are the lists of items that have one.
+  std::optional<BodyKindDescription> body;
 
   const FieldDescription* field(std::string_view key) const;  ///< the first field with key
   /// Whether f applies to item (its condition holds).

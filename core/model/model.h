@@ -26,6 +26,12 @@ using Quat = Eigen::Quaterniond;
 inline constexpr const char* kGroundName = "ground";
 
 /// A frame fixed to a body, given in the body frame (rigid body: centre-of-mass frame).
+/// Pose of a body (body frame -> global): at the start, or at an output time of a run.
+struct BodyPose {
+  Vec3 position = Vec3::Zero();
+  Quat orientation = Quat::Identity();
+};
+
 struct MarkerSpec {
   std::string name;
   Vec3 position = Vec3::Zero();          ///< [m] in body axes

@@ -27,12 +27,6 @@ struct Channel {
   std::string header() const { return name + " [" + unit + "]"; }
 };
 
-/// Pose of one body at an output time (body frame -> global).
-struct BodyPose {
-  Vec3 position = Vec3::Zero();
-  Quat orientation = Quat::Identity();
-};
-
 /// One output sample. values[i] belongs to channels()[i]. poses[p]: the pose of the body table's
 /// body p (Simulation::bodies(); a flexible body's is its FE frame). modal[i]: the modal
 /// coordinates of the table's i-th deformable body, BodyTable::deformable()[i] (deformed nodes:

@@ -1,7 +1,8 @@
-// Body units: what each registered body kind (core/model/body_kinds.cpp) adds to the System when
-// a model is compiled — the coordinate blocks of the items of its list, in list order, with their
-// markers, and any constraints of their own (a flexible body's reference conditions). The System
-// calls the units in the body kinds' order, so block p is the body table's pose p.
+// Body units: what each body kind (ItemDescription::body, core/model/description.cpp) adds to
+// the System when a model is compiled — the coordinate blocks of the items of its list, in list
+// order, with their markers, and any constraints of their own (a flexible body's reference
+// conditions). The System calls the units in the body kinds' order, so block p is the body
+// table's pose p.
 #pragma once
 
 #include "core/base/diagnostics.h"

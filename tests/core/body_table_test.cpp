@@ -97,6 +97,35 @@ class BodyTableTest : public QObject {
     QVERIFY(!table.marker(m, "nobody", "a"));
   }
 
+  /// Where each kind starts: a rigid body and a flexible body's FE frame at their position and
+  /// orientation, a virtual body at its point in its flexible body's frame, a point mass at its
+  /// position in global axes.
+  void startPosesOfEveryKind() {
+    ModelSpec m = mixedModel();
+    const Quat turn(Eigen::AngleAxisd(0.5, Vec3(1, 2, 3).normalized()));
+    const Quat quarter(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitZ()));
+    m.bodies[1].position = Vec3(1, 2, 3);
+    m.bodies[1].orientation = turn;
+    m.flexible_bodies[0].position = Vec3(0, 0, 1);
+    m.flexible_bodies[0].orientation = quarter;
+    m.virtual_bodies[0].point = Vec3(0.5, 0, 0);
+    m.virtual_bodies[0].orientation = turn;
+    PointMassSpec p;
+    p.name = "bob";
+    p.position = Vec3(-1, 0, 2);
+    m.point_masses.push_back(p);
+    const BodyTable table(m);
+    const auto near = [](const BodyPose& a, const Vec3& r, const Quat& q) {
+      return (a.position - r).norm() < 1e-14 && a.orientation.angularDistance(q) < 1e-14;
+    };
+    QVERIFY(near(table.startPose(m, 0), Vec3::Zero(), Quat::Identity()));
+    QVERIFY(near(table.startPose(m, 1), Vec3(1, 2, 3), turn));
+    QVERIFY(near(table.startPose(m, 2), Vec3(0, 0, 1), quarter));
+    QVERIFY(near(table.startPose(m, 3), Vec3(0, 0.5, 1), quarter * turn));  // x of the FE frame is global y
+    QCOMPARE(table[4].kind->key, std::string("point_mass"));
+    QVERIFY(near(table.startPose(m, 4), Vec3(-1, 0, 2), Quat::Identity()));
+  }
+
   void equalTablesHaveTheSameBodies() {
     ModelSpec m = mixedModel();
     const BodyTable before(m);
