@@ -76,6 +76,7 @@ InertiaResult negativeEigenvalueCount(const Eigen::SparseMatrix<double>& A) {
   id.icntl[icntl(3)] = -1;
   id.icntl[icntl(4)] = 0;
   id.icntl[icntl(7)] = kOrderingAuto;
+  id.icntl[icntl(31)] = 1;  // only the inertia is wanted: the factors are discarded as they are made
   id.n = static_cast<MUMPS_INT>(n);
   id.nnz = static_cast<MUMPS_INT8>(values.size());
   id.irn = irn.data();

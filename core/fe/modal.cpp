@@ -1,5 +1,6 @@
 #include "core/fe/modal.h"
 
+#include "core/fe/blas_threads.h"
 #include "core/fe/inertia.h"
 
 #include <Eigen/CholmodSupport>
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numbers>
 #include <numeric>
 #include <sstream>
@@ -31,16 +33,24 @@ namespace {
 class ShiftInvertOp {
  public:
   using Scalar = double;
+  using Factor = Eigen::CholmodSupernodalLLT<SpMat, Eigen::Lower>;
   ShiftInvertOp(const SpMat& K, const SpMat& M) : m_K(K), m_M(M) {}
   Eigen::Index rows() const { return m_K.rows(); }
   Eigen::Index cols() const { return m_K.cols(); }
   void set_shift(double sigma) {
-    m_llt.compute(SpMat(m_K - sigma * m_M));
-    m_ok = m_llt.info() == Eigen::Success;
+    const ScopedBlasThreads everyCore(blasThreadsAvailable());  // level-3 kernels (blas_threads.h)
+    m_llt = std::make_unique<Factor>();
+    m_llt->compute(SpMat(m_K - sigma * m_M));
+    m_ok = m_llt->info() == Eigen::Success;
+  }
+  /// Frees the factor (the Sturm count's factorisation comes next); set_shift makes a new one.
+  void release() {
+    m_llt.reset();
+    m_ok = false;
   }
   void perform_op(const double* x, double* y) const {
     Eigen::Map<Eigen::VectorXd> out(y, rows());
-    out = m_llt.solve(Eigen::Map<const Eigen::VectorXd>(x, rows()));
+    out = m_llt->solve(Eigen::Map<const Eigen::VectorXd>(x, rows()));
     // deflation: remove the exact rigid subspace (M-orthogonal projector; it commutes with the
     // operator because the rigid fields are exact null vectors of K)
     if (m_R) out -= *m_R * (m_MR.transpose() * out);
@@ -57,7 +67,7 @@ class ShiftInvertOp {
  private:
   const SpMat& m_K;
   const SpMat& m_M;
-  Eigen::CholmodSupernodalLLT<SpMat, Eigen::Lower> m_llt;
+  std::unique_ptr<Factor> m_llt;
   const Eigen::MatrixXd* m_R = nullptr;
   Eigen::MatrixXd m_MR;
   bool m_ok = false;
@@ -135,6 +145,7 @@ double meanPositiveDiagonal(const SpMat& A) {
 /// Eigenvalues of (K, M) below s by the inertia of K - s M (Sylvester's law), -1 if the
 /// factorisation fails.
 int sturmCount(const SpMat& K, const SpMat& M, double s, std::string& error) {
+  const ScopedBlasThreads everyCore(blasThreadsAvailable());  // a factorisation (blas_threads.h)
   const InertiaResult r = negativeEigenvalueCount(SpMat(K - s * M));
   error = r.error;
   return static_cast<int>(r.negative);
@@ -295,6 +306,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     out.sturm_shift = (keep < total ? 0.5 * (values(keep - 1) + values(keep)) : 2 * values(keep - 1) + 1) * lambdaScale;
     out.sturm_count = keep;
   } else {
+    const ScopedBlasThreads oneThread(1);  // the Lanczos solves; factorisations take every core
     ShiftInvertOp op(K, M);
     op.deflate(deflate ? &R : nullptr);
     Spectra::SparseSymMatProd<double> Bop(M);
@@ -373,6 +385,9 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
       }
       int count = -2;
       std::string countError;
+      // the shift-invert factor is no longer needed (a retry makes a new one): freed first, so
+      // that the two factorisations are never held at once
+      op.release();
       if (below > 0) count = sturmCount(K, M, s, countError);
       out.sturm_shift = s * lambdaScale;
       out.sturm_count = count;
