@@ -373,7 +373,7 @@ int infoCommand(const std::vector<std::string>& args) {
   }
   fe::FeModel mesh;
   if (!importMesh(a, mesh)) return fail("cannot import '" + a.input + "'");
-  fe::reportMesh(mesh, r);
+  fe::reportMesh(mesh, r, {a.material ? &*a.material : nullptr, a.density.value_or(0.0)});
   if (const std::string why = missingMaterialData(mesh, a); !why.empty()) {
     std::printf("%s", r.str().c_str());  // the mesh report is still worth reading
     printModelChanges(mesh);

@@ -28,7 +28,7 @@ std::string ValidationReport::str() const {
   return out;
 }
 
-void reportMesh(const FeModel& mesh, ValidationReport& r) {
+void reportMesh(const FeModel& mesh, ValidationReport& r, const GivenMaterial& given) {
   r.add(format("nodes: %d", mesh.nodeCount()));
   std::map<std::string, int> byType;
   for (const auto& e : mesh.elements) ++byType[abaqusName(e.type)];
@@ -38,10 +38,20 @@ void reportMesh(const FeModel& mesh, ValidationReport& r) {
   for (const auto& [name, nodes] : mesh.node_sets) r.add(format("node set %s: %zu nodes", name.c_str(), nodes.size()));
   for (const auto& [name, elems] : mesh.element_sets)
     r.add(format("element set %s: %zu elements", name.c_str(), elems.size()));
-  for (const auto& m : mesh.materials)
-    r.add(format("material %s: %s, %s", m.name.c_str(),
-                 m.has_elastic ? format("E = %.6g Pa, nu = %.4g", m.E, m.nu).c_str() : "no elastic constants",
-                 m.has_density ? format("rho = %.6g kg/m^3", m.rho).c_str() : "no density"));
+  if (const Material* m = given.material) {
+    const double rho = given.density > 0 ? given.density : m->rho;
+    r.add(format("material (given): E = %.6g Pa, nu = %.4g, rho = %.6g kg/m^3, of every element%s", m->E, m->nu, rho,
+                 mesh.materials.empty() ? "" : " (instead of the file's)"));
+  } else {
+    for (const auto& m : mesh.materials)
+      r.add(format("material %s: %s, %s", m.name.c_str(),
+                   m.has_elastic ? format("E = %.6g Pa, nu = %.4g", m.E, m.nu).c_str() : "no elastic constants",
+                   given.density > 0 ? format("rho = %.6g kg/m^3 (given%s)", given.density,
+                                              m.has_density ? format(", the file's %.6g", m.rho).c_str() : "")
+                                           .c_str()
+                   : m.has_density   ? format("rho = %.6g kg/m^3", m.rho).c_str()
+                                     : "no density"));
+  }
   if (!mesh.masses.empty() || !mesh.springs.empty() || !mesh.rotary_inertias.empty()) {
     double m = 0;
     for (const auto& d : mesh.masses)
@@ -66,9 +76,12 @@ void reportMesh(const FeModel& mesh, ValidationReport& r) {
   if (unused) r.add(format("%ld nodes belong to no element or spring: left out of the modes", unused));
   int unassigned = 0;
   for (const auto& e : mesh.elements) unassigned += e.material < 0;
-  if (unassigned) r.warn(format("%d elements have no material (give --material E,nu,rho)", unassigned));
-  for (const auto& m : mesh.materials)
-    if (m.has_elastic && (m.E < 1e6 || m.E > 1e13))
+  if (unassigned && !given.material) r.warn(format("%d elements have no material (give --material E,nu,rho)", unassigned));
+  if (const Material* m = given.material; m && (m->E < 1e6 || m->E > 1e13))
+    r.warn(format("the given E = %.3g looks like non-SI units (Pa expected; MPa/mm models need conversion)", m->E));
+  if (!given.material)
+    for (const auto& m : mesh.materials)
+      if (m.has_elastic && (m.E < 1e6 || m.E > 1e13))
       r.warn(format("material %s: E = %.3g looks like non-SI units (Pa expected; MPa/mm models need conversion)",
                     m.name.c_str(), m.E));
 }

@@ -21,8 +21,15 @@ struct ValidationReport {
   void warn(std::string w) { warnings.push_back(std::move(w)); }
 };
 
-/// Mesh facts: nodes, elements by type, sets, materials, disconnected parts, unused nodes.
-void reportMesh(const FeModel& mesh, ValidationReport& r);
+/// Material data given beside the file (AssemblyOptions::override_material, override_density).
+struct GivenMaterial {
+  const Material* material = nullptr;  ///< of every element, instead of the file's
+  double density = 0.0;                ///< > 0: of every material [kg/m^3], E and nu kept
+};
+
+/// Mesh facts: nodes, elements by type, sets, materials, disconnected parts, unused nodes. The
+/// materials are reported as the modes will use them: `given` replaces what the file says.
+void reportMesh(const FeModel& mesh, ValidationReport& r, const GivenMaterial& given = {});
 
 /// Matrix facts: symmetry, mass/centre of mass/inertia from the mass matrix against the
 /// element-integrated rho V and the volume centroid.

@@ -6,7 +6,9 @@
 #include "core/fe/surface.h"
 #include "io/fe/line_reader.h"
 
+#include <cctype>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -58,11 +60,18 @@ void Parser::startCoupling(const Keyword& k, Loc loc) {
   c.keyword = m_blockName;
   c.loc = loc;
   std::string problem;
-  for (const auto& [param, slot] : {std::pair<const char*, int*>{"REF NODE", &c.ref}, {"ROT NODE", &c.rot}})
-    if (const std::string* v = k.get(param); v && !parseInt(*v, *slot, &problem)) {
+  for (const auto& [param, slot, set] : {std::tuple<const char*, int*, std::string*>{"REF NODE", &c.ref, &c.refSet},
+                                         {"ROT NODE", &c.rot, &c.rotSet}}) {
+    const std::string* v = k.get(param);
+    if (!v || parseInt(*v, *slot, &problem)) continue;
+    const std::string name = toUpper(trim(unquote(*v)));
+    // a node number, or the name of a node set holding one node (checked when the sets are known)
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) || name[0] == '-' || name[0] == '+') {
       error(loc, c.keyword + ", " + param + "=: " + problem);
       return;
     }
+    *set = name;
+  }
   if (k.name == "RIGID BODY") {
     const std::string* nset = k.get("NSET");
     const std::string* elset = k.get("ELSET");
@@ -73,7 +82,7 @@ void Parser::startCoupling(const Keyword& k, Loc loc) {
     c.source = nset ? 'N' : 'E';
     c.set = toUpper(trim(nset ? *nset : *elset));
     c.name = "RIGID BODY " + c.set;
-    if (c.ref == 0) {
+    if (c.ref == 0 && c.refSet.empty()) {
       modelChange(loc, "RIGID BODY without REF NODE", "*RIGID BODY without REF NODE not applied",
                   "*RIGID BODY, " + std::string(nset ? "NSET=" : "ELSET=") + c.set +
                       " has no REF NODE: ccx makes its own reference node, which Flexim cannot offer as an interface "
@@ -83,7 +92,7 @@ void Parser::startCoupling(const Keyword& k, Loc loc) {
   } else {
     const std::string* name = k.get("CONSTRAINT NAME");
     const std::string* surface = k.get("SURFACE");
-    if (!name || trim(*name).empty() || !surface || trim(*surface).empty() || c.ref == 0) {
+    if (!name || trim(*name).empty() || !surface || trim(*surface).empty() || (c.ref == 0 && c.refSet.empty())) {
       error(loc, "*COUPLING needs CONSTRAINT NAME=<name>, REF NODE=<node> and SURFACE=<surface>");
       return;
     }
@@ -221,7 +230,24 @@ bool Parser::couplingNodes(const fe::FeModel& m, const PendingCoupling& c, std::
 void Parser::couplings(fe::FeModel& m) {
   if (m_couplingOpen) closeCoupling();
   std::string names;
-  for (const PendingCoupling& c : m_couplings) {
+  for (PendingCoupling c : m_couplings) {
+    // REF NODE= / ROT NODE= naming a node set: its one node
+    bool named = true;
+    for (const auto& [param, slot, set] : {std::tuple<const char*, int*, const std::string*>{"REF NODE", &c.ref, &c.refSet},
+                                           {"ROT NODE", &c.rot, &c.rotSet}}) {
+      if (set->empty()) continue;
+      const auto it = m.node_sets.find(*set);
+      if (it == m.node_sets.end() || it->second.size() != 1) {
+        error(c.loc, c.keyword + " " + c.name + ": " + param + "=" + *set +
+                         (it == m.node_sets.end() ? " is neither a node number nor a defined node set"
+                                                  : " names a node set of " + std::to_string(it->second.size()) +
+                                                        " nodes; it must hold exactly one"));
+        named = false;
+        continue;
+      }
+      *slot = m.node_ids[static_cast<std::size_t>(it->second.front())];
+    }
+    if (!named) continue;
     fe::Coupling out;
     out.name = c.name;
     out.rigid = c.rigid;

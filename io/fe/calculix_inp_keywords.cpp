@@ -78,6 +78,7 @@ const std::map<std::string, const char*, std::less<>> kModelChangingKeywords{
     {"BEAM SECTION", "beam elements not imported (their stiffness and mass are missing)"},
     {"BEAM GENERAL SECTION", "beam elements not imported (their stiffness and mass are missing)"},
     {"FLUID SECTION", "fluid elements not imported"},
+    {"MATRIX ASSEMBLE", "stiffness and mass matrices read from files not added"},
     {"COHESIVE SECTION", "cohesive elements not imported (the parts they join are not connected)"},
     {"USER SECTION", "user elements not imported"},
     {"USER ELEMENT", "user elements not imported"},

@@ -104,6 +104,9 @@ struct PendingCoupling {
   std::string name;      ///< "RIGID BODY <set>" or the CONSTRAINT NAME (upper case)
   Loc loc;
   int ref = 0, rot = 0;  ///< REF NODE and ROT NODE ids (0: none)
+  /// REF NODE / ROT NODE given as the name of a node set of one node (ccx accepts either);
+  /// resolved to `ref` / `rot` once the sets are known
+  std::string refSet, rotSet;
   char source = 'N';     ///< the set its nodes come from: 'N' NSET, 'E' ELSET, 'S' SURFACE
   std::string set;
   bool rigid = true;     ///< *KINEMATIC / *RIGID BODY; false: *DISTRIBUTING

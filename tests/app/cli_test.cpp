@@ -539,6 +539,15 @@ class CliTest : public QObject {
     r = cli({"reduce", dir + "disk.msh", "--material", "2.1e11,0.3,7850", "--modes", "4", "--out", body});
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
     QVERIFY2(r.err.contains("geometry points): 1, 7;"), qPrintable(r.err));
+    // the report shows the material the modes use, not "no material"
+    r = cli({"info", dir + "disk.msh", "--material", "2.1e11,0.3,7850", "--count", "2"});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.out.contains("material (given): E = 2.1e+11 Pa, nu = 0.3, rho = 7850 kg/m^3, of every element") &&
+                 !r.out.contains("have no material"),
+             qPrintable(r.out));
+    r = cli({"info", dir + "orphans.inp", "--density", "2700", "--count", "2"});
+    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.out.contains("rho = 2700 kg/m^3 (given") && !r.out.contains("no density"), qPrintable(r.out));
     // a point mass counts in the body: the spring-mass tetrahedron weighs 4 x 2 kg
     r = cli({"info", dir + "tetra_springs.inp"});
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));

@@ -366,6 +366,19 @@ class CalculixCouplingsTest : public QObject {
     QVERIFY(m.couplings[1].rigid);
   }
 
+  /// REF NODE= and ROT NODE= may name a node set of one node instead of a node number, as ccx allows.
+  void referenceNodeBySetName() {
+    const std::string deck = "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 0, 1, 0\n4, 0, 0, 1\n5, 2, 2, 2\n6, 3, 3, 3\n"
+                             "*ELEMENT, TYPE=C3D4, ELSET=E\n1, 1, 2, 3, 4\n*NSET, NSET=S\n2, 3\n*NSET, NSET=REF\n5\n"
+                             "*NSET, NSET=ROT\n6\n*RIGID BODY, NSET=S, REF NODE=ref, ROT NODE=ROT\n";
+    fe::FeModel m;
+    Diagnostics diag;
+    QVERIFY2(io::readCalculixInpFromString(deck, "r.inp", m, diag), diag.str().c_str());
+    QCOMPARE(m.couplings.size(), size_t(1));
+    QCOMPARE(m.node_ids.at(std::size_t(m.couplings[0].reference_node)), 5);
+    QCOMPARE(ids(m, m.couplings[0].nodes), (std::set<int>{2, 3}));
+  }
+
   /// ccx gives a material card that does not follow its *MATERIAL to the material defined last.
   void materialCardAfterOtherKeywords() {
     const std::string deck = "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 0, 1, 0\n4, 0, 0, 1\n*ELEMENT, TYPE=C3D4, ELSET=E\n"
@@ -400,7 +413,11 @@ class CalculixCouplingsTest : public QObject {
         {"*COUPLING, CONSTRAINT NAME=C, REF NODE=5, SURFACE=S\n*KINEMATIC\n*SURFACE, NAME=S\n7, S1\n",
          "c.inp:12: error: *SURFACE S: element 7 is not defined"},
         {"*COUPLING, CONSTRAINT NAME=C, REF NODE=5, SURFACE=S\n*KINEMATIC\n9, 1\n", "c.inp:11: error: *KINEMATIC: degree of freedom '9' must be 1 ... 6"},
-        {"*COUPLING, CONSTRAINT NAME=C, REF NODE=x, SURFACE=S\n", "c.inp:9: error: *COUPLING, REF NODE=: 'x' is not"},
+        {"*COUPLING, CONSTRAINT NAME=C, REF NODE=1x, SURFACE=S\n", "c.inp:9: error: *COUPLING, REF NODE=: '1x' is not"},
+        {"*COUPLING, CONSTRAINT NAME=C, REF NODE=x, SURFACE=S\n*KINEMATIC\n*SURFACE, NAME=S\nE, S1\n",
+         "c.inp:9: error: *COUPLING C: REF NODE=X is neither a node number nor a defined node set"},
+        {"*NSET, NSET=TWO\n4, 5\n*NSET, NSET=S\n1, 2\n*RIGID BODY, NSET=S, REF NODE=TWO\n",
+         "c.inp:13: error: *RIGID BODY RIGID BODY S: REF NODE=TWO names a node set of 2 nodes; it must hold exactly one"},
     };
     for (const auto& c : cases) {
       fe::FeModel m;

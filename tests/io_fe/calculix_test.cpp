@@ -456,6 +456,20 @@ U
     QCOMPARE(infos, 1);
   }
 
+  /// *MATRIX ASSEMBLE adds matrices from files to the model: a named model change, not an
+  /// unknown keyword.
+  void matrixAssembleIsAModelChange() {
+    const std::string deck = std::string(kTetInp) + "*MATRIX ASSEMBLE, STIFFNESS=k.sti, MASS=m.mas\n";
+    fe::FeModel m;
+    Diagnostics d;
+    QVERIFY2(io::readCalculixInpFromString(deck, "ma.inp", m, d), d.str().c_str());
+    QVERIFY2(hasItem(d, Severity::Warning, "*MATRIX ASSEMBLE is not supported: stiffness and mass matrices read from "
+                                           "files not added"),
+             d.str().c_str());
+    QVERIFY(d.str().find("unknown keyword") == std::string::npos);
+    QCOMPARE(m.model_changes.size(), std::size_t(1));
+  }
+
   void inpNonSolidElementsSkipped() {
     const std::string deck = std::string(kTetInp) + R"(*ELEMENT, TYPE=CPS3, ELSET=SURF
 20, 1, 2, 3
