@@ -40,6 +40,7 @@ class ShiftInvertOp {
   void set_shift(double sigma) {
     const ScopedBlasThreads everyCore(blasThreadsAvailable());  // level-3 kernels (blas_threads.h)
     m_llt = std::make_unique<Factor>();
+    m_llt->cholmod().print = 0;  // a failure is reported by the caller (ok()), not printed on stdout
     m_llt->compute(SpMat(m_K - sigma * m_M));
     m_ok = m_llt->info() == Eigen::Success;
   }
@@ -125,10 +126,90 @@ Eigen::MatrixXd rigidBodyModes(const std::vector<Eigen::Vector3d>& coords, const
   return R;
 }
 
+std::vector<int> nodeParts(const SpMat& K, const SpMat& M, int& parts) {
+  const auto nodes = static_cast<int>(K.rows() / 3);
+  std::vector<int> parent(static_cast<std::size_t>(nodes));
+  std::iota(parent.begin(), parent.end(), 0);
+  const auto root = [&](int i) {
+    while (parent[std::size_t(i)] != i) i = parent[std::size_t(i)] = parent[std::size_t(parent[std::size_t(i)])];
+    return i;
+  };
+  for (const SpMat* A : {&K, &M})
+    for (Eigen::Index j = 0; j < A->outerSize(); ++j)
+      for (SpMat::InnerIterator it(*A, j); it; ++it)
+        if (it.value() != 0) {
+          const int a = root(static_cast<int>(it.row() / 3)), b = root(static_cast<int>(it.col() / 3));
+          if (a != b) parent[std::size_t(std::max(a, b))] = std::min(a, b);
+        }
+  std::vector<int> part(static_cast<std::size_t>(nodes), -1);
+  parts = 0;
+  for (int i = 0; i < nodes; ++i) {
+    const int r = root(i);
+    if (part[std::size_t(r)] < 0) part[std::size_t(r)] = parts++;
+    part[std::size_t(i)] = part[std::size_t(r)];
+  }
+  return part;
+}
+
+Eigen::MatrixXd rigidBodyModesOfParts(const std::vector<Eigen::Vector3d>& coords, const SpMat& M,
+                                      const std::vector<int>& part, int parts) {
+  if (parts <= 1) return rigidBodyModes(coords, M);
+  const auto n = static_cast<Eigen::Index>(coords.size());
+  // the six fields of every node's own part, about the part's centroid, side by side in one
+  // n x 6 block: parts share no entry of M, so M F and each part's Gram matrix F_p^T M F_p come
+  // from one product
+  std::vector<Eigen::Vector3d> centre(static_cast<std::size_t>(parts), Eigen::Vector3d::Zero());
+  std::vector<int> count(static_cast<std::size_t>(parts), 0);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    centre[std::size_t(part[std::size_t(k)])] += coords[std::size_t(k)];
+    ++count[std::size_t(part[std::size_t(k)])];
+  }
+  Eigen::MatrixXd F(3 * n, 6);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const auto p = std::size_t(part[std::size_t(k)]);
+    const Eigen::Vector3d d = coords[std::size_t(k)] - centre[p] / count[p];
+    for (int a = 0; a < 3; ++a) {
+      F.row(3 * k + a).setZero();
+      F(3 * k + a, a) = 1;
+    }
+    for (int a = 0; a < 3; ++a) F.block<3, 1>(3 * k, 3 + a) = Eigen::Vector3d::Unit(a).cross(d);
+  }
+  const Eigen::MatrixXd MF = M * F;
+  std::vector<Eigen::Matrix<double, 6, 6>> gram(static_cast<std::size_t>(parts), Eigen::Matrix<double, 6, 6>::Zero());
+  for (Eigen::Index r = 0; r < 3 * n; ++r) gram[std::size_t(part[std::size_t(r / 3)])] += F.row(r).transpose() * MF.row(r);
+  // per part: an M-orthonormal basis of its fields, F_p V / sqrt(lambda), without the directions
+  // the part cannot move in rigidly (a part on one line has five, a single node three)
+  std::vector<Eigen::MatrixXd> basis(static_cast<std::size_t>(parts));
+  Eigen::Index columns = 0;
+  for (int p = 0; p < parts; ++p) {
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 6, 6>> eig(0.5 * (gram[std::size_t(p)] + gram[std::size_t(p)].transpose()));
+    const double largest = eig.eigenvalues().maxCoeff();
+    Eigen::MatrixXd& B = basis[std::size_t(p)];
+    for (int j = 5; j >= 0; --j)
+      if (eig.eigenvalues()(j) > 1e-10 * largest && largest > 0) {
+        B.conservativeResize(6, B.cols() + 1);
+        B.col(B.cols() - 1) = eig.eigenvectors().col(j) / std::sqrt(eig.eigenvalues()(j));
+      }
+    columns += B.cols();
+  }
+  std::vector<Eigen::Index> first(static_cast<std::size_t>(parts), 0);
+  for (int p = 1; p < parts; ++p) first[std::size_t(p)] = first[std::size_t(p - 1)] + basis[std::size_t(p - 1)].cols();
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(3 * n, columns);
+  for (Eigen::Index r = 0; r < 3 * n; ++r) {
+    const auto p = std::size_t(part[std::size_t(r / 3)]);
+    if (basis[p].cols()) R.row(r).segment(first[p], basis[p].cols()) = F.row(r) * basis[p];
+  }
+  return R;
+}
+
 namespace {
 
 /// Up to this many dofs the eigenproblem is solved dense, all eigenvalues at once.
 constexpr Eigen::Index kDenseLimit = 300;
+
+/// A free mesh in more parts than this is refused: its rigid fields alone (6 per part, a dense
+/// column each) would outweigh the mesh, and it is not one body.
+constexpr int kMaxParts = 24;
 
 /// Mean of the positive diagonal entries (0 if none): the scale of a matrix in its units.
 double meanPositiveDiagonal(const SpMat& A) {
@@ -222,9 +303,28 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
   // A free body's six rigid modes form a 6-fold eigenvalue that single-vector Lanczos can miss
   // one of (it did, depending on the BLAS's rounding). With the geometry known, the exact rigid
   // fields are deflated from the operator and the iteration only looks for the elastic modes.
-  const bool deflate = opt.exact_rigid_modes && opt.expected_rigid == 6 && static_cast<Eigen::Index>(coords.size()) * 3 == n;
-  const Eigen::MatrixXd R = deflate ? rigidBodyModes(coords, M) : Eigen::MatrixXd();
-  const int rigidWanted = std::max(0, opt.expected_rigid);
+  //
+  // A free mesh in several parts (what ties or contact held together was dropped) has six rigid
+  // modes per part: all of them are rigid modes, and the elastic modes asked for come on top.
+  int parts = 1;
+  const bool free = opt.expected_rigid == 6;
+  const bool nodal = static_cast<Eigen::Index>(coords.size()) * 3 == n;
+  const std::vector<int> part = free && nodal ? nodeParts(K, M, parts) : std::vector<int>();
+  out.parts = parts;
+  if (parts > kMaxParts) {
+    diag.error("modes", "the mesh is in " + std::to_string(parts) + " parts that nothing connects (more than " +
+                            std::to_string(kMaxParts) + "): it is not one body. Were tied or contact surfaces dropped "
+                            "(the import's warnings say), or are there loose elements?");
+    return false;
+  }
+  const bool deflate = opt.exact_rigid_modes && free && nodal;
+  const Eigen::MatrixXd R = deflate || parts > 1 ? rigidBodyModesOfParts(coords, M, part, parts) : Eigen::MatrixXd();
+  const int expectedRigid = parts > 1 ? static_cast<int>(R.cols()) : opt.expected_rigid;
+  if (parts > 1)
+    diag.info("modes", "the mesh is in " + std::to_string(parts) + " parts that nothing connects: " +
+                           std::to_string(expectedRigid) + " rigid-body modes (six per part that can move so), then the " +
+                           std::to_string(std::max(1, opt.elastic_modes)) + " elastic modes asked for");
+  const int rigidWanted = std::max(0, expectedRigid);
   const int wanted = std::max(1, opt.elastic_modes) + (deflate ? 0 : rigidWanted);  // from Lanczos
   const int maxNev = static_cast<int>(n) - 1 - static_cast<int>(R.cols());
   if (deflate) {
@@ -345,9 +445,9 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
         values = solver.eigenvalues();
         vectors = solver.eigenvectors();
         if (deflate) {  // the exact rigid modes come first, with eigenvalue 0
-          Eigen::VectorXd v(values.size() + 6);
-          v << Eigen::VectorXd::Zero(6), values;
-          Eigen::MatrixXd x(n, vectors.cols() + 6);
+          Eigen::VectorXd v(values.size() + R.cols());
+          v << Eigen::VectorXd::Zero(R.cols()), values;
+          Eigen::MatrixXd x(n, vectors.cols() + R.cols());
           x << R, vectors;
           values = v;
           vectors = x;
@@ -370,7 +470,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
       const int computed = static_cast<int>(values.size());
       keep = keepCount();
       std::string bad;
-      const int badCount = checkResiduals(deflate ? 6 : 0, bad);
+      const int badCount = checkResiduals(deflate ? static_cast<int>(R.cols()) : 0, bad);
       // check 2: no mode missing. The shift s goes in the highest gap between computed eigenvalues
       // at or above the kept ones, so that every kept mode is below it.
       int below = -1;
@@ -433,14 +533,23 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
       out.rigid[j] = true;
       ++out.rigid_count;
     }
-  if (out.rigid_count != opt.expected_rigid) {
+  if (out.rigid_count != expectedRigid) {
     std::ostringstream s;
-    s << "found " << out.rigid_count << " rigid-body modes, expected " << opt.expected_rigid;
-    if (out.rigid_count > opt.expected_rigid) s << " (is the mesh in several disconnected parts, or a mechanism?)";
+    s << "found " << out.rigid_count << " rigid-body modes, expected " << expectedRigid;
+    const int elastic = keep - out.rigid_count, asked = std::max(1, opt.elastic_modes);
+    if (out.rigid_count > expectedRigid && lamMax <= 0 && elastic < asked) {
+      // the extra zero modes took the place of elastic ones: fewer than asked is not an answer
+      s << ", so only " << elastic << " of the " << asked
+        << " elastic modes asked for: the mesh moves without straining (a mechanism, or parts held only by "
+           "something the import dropped), so no modes are returned";
+      diag.error("modes", s.str());
+      return false;
+    }
+    if (out.rigid_count > expectedRigid) s << " (is the mesh a mechanism?)";
     diag.warning("modes", s.str());
   }
-  if (!deflate && opt.exact_rigid_modes && out.rigid_count == 6 && static_cast<int>(coords.size()) * 3 == n) {
-    const Eigen::MatrixXd Rx = rigidBodyModes(coords, M0);
+  if (!deflate && opt.exact_rigid_modes && free && out.rigid_count == expectedRigid && nodal) {
+    const Eigen::MatrixXd Rx = rigidBodyModesOfParts(coords, M0, part, parts);
     for (int j = 0, r = 0; j < keep; ++j)
       if (out.rigid[j]) {
         out.modes.col(j) = Rx.col(r++);

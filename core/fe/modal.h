@@ -47,6 +47,7 @@ struct ModalResult {
   double sturm_shift = 0.0;       ///< (rad/s)^2: the Sturm check counted the eigenvalues below it
   int sturm_count = -1;           ///< eigenvalues below sturm_shift by the factorisation's inertia (-1: not checked)
   int attempts = 0;               ///< Lanczos runs (1 unless a check failed and was retried)
+  int parts = 1;                  ///< parts of a free mesh that nothing connects (six rigid modes each)
   std::vector<double> frequenciesHz() const;
 };
 
@@ -64,7 +65,17 @@ MassProperties massProperties(const std::vector<Eigen::Vector3d>& coords, const 
 /// centre of mass), M-orthonormalised. Degrees of freedom are node-major (3 per node).
 Eigen::MatrixXd rigidBodyModes(const std::vector<Eigen::Vector3d>& coords, const Eigen::SparseMatrix<double>& M);
 
-/// Computes the lowest modes. K and M must be full symmetric (both triangles stored).
+/// The part of each node (3 dofs per node, node-major) in the graph of K and M: nodes joined by
+/// no entry of either matrix, directly or through others, are in different parts. `parts` is
+/// their count.
+std::vector<int> nodeParts(const Eigen::SparseMatrix<double>& K, const Eigen::SparseMatrix<double>& M, int& parts);
+
+/// rigidBodyModes of each part on its own (six columns per part, about the part's centre of mass).
+Eigen::MatrixXd rigidBodyModesOfParts(const std::vector<Eigen::Vector3d>& coords, const Eigen::SparseMatrix<double>& M,
+                                      const std::vector<int>& part, int parts);
+
+/// Computes the lowest modes. K and M must be full symmetric (both triangles stored). A free mesh
+/// (expected_rigid 6) in several parts gets six rigid modes per part, and elastic_modes on top.
 bool freeModes(const Eigen::SparseMatrix<double>& K, const Eigen::SparseMatrix<double>& M,
                const std::vector<Eigen::Vector3d>& coords, const ModalOptions& options, ModalResult& out,
                Diagnostics& diag);

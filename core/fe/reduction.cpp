@@ -463,7 +463,9 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
     const SpMat Kr = SpMat(T.transpose() * mats.K * T), Mr = SpMat(T.transpose() * mats.M * T);
     const int nb = 6 * static_cast<int>(interfaces.size()), ni = static_cast<int>(Kr.rows()) - nb;
     const SpMat Kii = Kr.topLeftCorner(ni, ni), Kib = Kr.topRightCorner(ni, nb), Mii = Mr.topLeftCorner(ni, ni);
-    Eigen::CholmodSupernodalLLT<SpMat, Eigen::Lower> llt(Kii);
+    Eigen::CholmodSupernodalLLT<SpMat, Eigen::Lower> llt;
+    llt.cholmod().print = 0;  // its failure is reported below, not printed on stdout
+    llt.compute(Kii);
     if (llt.info() != Eigen::Success) {
       diag.error("reduce", "the stiffness with fixed interfaces is singular: the interfaces do not hold the body");
       return false;

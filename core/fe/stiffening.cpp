@@ -199,7 +199,9 @@ bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat
   const Eigen::Index nf = static_cast<Eigen::Index>(dofs.size());
   SpMat Kf(nf, nf);
   Kf.setFromTriplets(t.begin(), t.end());
-  Eigen::CholmodSupernodalLLT<SpMat, Eigen::Lower> llt(Kf);
+  Eigen::CholmodSupernodalLLT<SpMat, Eigen::Lower> llt;
+  llt.cholmod().print = 0;  // its failure is reported below, not printed on stdout
+  llt.compute(Kf);
   if (llt.info() != Eigen::Success) {
     error = "the stiffness on a statically determinate support is singular: the mesh is not one connected piece";
     return false;

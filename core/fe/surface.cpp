@@ -151,7 +151,7 @@ std::vector<int> faceNodes(const Element& el, int face) {
   return nodes;
 }
 
-int connectedParts(const FeModel& mesh) {
+std::vector<int> partOfNodes(const FeModel& mesh, int& parts) {
   const int nNodes = mesh.nodeCount();
   std::vector<int> parent(nNodes);
   std::iota(parent.begin(), parent.end(), 0);
@@ -167,9 +167,20 @@ int connectedParts(const FeModel& mesh) {
       if (r != r0) parent[r] = r0;
     }
   }
+  std::vector<int> part(nNodes, -1), label(nNodes, -1);
+  parts = 0;
+  for (int i = 0; i < nNodes; ++i) {
+    if (!used[i]) continue;
+    const int r = findRoot(parent, i);
+    if (label[r] < 0) label[r] = parts++;
+    part[i] = label[r];
+  }
+  return part;
+}
+
+int connectedParts(const FeModel& mesh) {
   int parts = 0;
-  for (int i = 0; i < nNodes; ++i)
-    if (used[i] && findRoot(parent, i) == i) ++parts;
+  partOfNodes(mesh, parts);
   return parts;
 }
 

@@ -34,4 +34,8 @@ std::vector<int> faceNodes(const Element& el, int face);
 /// belong to no element are not counted). 0 for a mesh without elements.
 int connectedParts(const FeModel& mesh);
 
+/// The part of each node (-1 for a node in no element), parts numbered in the order of their
+/// lowest node index; `parts` is their count (connectedParts).
+std::vector<int> partOfNodes(const FeModel& mesh, int& parts);
+
 }  // namespace flexim::fe

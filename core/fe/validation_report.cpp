@@ -65,8 +65,20 @@ void reportMesh(const FeModel& mesh, ValidationReport& r, const GivenMaterial& g
                  c.name.c_str(), c.where.c_str(), mesh.node_ids[static_cast<std::size_t>(c.reference_node)], c.nodes.size(),
                  c.rigid ? "rigid" : "averaging", c.name.c_str()));
   if (mesh.elements.empty()) return;
-  const int parts = connectedParts(mesh);
-  if (parts > 1) r.warn(format("mesh has %d disconnected parts (each adds 6 rigid-body modes)", parts));
+  int parts = 0;
+  const std::vector<int> part = partOfNodes(mesh, parts);
+  if (parts > 1) {
+    // each part by its size and its lowest node id, the first few
+    std::vector<int> nodes(static_cast<std::size_t>(parts), 0), lowest(static_cast<std::size_t>(parts), 0);
+    for (std::size_t k = 0; k < part.size(); ++k)
+      if (part[k] >= 0 && nodes[std::size_t(part[k])]++ == 0) lowest[std::size_t(part[k])] = mesh.node_ids[k];
+    std::string which;
+    for (int p = 0; p < std::min(parts, 6); ++p)
+      which += format("%s%d nodes from node %d", p ? ", " : "", nodes[std::size_t(p)], lowest[std::size_t(p)]);
+    r.warn(format("mesh has %d disconnected parts (%s%s): each adds 6 rigid-body modes, and the elastic modes asked "
+                  "for come on top; were tied or contact surfaces dropped?",
+                  parts, which.c_str(), parts > 6 ? ", ..." : ""));
+  }
   std::vector<bool> used(mesh.nodeCount(), false);
   for (const auto& e : mesh.elements)
     for (int i = 0; i < nodeCount(e.type); ++i) used[e.nodes[i]] = true;

@@ -7,6 +7,7 @@
 #include "core/fe/inertia.h"
 #include "core/fe/modal.h"
 #include "core/fe/reduction.h"
+#include "core/fe/validation_report.h"
 #include "io/fe/calculix_dat.h"
 #include "io/fe/import.h"
 
@@ -85,6 +86,48 @@ class ReductionTest : public QObject {
     const Eigen::MatrixXd G = modes.modes.transpose() * (mats.M * modes.modes);
     QVERIFY((G - Eigen::MatrixXd::Identity(G.rows(), G.cols())).cwiseAbs().maxCoeff() < 1e-8);
     QVERIFY(modes.max_residual < 1e-6);
+  }
+
+  /// Two copies of the free beam side by side that nothing connects: 12 rigid-body modes (six per
+  /// part, exact), then the elastic modes asked for, each of the single beam's twice; the mesh
+  /// report names both parts.
+  void twoPartsThatNothingConnects() {
+    const FeModel one = load("beam/beam_free.inp");
+    FeModel two = one;
+    const int n = one.nodeCount();
+    for (int k = 0; k < n; ++k) two.addNode(one.node_ids[std::size_t(k)] + 1000000, one.coords[std::size_t(k)] + Eigen::Vector3d(0, 0.05, 0));
+    for (Element e : one.elements) {
+      for (int& node : e.nodes) node += n;
+      two.elements.push_back(e);
+    }
+    ModalOptions opt;
+    opt.elastic_modes = 6;
+    ModalResult single, both;
+    Diagnostics diag;
+    QVERIFY2(freeModes(assembled(one).K, assembled(one).M, one.coords, opt, single, diag), diag.str().c_str());
+    const AssembledMatrices mats = assembled(two);
+    QVERIFY2(freeModes(mats.K, mats.M, two.coords, opt, both, diag), diag.str().c_str());
+    QCOMPARE(both.parts, 2);
+    QCOMPARE(both.rigid_count, 12);
+    QCOMPARE(int(both.eigenvalues.size()), 12 + 6);
+    for (int j = 0; j < 12; ++j) QVERIFY(both.rigid[std::size_t(j)] && both.eigenvalues(j) == 0);
+    // the elastic modes: the single beam's first three, twice each
+    const auto f1 = single.frequenciesHz(), f2 = both.frequenciesHz();
+    for (int j = 0; j < 6; ++j) {
+      const double expected = f1[std::size_t(6 + j / 2)];
+      QVERIFY2(std::abs(f2[std::size_t(12 + j)] / expected - 1) < 1e-8, qPrintable(QString("%1 %2").arg(f2[12 + j]).arg(expected)));
+    }
+    const Eigen::MatrixXd G = both.modes.transpose() * (mats.M * both.modes);
+    QVERIFY((G - Eigen::MatrixXd::Identity(G.rows(), G.cols())).cwiseAbs().maxCoeff() < 1e-8);
+    // the rigid modes are rigid: no strain energy
+    QVERIFY((mats.K * both.modes.leftCols(12)).norm() < 1e-6 * mats.K.norm());
+    QVERIFY2(diag.str().find("the mesh is in 2 parts that nothing connects: 12 rigid-body modes") != std::string::npos,
+             diag.str().c_str());
+    ValidationReport report;
+    reportMesh(two, report);
+    QVERIFY2(report.str().find("mesh has 2 disconnected parts (" + std::to_string(n) + " nodes from node 1, ") !=
+                 std::string::npos,
+             report.str().c_str());
   }
 
   /// The same cyclic sector in SI and in mm/tonne/s (E in MPa, rho in tonne/mm^3,
