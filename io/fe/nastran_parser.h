@@ -178,6 +178,9 @@ class NastranParser {
   void resolveGeometry();
   bool resolve(fe::FeModel& out);
   void resolveElements(std::set<int>& ids);
+  /// Renumbers a solid given in the mirror order (inverted at every point) into the positive
+  /// one; true when it did.
+  bool orientSolid(fe::Element& e);
   void reportSkipped();
   void resolveCouplings(std::set<int>& ids);
 

@@ -3,6 +3,8 @@
 // material once every card is read.
 #include "io/fe/nastran_parser.h"
 
+#include "core/fe/element_library.h"
+
 #include <array>
 #include <cmath>
 #include <set>
@@ -120,12 +122,59 @@ void NastranParser::psolid(const Card& c) {
 
 // ---- the model ---------------------------------------------------------------------------
 
+namespace {
+
+/// The node order of the mirror image of an element type: node a takes the place of the node
+/// whose natural coordinates are a's with xi and eta swapped (a reflection: corners and mid-side
+/// nodes follow alike).
+std::array<int, 20> mirrorOrder(const fe::ElementKind& kind) {
+  std::array<int, 20> order{};
+  for (int a = 0; a < kind.nodes; ++a) {
+    const auto& x = kind.naturalNodes[std::size_t(a)];
+    order[std::size_t(a)] = a;
+    for (int b = 0; b < kind.nodes; ++b) {
+      const auto& y = kind.naturalNodes[std::size_t(b)];
+      if (std::abs(y[0] - x[1]) < 1e-12 && std::abs(y[1] - x[0]) < 1e-12 && std::abs(y[2] - x[2]) < 1e-12) order[std::size_t(a)] = b;
+    }
+  }
+  return order;
+}
+
+/// Whether the element's Jacobian is positive at every stiffness point.
+bool positivelyOriented(const fe::FeModel& m, const fe::Element& e, const fe::ElementKind& kind) {
+  fe::ElementCoords X(3, kind.nodes);
+  for (int a = 0; a < kind.nodes; ++a) X.col(a) = m.coords[std::size_t(e.nodes[std::size_t(a)])];
+  fe::JacobianFailure fail;
+  return fe::checkJacobian(kind, X, kind.stiffnessRule, fail);
+}
+
+}  // namespace
+
+/// Nastran accepts a solid numbered in either orientation; the element library wants the
+/// positive one. An element that is inverted everywhere but whose mirror order is valid is
+/// renumbered; one that is neither (distorted, flat) is left for the assembly to report.
+bool NastranParser::orientSolid(fe::Element& e) {
+  const fe::ElementKind& kind = fe::elementKind(e.type);
+  if (positivelyOriented(m_model, e, kind)) return false;
+  fe::Element mirrored = e;
+  const std::array<int, 20> order = mirrorOrder(kind);
+  for (int a = 0; a < kind.nodes; ++a) mirrored.nodes[std::size_t(a)] = e.nodes[std::size_t(order[std::size_t(a)])];
+  if (!positivelyOriented(m_model, mirrored, kind)) return false;
+  e = mirrored;
+  return true;
+}
+
 void NastranParser::resolveElements(std::set<int>& ids) {
   // what a property or material id is when it is not the card an element needs
   auto other = [&](char kind, int id) {
     const auto it = m_skippedIds.find({kind, id});
     return it == m_skippedIds.end() ? std::string() : "; " + it->second + " " + std::to_string(id) + " is not supported";
   };
+  struct {
+    int count = 0;
+    std::string first;
+    Loc loc;
+  } mirrored;
   for (const auto& pe : m_elements) {
     if (m_stop) break;
     if (!ids.insert(pe.id).second) {
@@ -163,9 +212,13 @@ void NastranParser::resolveElements(std::set<int>& ids) {
       }
     }
     if (!ok) continue;
+    if (orientSolid(e) && mirrored.count++ == 0) mirrored.first = pe.card + " " + std::to_string(pe.id), mirrored.loc = pe.loc;
     m_model.element_sets["PSOLID_" + std::to_string(pe.pid)].push_back(static_cast<int>(m_model.elements.size()));
     m_model.elements.push_back(e);
   }
+  if (mirrored.count)
+    m_diag.info(where(mirrored.loc), std::to_string(mirrored.count) + " solid element(s) numbered in the mirror order (first " +
+                                         mirrored.first + ") renumbered: Nastran accepts either orientation");
 }
 
 }  // namespace flexim::io::nastran_detail

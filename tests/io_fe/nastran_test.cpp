@@ -269,6 +269,37 @@ class NastranTest : public QObject {
     QVERIFY2(dev < 1e-9, qPrintable(QString::number(dev)));
   }
 
+  /// The beam mirrored (every GRID's y negated): each CHEXA is then numbered in the mirror order,
+  /// which Nastran accepts. It is renumbered with one note and has the beam's frequencies.
+  void mirroredSolidsAreRenumbered() {
+    std::ifstream in(kDir + "beam_basic.bdf");
+    std::ostringstream out;
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("GRID,", 0) == 0) {
+        std::vector<std::string> f;
+        std::stringstream fields(line);
+        for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+        f[4] = f[4][0] == '-' ? f[4].substr(1) : "-" + f[4];
+        line = f[0];
+        for (std::size_t k = 1; k < f.size(); ++k) line += "," + f[k];
+      }
+      out << line << "\n";
+    }
+    QTemporaryDir dir;
+    const std::string mirrored = dir.filePath("mirrored.bdf").toStdString();
+    std::ofstream(mirrored) << out.str();
+    fe::FeModel m;
+    Diagnostics diag, d1;
+    QVERIFY2(io::importFe(mirrored, m, diag), diag.str().c_str());
+    QVERIFY2(has(diag, Severity::Info, "solid element(s) numbered in the mirror order (first CHEXA 1) renumbered"),
+             diag.str().c_str());
+    const fe::FeModel basic = load("beam_basic.bdf", d1);
+    QCOMPARE(m.elements.size(), basic.elements.size());
+    const Eigen::VectorXd a = elasticEigenvalues(basic, 6), b = elasticEigenvalues(m, 6);
+    QCOMPARE(b.size(), Eigen::Index(6));
+    QVERIFY2(((a - b).array() / a.array()).abs().maxCoeff() < 1e-9, qPrintable(QString::number(b[0])));
+  }
+
   void replicationEqualsExpanded() {
     Diagnostics d1, d2;
     const fe::FeModel r = load("replication.bdf", d1), e = load("replication_expanded.bdf", d2);
