@@ -69,6 +69,7 @@ struct PendingElement {
 struct MatCard {
   int index = -1;  ///< into FeModel::materials
   Loc loc;
+  std::string derived;  ///< how E or NU was derived ("NU = E / (2 G) - 1"), "" when both were given
 };
 
 struct PropCard {

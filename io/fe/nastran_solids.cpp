@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <span>
 #include <string>
@@ -70,10 +71,18 @@ void NastranParser::mat1(const Card& c) {
       !realField(c, 4, "RHO", rho, hasRho))
     return;
   const std::string lab = "MAT1 " + std::to_string(mid);
+  std::string derived;
+  const auto text = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.4g", v);
+    return std::string(b);
+  };
   if (hasE && hasG && !hasNu) {
     nu = E / (2.0 * G) - 1.0;
+    derived = "NU = E / (2 G) - 1 = " + text(nu) + ", derived from E and G";
   } else if (!hasE && hasG && hasNu) {
     E = 2.0 * G * (1.0 + nu);
+    derived = "E = 2 G (1 + NU) = " + text(E) + ", derived from G and NU";
   } else if (hasE && !hasG && !hasNu) {
     nu = 0.0;
     m_diag.warning(where(c.loc), lab + ": G and NU are blank; NU = 0 assumed (Nastran convention)");
@@ -91,8 +100,8 @@ void NastranParser::mat1(const Card& c) {
     error(c.loc, lab + ": E cannot be derived (give E, or G and NU)");
     return;
   }
-  // kept with a warning, as every reader does: the material may be overridden at import
-  if (const std::string p = fe::elasticProblem(E, nu); !p.empty()) m_diag.warning(where(c.loc), lab + ": " + p);
+  // E and NU are checked where a solid uses the material (resolveElements): a MAT1 of skipped
+  // bars or shells may hold anything
   if (const std::string p = hasRho ? fe::densityProblem(rho) : std::string(); !p.empty())
     warning(fieldLoc(c, 4), lab + ": " + p);
   if (m_mats.count(mid)) {
@@ -106,7 +115,7 @@ void NastranParser::mat1(const Card& c) {
   m.rho = hasRho ? rho : 0.0;
   m.has_elastic = true;
   m.has_density = hasRho;
-  m_mats[mid] = {static_cast<int>(m_model.materials.size()), c.loc};
+  m_mats[mid] = {static_cast<int>(m_model.materials.size()), c.loc, derived};
   m_model.materials.push_back(m);
 }
 
@@ -215,6 +224,16 @@ void NastranParser::resolveElements(std::set<int>& ids) {
     if (orientSolid(e) && mirrored.count++ == 0) mirrored.first = pe.card + " " + std::to_string(pe.id), mirrored.loc = pe.loc;
     m_model.element_sets["PSOLID_" + std::to_string(pe.pid)].push_back(static_cast<int>(m_model.elements.size()));
     m_model.elements.push_back(e);
+  }
+  // the materials the solids use: kept with a warning, as every reader does (the material may be
+  // overridden at import); the assembly refuses them unless it is
+  std::set<int> used;
+  for (const fe::Element& e : m_model.elements) used.insert(e.material);
+  for (const auto& [mid, mat] : m_mats) {
+    if (!used.count(mat.index)) continue;
+    const fe::Material& m = m_model.materials[static_cast<std::size_t>(mat.index)];
+    if (const std::string p = fe::elasticProblem(m.E, m.nu); !p.empty())
+      m_diag.warning(where(mat.loc), "MAT1 " + std::to_string(mid) + ": " + p + (mat.derived.empty() ? "" : " (" + mat.derived + ")"));
   }
   if (mirrored.count)
     m_diag.info(where(mirrored.loc), std::to_string(mirrored.count) + " solid element(s) numbered in the mirror order (first " +

@@ -300,6 +300,36 @@ class NastranTest : public QObject {
     QVERIFY2(((a - b).array() / a.array()).abs().maxCoeff() < 1e-9, qPrintable(QString::number(b[0])));
   }
 
+  /// A MAT1 is checked where a solid uses it: one that only skipped bars use may hold anything;
+  /// a NU derived from E and G is said to be derived.
+  void materialsCheckedWhereSolidsUseThem() {
+    std::ifstream in(kDir + "beam_basic.bdf");
+    std::string deck((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t end = deck.find("ENDDATA");
+    QVERIFY(end != std::string::npos);
+    QTemporaryDir dir;
+    const auto write = [&](const std::string& name, const std::string& text) {
+      const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+      std::ofstream(path) << text;
+      return path;
+    };
+    // E and G give NU = 0.5: only a bar uses it
+    const std::string bar = "MAT1,2,2.1+11,7.0+10,,7850.\nPBAR,5,2,1.0e-4,1.0e-9,1.0e-9,2.0e-9\nCBAR,900,5,1,2,0.,0.,1.\n";
+    fe::FeModel m;
+    Diagnostics diag;
+    QVERIFY2(io::importFe(write("bar.bdf", deck.substr(0, end) + bar + "ENDDATA\n"), m, diag), diag.str().c_str());
+    QVERIFY2(diag.str().find("MAT1 2") == std::string::npos, diag.str().c_str());
+    // the same values for the solids' material
+    std::string solid = deck;
+    solid.replace(solid.find("MAT1           1  2.1+11              .3   7850."), 48, "MAT1,1,2.1+11,7.0+10,,7850.");
+    fe::FeModel m2;
+    Diagnostics diag2;
+    io::importFe(write("solid.bdf", solid), m2, diag2);
+    QVERIFY2(has(diag2, Severity::Warning, "MAT1 1: Poisson's ratio nu = 0.5 must be in (-1, 0.5) (NU = E / (2 G) - 1 = "
+                                           "0.5, derived from E and G)"),
+             diag2.str().c_str());
+  }
+
   void replicationEqualsExpanded() {
     Diagnostics d1, d2;
     const fe::FeModel r = load("replication.bdf", d1), e = load("replication_expanded.bdf", d2);
