@@ -43,13 +43,28 @@ bool looksLikeAbaqus(const std::string& text) {
   return false;
 }
 
+/// Whether a .pch holds results punched by Nastran (displacements, eigenvectors, stresses: blocks
+/// headed by `$TITLE`, `$SUBCASE ID`, `$DISPLACEMENTS`, `$EIGENVECTOR` ... comment lines) rather than
+/// bulk data (DMIG and other cards punched for reuse).
+bool looksLikePunchResults(const std::string& text) {
+  for (const char* marker : {"$SUBCASE ID", "$DISPLACEMENTS", "$EIGENVECTOR", "$REAL OUTPUT", "$ELEMENT STRESSES",
+                             "$SPCF", "$VELOCITY", "$ACCELERATION"})
+    if (text.find(marker) != std::string::npos) return true;
+  return false;
+}
+
 /// Include fragments (.blk, .inc, .pch, .bulk): bulk data without BEGIN BULK, read as Nastran
 /// unless an .inc holds Abaqus/CalculiX keywords.
 bool importFragment(const std::string& path, const std::string& ext, fe::FeModel& out, Diagnostics& diag) {
-  if (ext == ".inc") {
+  if (ext == ".inc" || ext == ".pch") {
     std::string text;
     if (!readTextFile(path, text, diag)) return false;
-    if (looksLikeAbaqus(text)) return readCalculixInp(path, out, diag);
+    if (ext == ".inc" && looksLikeAbaqus(text)) return readCalculixInp(path, out, diag);
+    if (ext == ".pch" && looksLikePunchResults(text)) {
+      diag.error(path, "a Nastran punch file of results (its $TITLE, $SUBCASE ID and result blocks), not model data: "
+                       "import the deck (.bdf, .dat) it came from");
+      return false;
+    }
   }
   return readNastran(path, out, diag);
 }

@@ -202,6 +202,10 @@ class NastranParser {
   long long m_repeat = 0;  ///< Mode::Replicate: 0 for "=", n for "=n"
   Previous m_prev;
   std::string_view m_lineText;  ///< the line being read (for messages)
+  /// An INCLUDE whose quoted file name goes on over the next lines (Nastran allows it): the text
+  /// so far, from the opening quote, and where the statement began; empty when none is open.
+  std::string m_includeName;
+  Loc m_includeLoc;
 
   // unsupported BEGIN sections
   std::string m_section;  ///< "" = the main bulk data

@@ -84,6 +84,17 @@ long long replicationCount(std::string_view f) {
   return n;
 }
 
+/// A line of the form `key = value` (an identifier, blanks, '='): the option lines of ADAPT and
+/// OUTPUT blocks, which are no bulk data cards.
+bool isKeyValue(std::string_view s) {
+  const std::string_view t = trim(s);
+  std::size_t i = 0;
+  while (i < t.size() && (std::isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_' || t[i] == '(' || t[i] == ')')) ++i;
+  if (i == 0 || !std::isalpha(static_cast<unsigned char>(t[0]))) return false;
+  while (i < t.size() && t[i] == ' ') ++i;
+  return i < t.size() && t[i] == '=';
+}
+
 std::string formatReal(double v) {
   char buf[40];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
@@ -184,6 +195,10 @@ void NastranParser::readText(std::string_view text, int file, int depth, bool sk
     if (!found) in = LineReader(text, m_files[file]);
   }
   while (!m_stop && !m_endData && in.next(l)) line(l, {file, in.line()}, depth);
+  if (!m_includeName.empty()) {
+    error(m_includeLoc, "INCLUDE: missing closing quote (the file name runs to the end of the file)");
+    m_includeName.clear();
+  }
 }
 
 void NastranParser::include(std::string_view rest, const Loc& loc, int depth) {
@@ -193,7 +208,9 @@ void NastranParser::include(std::string_view rest, const Loc& loc, int depth) {
     const char q = name.front();
     const std::size_t end = name.find(q, 1);
     if (end == std::string_view::npos) {
-      error(loc, "INCLUDE: missing closing quote");
+      // the name goes on over the next lines (line() adds them until the closing quote)
+      m_includeName = std::string(name);
+      m_includeLoc = loc;
       return;
     }
     name = name.substr(1, end - 1);
@@ -242,6 +259,19 @@ void NastranParser::line(std::string_view raw, const Loc& loc, int depth) {
   if (trim(cut).empty()) return;
   const std::string s = cut.find('\t') == std::string_view::npos ? std::string(cut) : expandTabs(cut);
   m_lineText = s;
+
+  // the rest of an INCLUDE's quoted file name
+  if (!m_includeName.empty()) {
+    m_includeName += trim(s);
+    if (m_includeName.find(m_includeName.front(), 1) != std::string::npos) {
+      const std::string statement = std::move(m_includeName);
+      m_includeName.clear();
+      include(statement, m_includeLoc, depth);
+    }
+    return;
+  }
+  // `key = value` lines of a skipped card (ADAPT, OUTPUT blocks): part of that card
+  if (m_open && m_mode == Mode::Skip && s.find(',') == std::string::npos && isKeyValue(s)) return;
 
   // DEQATN's equations are free text: its continuation lines start with a blank or a mark
   if (m_open && m_mode == Mode::Raw) {

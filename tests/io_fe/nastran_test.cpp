@@ -330,6 +330,43 @@ class NastranTest : public QObject {
              diag2.str().c_str());
   }
 
+  /// What real decks hold besides cards: `key = value` lines of ADAPT and OUTPUT blocks (part of
+  /// the skipped card), an INCLUDE whose quoted name goes on over the next line, and a punch file
+  /// of results, which is refused as results rather than read as bulk data.
+  void optionBlocksContinuedIncludesAndPunchedResults() {
+    std::ifstream in(kDir + "beam_basic.bdf");
+    std::string deck((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t end = deck.find("ENDDATA");
+    QTemporaryDir dir;
+    const auto write = [&](const std::string& name, const std::string& text) {
+      const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+      std::ofstream(path) << text;
+      return path;
+    };
+    write("extra_part.bdf", "CONM2,901,1,,0.5\n");  // a point mass: the fragment was read
+    const std::string blocks = "ADAPT,1\n  analysis=freq\n  maxiter = 3\nOUTPUT\n  PLOT = ALL\n"
+                               "INCLUDE 'extra\n_part.bdf'\n";
+    fe::FeModel m;
+    Diagnostics diag;
+    QVERIFY2(io::importFe(write("blocks.bdf", deck.substr(0, end) + blocks + "ENDDATA\n"), m, diag), diag.str().c_str());
+    QVERIFY2(!diag.hasErrors() && diag.str().find("ANALYS") == std::string::npos, diag.str().c_str());
+    QCOMPARE(m.elements.size(), std::size_t(40));
+    QCOMPARE(m.masses.size(), std::size_t(3));  // the CONM2, one entry per direction
+    // a name left open to the end of the file
+    Diagnostics open;
+    fe::FeModel m2;
+    QVERIFY(!io::importFe(write("open.bdf", deck.substr(0, end) + "INCLUDE 'extra\n"), m2, open));
+    QVERIFY2(has(open, Severity::Error, "INCLUDE: missing closing quote (the file name runs to the end of the file)"),
+             open.str().c_str());
+    // results punched by Nastran
+    Diagnostics punched;
+    fe::FeModel m3;
+    QVERIFY(!io::importFe(write("modes.pch", "$TITLE   = BEAM\n$SUBCASE ID =           1\n$EIGENVECTOR\n"
+                                             "         1       G      1.0E+00      0.0E+00      0.0E+00\n"),
+                          m3, punched));
+    QVERIFY2(has(punched, Severity::Error, "a Nastran punch file of results"), punched.str().c_str());
+  }
+
   void replicationEqualsExpanded() {
     Diagnostics d1, d2;
     const fe::FeModel r = load("replication.bdf", d1), e = load("replication_expanded.bdf", d2);
