@@ -38,7 +38,10 @@ class ShiftInvertOp {
   Eigen::Index rows() const { return m_K.rows(); }
   Eigen::Index cols() const { return m_K.cols(); }
   void set_shift(double sigma) {
+    if (m_llt && m_ok && sigma == m_sigma) return;  // the factor of this shift is still held
     const ScopedBlasThreads everyCore(blasThreadsAvailable());  // level-3 kernels (blas_threads.h)
+    m_sigma = sigma;
+    ++m_factorisations;
     m_llt = std::make_unique<Factor>();
     m_llt->cholmod().print = 0;  // a failure is reported by the caller (ok()), not printed on stdout
     m_llt->compute(SpMat(m_K - sigma * m_M));
@@ -64,11 +67,14 @@ class ShiftInvertOp {
   }
   bool ok() const { return m_ok; }
   long solves() const { return m_solves; }
+  int factorisations() const { return m_factorisations; }
 
  private:
   const SpMat& m_K;
   const SpMat& m_M;
   std::unique_ptr<Factor> m_llt;
+  double m_sigma = 0.0;
+  int m_factorisations = 0;
   const Eigen::MatrixXd* m_R = nullptr;
   Eigen::MatrixXd m_MR;
   bool m_ok = false;
@@ -414,10 +420,14 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     // one spare mode above the wanted ones: the Sturm check's shift goes below it
     int nev = std::min(wanted + 1, maxNev);
     constexpr int kAttempts = 3;
+    // a retry after a failed check moves the shift and uses more Lanczos vectors; one that only
+    // lacked a gap above the kept modes (a pair of equal frequencies at the top) asks for more
+    // modes with the same shift and factor
+    int moves = 0;
     for (int attempt = 0; attempt < kAttempts; ++attempt) {
       ++out.attempts;
-      const double shift = sigma * std::pow(10.0, attempt);  // a retry moves the shift
-      const int ncvFactor = 1 << attempt;                    // ... and uses more Lanczos vectors
+      const double shift = sigma * std::pow(10.0, moves);
+      const int ncvFactor = 1 << moves;
       // with a frequency limit, grow the count until the highest mode found passes the limit
       for (;;) {
         const int ncv = std::min<int>(static_cast<int>(n), ncvFactor * std::max(2 * nev + 1, nev + 20));
@@ -487,8 +497,10 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
       std::string countError;
       // the shift-invert factor is no longer needed (a retry makes a new one): freed first, so
       // that the two factorisations are never held at once
-      op.release();
-      if (below > 0) count = sturmCount(K, M, s, countError);
+      if (below > 0) {
+        op.release();
+        count = sturmCount(K, M, s, countError);
+      }
       out.sturm_shift = s * lambdaScale;
       out.sturm_count = count;
       if (badCount == 0 && below > 0 && count == below) {
@@ -511,8 +523,12 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
         nev = std::min(maxNev, nev + std::max(4, count - below + 1));
       }
       failure = why.str();
+      const bool onlyNoGap = badCount == 0 && below <= 0;
+      if (!onlyNoGap) ++moves;
       if (attempt + 1 < kAttempts)
-        diag.info("modes", "retrying the eigen solution with more Lanczos vectors and another shift: " + failure);
+        diag.info("modes", std::string(onlyNoGap ? "computing more modes with the same shift: "
+                                                 : "retrying the eigen solution with more Lanczos vectors and another shift: ") +
+                               failure);
     }
     if (!failure.empty()) {
       diag.error("modes", "the eigen solution failed its checks after " + std::to_string(kAttempts) +
@@ -520,6 +536,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
       return false;
     }
     out.operations = op.solves();
+    out.factorisations = op.factorisations();
   }
   out.eigenvalues = values.head(keep) * lambdaScale;
   out.modes = vectors.leftCols(keep);

@@ -42,6 +42,7 @@ struct ModalResult {
   double shift = 0.0;
   long iterations = 0;           ///< Lanczos restarts
   long operations = 0;           ///< factorised solves
+  int factorisations = 0;        ///< factorisations of K - sigma M for the Lanczos iteration
   double max_residual = 0.0;     ///< max residual (see the file comment) over elastic modes
   std::vector<double> residuals;  ///< per mode (0 for exact rigid modes)
   double sturm_shift = 0.0;       ///< (rad/s)^2: the Sturm check counted the eigenvalues below it
