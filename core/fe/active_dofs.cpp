@@ -1,6 +1,7 @@
 #include "core/fe/active_dofs.h"
 
 #include <Eigen/Geometry>
+#include <Eigen/Eigenvalues>
 #include <Eigen/QR>
 
 #include <algorithm>
@@ -83,9 +84,107 @@ void noteLeftOut(const FeModel& mesh, const ActiveDofs& a, Diagnostics& diag) {
   }
 }
 
+namespace {
+
+/// A(rows, cols) of the listed dofs (`at`: dof -> position in the list, or -1), sparse.
+SpMat block(const SpMat& A, const std::vector<int>& rowAt, Eigen::Index rows, const std::vector<int>& colAt, Eigen::Index cols) {
+  std::vector<Eigen::Triplet<double>> t;
+  for (int j = 0; j < A.outerSize(); ++j) {
+    const int c = colAt[static_cast<std::size_t>(j)];
+    if (c < 0) continue;
+    for (SpMat::InnerIterator it(A, j); it; ++it)
+      if (const int r = rowAt[static_cast<std::size_t>(it.row())]; r >= 0) t.emplace_back(r, c, it.value());
+  }
+  SpMat out(rows, cols);
+  out.setFromTriplets(t.begin(), t.end());
+  return out;
+}
+
+/// Up to this many massless dofs are condensed (their stiffness block is factorised dense).
+constexpr std::size_t kMaxMassless = 3000;
+
+}  // namespace
+
+bool freeModesCondensingMassless(const SpMat& K, const SpMat& M, const std::vector<Eigen::Vector3d>& coords,
+                                 const ModalOptions& options, ModalResult& out, Diagnostics& diag) {
+  const auto n = static_cast<int>(K.rows());
+  std::vector<int> massless, massive, at(static_cast<std::size_t>(n), -1), mAt(static_cast<std::size_t>(n), -1);
+  for (int i = 0; i < n; ++i) {
+    if (M.coeff(i, i) > 0) {
+      at[std::size_t(i)] = static_cast<int>(massive.size());
+      massive.push_back(i);
+    } else {
+      mAt[std::size_t(i)] = static_cast<int>(massless.size());
+      massless.push_back(i);
+    }
+  }
+  if (massless.empty()) return freeModes(K, M, coords, options, out, diag);
+  if (massive.empty()) {
+    diag.error("modes", "no degree of freedom has mass: nothing vibrates");
+    return false;
+  }
+  if (massless.size() > kMaxMassless) {
+    diag.error("modes", std::to_string(massless.size()) + " degrees of freedom have stiffness but no mass (more than " +
+                            std::to_string(kMaxMassless) + " to condense): give the elements a density");
+    return false;
+  }
+  // Guyan: K_mm u_m + K_ms u_s = 0 on the massless dofs, u_m = -K_mm^+ K_ms u_s. K is positive
+  // semidefinite, so a direction K_mm does not resist is one K_ms does not load either, and the
+  // pseudo-inverse condenses exactly: a spring to a free massless end adds nothing.
+  const auto ns = static_cast<Eigen::Index>(massive.size()), nm = static_cast<Eigen::Index>(massless.size());
+  const Eigen::MatrixXd Kmm = Eigen::MatrixXd(block(K, mAt, nm, mAt, nm));
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(0.5 * (Kmm + Kmm.transpose()));
+  const double largest = eig.eigenvalues().cwiseAbs().maxCoeff();
+  Eigen::VectorXd inverse = Eigen::VectorXd::Zero(nm);
+  for (Eigen::Index i = 0; i < nm; ++i)
+    if (eig.eigenvalues()(i) > 1e-12 * largest) inverse(i) = 1.0 / eig.eigenvalues()(i);
+  const Eigen::MatrixXd pinv = eig.eigenvectors() * inverse.asDiagonal() * eig.eigenvectors().transpose();
+  const SpMat Kms = block(K, mAt, nm, at, ns);
+  // the correction K_sm K_mm^+ K_ms touches only the massive dofs the massless ones are joined to
+  std::vector<int> joined, joinedAt(static_cast<std::size_t>(ns), -1);
+  for (int j = 0; j < Kms.outerSize(); ++j)
+    if (SpMat::InnerIterator(Kms, j)) {
+      joinedAt[std::size_t(j)] = static_cast<int>(joined.size());
+      joined.push_back(j);
+    }
+  Eigen::MatrixXd Kmb = Eigen::MatrixXd::Zero(nm, static_cast<Eigen::Index>(joined.size()));
+  for (int j = 0; j < Kms.outerSize(); ++j)
+    for (SpMat::InnerIterator it(Kms, j); it; ++it) Kmb(it.row(), joinedAt[std::size_t(j)]) = it.value();
+  const Eigen::MatrixXd correction = Kmb.transpose() * pinv * Kmb;
+  std::vector<Eigen::Triplet<double>> t;
+  const SpMat Kss = block(K, at, ns, at, ns);
+  for (int j = 0; j < Kss.outerSize(); ++j)
+    for (SpMat::InnerIterator it(Kss, j); it; ++it) t.emplace_back(it.row(), it.col(), it.value());
+  for (std::size_t a = 0; a < joined.size(); ++a)
+    for (std::size_t b = 0; b < joined.size(); ++b)
+      t.emplace_back(joined[a], joined[b], -correction(Eigen::Index(a), Eigen::Index(b)));
+  SpMat Kc(ns, ns);
+  Kc.setFromTriplets(t.begin(), t.end());
+  Kc.prune(0.0);
+  // the exact rigid fields apply when the massless dofs are whole nodes
+  std::vector<Eigen::Vector3d> massiveCoords;
+  bool wholeNodes = static_cast<int>(coords.size()) * 3 == n;
+  for (std::size_t i = 0; wholeNodes && i < massive.size(); i += 3)
+    wholeNodes = i + 2 < massive.size() && massive[i] % 3 == 0 && massive[i + 2] == massive[i] + 2;
+  if (wholeNodes)
+    for (std::size_t i = 0; i < massive.size(); i += 3) massiveCoords.push_back(coords[std::size_t(massive[i] / 3)]);
+  diag.info("modes", std::to_string(massless.size()) +
+                         " degrees of freedom with stiffness but no mass (the free ends of springs or dashpots) "
+                         "condensed statically (Guyan): they follow the rest without inertia");
+  ModalResult r;
+  if (!freeModes(Kc, block(M, at, ns, at, ns), massiveCoords, options, r, diag)) return false;
+  out = r;
+  out.modes = Eigen::MatrixXd::Zero(n, r.modes.cols());
+  const Eigen::MatrixXd follow = -pinv * (Kms * r.modes);
+  for (Eigen::Index i = 0; i < ns; ++i) out.modes.row(massive[std::size_t(i)]) = r.modes.row(i);
+  for (Eigen::Index i = 0; i < nm; ++i) out.modes.row(massless[std::size_t(i)]) = follow.row(i);
+  out.condensed = static_cast<int>(massless.size());
+  return true;
+}
+
 bool freeModesOfActive(const SpMat& K, const SpMat& M, const std::vector<Eigen::Vector3d>& coords,
                        const ModalOptions& options, const ActiveDofs& a, ModalResult& out, Diagnostics& diag) {
-  if (a.all()) return freeModes(K, M, coords, options, out, diag);
+  if (a.all()) return freeModesCondensingMassless(K, M, coords, options, out, diag);
   if (a.full.empty()) {
     diag.error("modes", "no degree of freedom has stiffness: nothing to solve");
     return false;
@@ -97,7 +196,8 @@ bool freeModesOfActive(const SpMat& K, const SpMat& M, const std::vector<Eigen::
   if (geometry && a.nodeComplete())
     for (std::size_t i = 0; i < a.full.size(); i += 3) activeCoords.push_back(coords[static_cast<std::size_t>(a.full[i] / 3)]);
   ModalResult r;
-  if (!freeModes(restrictToActive(K, a), restrictToActive(M, a), activeCoords, options, r, diag)) return false;
+  if (!freeModesCondensingMassless(restrictToActive(K, a), restrictToActive(M, a), activeCoords, options, r, diag))
+    return false;
   out = r;
   out.modes = Eigen::MatrixXd::Zero(n, r.modes.cols());
   for (std::size_t i = 0; i < a.full.size(); ++i) out.modes.row(a.full[i]) = r.modes.row(static_cast<Eigen::Index>(i));

@@ -39,7 +39,13 @@ Eigen::SparseMatrix<double> restrictToActive(const Eigen::SparseMatrix<double>& 
 /// masses sit on them (they are not in the modes). Nothing when every dof is active.
 void noteLeftOut(const FeModel& mesh, const ActiveDofs& a, Diagnostics& diag);
 
-/// freeModes (modal.h) on the active dofs only; modes come back on every dof of K: zero on the
+/// freeModes (modal.h) with the massless dofs that have stiffness (the free ends of springs)
+/// condensed statically (Guyan) first; their rows of the modes follow from the others.
+bool freeModesCondensingMassless(const Eigen::SparseMatrix<double>& K, const Eigen::SparseMatrix<double>& M,
+                                 const std::vector<Eigen::Vector3d>& coords, const ModalOptions& options, ModalResult& out,
+                                 Diagnostics& diag);
+
+/// freeModesCondensingMassless on the active dofs only; modes come back on every dof of K: zero on the
 /// left-out dofs, the rigid field on them in rigid-body modes (when coords are known). The modes
 /// are M-normalised on the active dofs.
 bool freeModesOfActive(const Eigen::SparseMatrix<double>& K, const Eigen::SparseMatrix<double>& M,

@@ -49,6 +49,7 @@ struct ModalResult {
   int sturm_count = -1;           ///< eigenvalues below sturm_shift by the factorisation's inertia (-1: not checked)
   int attempts = 0;               ///< Lanczos runs (1 unless a check failed and was retried)
   int parts = 1;                  ///< parts of a free mesh that nothing connects (six rigid modes each)
+  int condensed = 0;              ///< massless dofs condensed statically (active_dofs.h)
   std::vector<double> frequenciesHz() const;
 };
 

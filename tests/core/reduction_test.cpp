@@ -3,6 +3,7 @@
 // properties against ccx, rigid-mode count and mass-orthonormality, and the Craig-Bampton
 // static constraint modes reproducing the exact static deflection under interface loads.
 #include "core/base/rotation.h"
+#include "core/fe/active_dofs.h"
 #include "core/fe/assembly.h"
 #include "core/fe/inertia.h"
 #include "core/fe/modal.h"
@@ -15,6 +16,7 @@
 #include <Eigen/Geometry>
 #include <Eigen/CholmodSupport>
 #include <Eigen/Eigenvalues>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -86,6 +88,43 @@ class ReductionTest : public QObject {
     const Eigen::MatrixXd G = modes.modes.transpose() * (mats.M * modes.modes);
     QVERIFY((G - Eigen::MatrixXd::Identity(G.rows(), G.cols())).cwiseAbs().maxCoeff() < 1e-8);
     QVERIFY(modes.max_residual < 1e-6);
+  }
+
+  /// A spring from the beam to a node that carries no mass (an axial spring, askew): the free end
+  /// is condensed statically and adds nothing, so the beam keeps its frequencies; in every mode
+  /// the free end follows the beam's node along the spring's axis.
+  void springToAMasslessEndIsCondensed() {
+    QTemporaryDir dir;
+    const QString deck = dir.filePath("spring.inp");
+    {
+      QFile f(deck);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(("*INCLUDE, INPUT=" + kData + "beam/mesh_ccx.inp\n"
+               "*MATERIAL, NAME=STEEL\n*ELASTIC\n2.1e11, 0.3\n*DENSITY\n7850\n*SOLID SECTION, ELSET=BEAM, MATERIAL=STEEL\n"
+               "*NODE\n900001, 0.4, 0.02, 0.01\n*ELEMENT, TYPE=SPRINGA, ELSET=SP\n900001, 1, 900001\n"
+               "*SPRING, ELSET=SP\n\n1e6\n")
+                  .c_str());
+    }
+    FeModel withSpring;
+    Diagnostics diag;
+    QVERIFY2(io::importFe(deck.toStdString(), withSpring, diag), diag.str().c_str());
+    const FeModel beam = load("beam/beam_free.inp");
+    ModalOptions opt;
+    opt.elastic_modes = 4;
+    ModalResult plain, sprung;
+    const AssembledMatrices a = assembled(beam), b = assembled(withSpring);
+    QVERIFY2(freeModesOfActive(a.K, a.M, beam.coords, opt, activeDofs(a.K, a.M, beam.nodeCount()), plain, diag), diag.str().c_str());
+    QVERIFY2(freeModesOfActive(b.K, b.M, withSpring.coords, opt, activeDofs(b.K, b.M, withSpring.nodeCount()), sprung, diag),
+             diag.str().c_str());
+    QCOMPARE(sprung.condensed, 3);
+    QVERIFY2(diag.str().find("3 degrees of freedom with stiffness but no mass") != std::string::npos, diag.str().c_str());
+    for (int j = 6; j < 10; ++j) QVERIFY(std::abs(sprung.eigenvalues(j) / plain.eigenvalues(j) - 1) < 1e-8);
+    const int end = withSpring.indexOf(900001), one = withSpring.indexOf(1);
+    const Eigen::Vector3d axis = (withSpring.coords[std::size_t(end)] - withSpring.coords[std::size_t(one)]).normalized();
+    for (int j = 0; j < 10; ++j) {
+      const Eigen::Vector3d u1 = sprung.modes.block<3, 1>(3 * one, j), ue = sprung.modes.block<3, 1>(3 * end, j);
+      QVERIFY2((ue - axis * axis.dot(u1)).norm() <= 1e-9 * std::max(u1.norm(), 1e-12), qPrintable(QString::number(j)));
+    }
   }
 
   /// The square beam's bending modes come in pairs: asked for one elastic mode, the spare above it
