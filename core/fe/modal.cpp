@@ -337,8 +337,11 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     // the rigid fields must be zero-energy; otherwise the body is supported or K is wrong
     const double energy = (K * R).norm() / std::max(K.norm() * R.norm(), 1e-300);
     if (energy > 1e-8) {
-      diag.error("modes", "the stiffness resists rigid-body motion (|K r| / |K||r| = " + std::to_string(energy) +
-                              "): the body is not free, or the matrices do not belong to this mesh");
+      std::ostringstream ratio;
+      ratio.precision(3);
+      ratio << energy;  // small numbers in %g form: std::to_string printed 1e-7 as 0.000000
+      diag.error("modes", "the stiffness resists rigid-body motion (|K r| / |K||r| = " + ratio.str() +
+                              ", above 1e-08): the body is not free, or the matrices do not belong to this mesh");
       return false;
     }
   }
