@@ -35,20 +35,28 @@ ActiveDofs activeDofs(const SpMat& K, const SpMat& M, int nodes) {
   return a;
 }
 
-SpMat restrictToActive(const SpMat& A, const ActiveDofs& a) {
+namespace {
+
+/// A(rows, cols) of the listed dofs (`at`: dof -> position in the list, or -1), sparse.
+SpMat block(const SpMat& A, const std::vector<int>& rowAt, Eigen::Index rows, const std::vector<int>& colAt, Eigen::Index cols) {
   std::vector<Eigen::Triplet<double>> t;
   t.reserve(static_cast<std::size_t>(A.nonZeros()));
   for (int j = 0; j < A.outerSize(); ++j) {
-    const int cj = a.index[static_cast<std::size_t>(j)];
-    if (cj < 0) continue;
-    for (SpMat::InnerIterator it(A, j); it; ++it) {
-      const int ri = a.index[static_cast<std::size_t>(it.row())];
-      if (ri >= 0) t.emplace_back(ri, cj, it.value());
-    }
+    const int c = colAt[static_cast<std::size_t>(j)];
+    if (c < 0) continue;
+    for (SpMat::InnerIterator it(A, j); it; ++it)
+      if (const int r = rowAt[static_cast<std::size_t>(it.row())]; r >= 0) t.emplace_back(r, c, it.value());
   }
-  SpMat out(static_cast<Eigen::Index>(a.full.size()), static_cast<Eigen::Index>(a.full.size()));
+  SpMat out(rows, cols);
   out.setFromTriplets(t.begin(), t.end());
   return out;
+}
+
+}  // namespace
+
+SpMat restrictToActive(const SpMat& A, const ActiveDofs& a) {
+  const auto n = static_cast<Eigen::Index>(a.full.size());
+  return block(A, a.index, n, a.index, n);
 }
 
 namespace {
@@ -85,20 +93,6 @@ void noteLeftOut(const FeModel& mesh, const ActiveDofs& a, Diagnostics& diag) {
 }
 
 namespace {
-
-/// A(rows, cols) of the listed dofs (`at`: dof -> position in the list, or -1), sparse.
-SpMat block(const SpMat& A, const std::vector<int>& rowAt, Eigen::Index rows, const std::vector<int>& colAt, Eigen::Index cols) {
-  std::vector<Eigen::Triplet<double>> t;
-  for (int j = 0; j < A.outerSize(); ++j) {
-    const int c = colAt[static_cast<std::size_t>(j)];
-    if (c < 0) continue;
-    for (SpMat::InnerIterator it(A, j); it; ++it)
-      if (const int r = rowAt[static_cast<std::size_t>(it.row())]; r >= 0) t.emplace_back(r, c, it.value());
-  }
-  SpMat out(rows, cols);
-  out.setFromTriplets(t.begin(), t.end());
-  return out;
-}
 
 /// Up to this many massless dofs are condensed (their stiffness block is factorised dense).
 constexpr std::size_t kMaxMassless = 3000;
