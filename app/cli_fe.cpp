@@ -2,6 +2,7 @@
 #include "app/cli_common.h"
 #include "core/fe/active_dofs.h"
 #include "core/fe/assembly.h"
+#include "core/fe/linear_constraints.h"
 #include "core/fe/modal.h"
 #include "core/fe/reduction.h"
 #include "core/fe/surface.h"
@@ -270,7 +271,7 @@ int modesCommand(const std::vector<std::string>& args) {
   fe::ModalResult modes;
   const fe::ActiveDofs active = fe::activeDofs(mats.K, mats.M, mesh.nodeCount());
   fe::noteLeftOut(mesh, active, diag);
-  const bool ok = fe::freeModesOfActive(mats.K, mats.M, mesh.coords, mopt, active, modes, diag);
+  const bool ok = fe::freeModesOfMesh(mesh, mats.K, mats.M, mopt, modes, diag);
   printDiagnostics(diag);
   if (!ok) return fail("eigen solution failed for '" + a.input + "'");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -386,7 +387,8 @@ int infoCommand(const std::vector<std::string>& args) {
   std::vector<Eigen::Vector3d> coords = mesh.coords;
   Diagnostics solveDiag;
   bool solved = true;  // no matrices: nothing to solve
-  if (!mesh.elements.empty() || !mesh.masses.empty() || !mesh.springs.empty()) {
+  const bool assembled = !mesh.elements.empty() || !mesh.masses.empty() || !mesh.springs.empty();
+  if (assembled) {
     fe::AssemblyOptions aopt;
     if (a.material) aopt.override_material = &*a.material;
     aopt.override_density = a.density.value_or(0.0);
@@ -415,7 +417,8 @@ int infoCommand(const std::vector<std::string>& args) {
     const fe::ActiveDofs active =
         fe::activeDofs(K, M, static_cast<long>(coords.size()) * 3 == K.rows() ? static_cast<int>(coords.size()) : 0);
     fe::noteLeftOut(mesh, active, diag);
-    solved = fe::freeModesOfActive(K, M, coords, mopt, active, modes, diag);
+    solved = assembled ? fe::freeModesOfMesh(mesh, K, M, mopt, modes, diag)  // with the deck's constraints
+                       : fe::freeModesOfActive(K, M, coords, mopt, active, modes, diag);
     if (solved) {
       if (refModes.rows() != modes.modes.rows()) refModes.resize(0, 0);
       fe::reportModes(modes, refHz, refModes, M, r);

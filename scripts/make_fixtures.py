@@ -299,6 +299,103 @@ def make_tiny():
         ccx(d, job, (".sti", ".mas", ".dof"))
 
 
+# ---- tied/: one bar, meshed as one block and as two blocks joined by *EQUATION and *TIE -------
+
+TIED_SIZE = (0.4, 0.1, 0.1)  # bar [m] along x; the blocks meet at x = 0.2
+# C3D20 corner i (1-based) = (x, y, z) step offsets; mid-side nodes 9..20 on these edges
+HEX20_CORNERS = ((0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1))
+HEX20_EDGES = ((1, 2), (2, 3), (3, 4), (4, 1), (5, 6), (6, 7), (7, 8), (8, 5), (1, 5), (2, 6), (3, 7), (4, 8))
+
+
+def hex20_block(x0, x1, n, first_node, first_element):
+    """A C3D20 block x0 <= x <= x1 of the bar's section, n = (nx, ny, nz) elements: (nodes, elements,
+    the element ids at x = x1 (their face S4), the node ids at x = x0 and at x = x1)."""
+    nx, ny, nz = n
+    ids, nodes = {}, []
+    for i in range(2 * nx + 1):
+        for j in range(2 * ny + 1):
+            for k in range(2 * nz + 1):
+                if (i % 2) + (j % 2) + (k % 2) > 1:
+                    continue  # hex20 has no face or body centre nodes
+                ids[(i, j, k)] = first_node + len(nodes)
+                nodes.append((ids[(i, j, k)], x0 + (x1 - x0) * i / (2 * nx), TIED_SIZE[1] * j / (2 * ny),
+                              TIED_SIZE[2] * k / (2 * nz)))
+    elements, end = [], []
+    for ei in range(nx):
+        for ej in range(ny):
+            for ek in range(nz):
+                corner = [(2 * ei + 2 * a, 2 * ej + 2 * b, 2 * ek + 2 * c) for a, b, c in HEX20_CORNERS]
+                mids = [tuple((p + q) // 2 for p, q in zip(corner[a - 1], corner[b - 1])) for a, b in HEX20_EDGES]
+                eid = first_element + len(elements)
+                elements.append((eid, [ids[c] for c in corner + mids]))
+                if ei == nx - 1:
+                    end.append(eid)
+    low = [ids[key] for key in ids if key[0] == 0]
+    high = [ids[key] for key in ids if key[0] == 2 * nx]
+    return nodes, elements, end, low, high, ids
+
+
+def write_id_lines(f, ids):
+    for i in range(0, len(ids), 8):
+        f.write(", ".join(str(x) for x in ids[i:i + 8]) + "\n")
+
+
+def write_block(f, nodes, elements, elset):
+    f.write("*NODE\n")
+    for nid, x, y, z in nodes:
+        f.write("%d, %.12g, %.12g, %.12g\n" % (nid, x, y, z))
+    f.write("*ELEMENT, TYPE=C3D20, ELSET=%s\n" % elset)
+    for eid, conn in elements:
+        f.write("%d, %s,\n%s\n" % (eid, ", ".join(map(str, conn[:15])), ", ".join(map(str, conn[15:]))))
+
+
+def make_tied():
+    d = os.path.join(DATA, "tied")
+    os.makedirs(d, exist_ok=True)
+    print("tied")
+    step = freq_step(16)
+    half = TIED_SIZE[0] / 2
+    # one block, 8 x 2 x 2
+    nodes, elements, _, _, _, _ = hex20_block(0.0, TIED_SIZE[0], (8, 2, 2), 1, 1)
+    with open(os.path.join(d, "one_block.inp"), "w") as f:
+        f.write("*HEADING\nBar 0.4 x 0.1 x 0.1 m, C3D20 8 x 2 x 2, free-free\n")
+        write_block(f, nodes, elements, "BAR")
+        f.write(material_block("BAR") + "*STEP\n" + step + "*END STEP\n")
+    # the same mesh in two halves with their own nodes at x = 0.2, joined by *EQUATION
+    left = hex20_block(0.0, half, (4, 2, 2), 1, 1)
+    right = hex20_block(half, TIED_SIZE[0], (4, 2, 2), 1001, 101)
+    with open(os.path.join(d, "equation.inp"), "w") as f:
+        f.write("*HEADING\nThe bar of one_block.inp as two blocks with their own nodes at x = 0.2, "
+                "joined by *EQUATION (u right - u left = 0)\n")
+        write_block(f, left[0], left[1], "LEFT")
+        write_block(f, right[0], right[1], "RIGHT")
+        f.write("*ELSET, ELSET=BAR\nLEFT, RIGHT\n*EQUATION\n")
+        by_place = {key: nid for key, nid in left[5].items() if key[0] == 8}
+        for key, nid in right[5].items():
+            if key[0] == 0:
+                for dof in (1, 2, 3):
+                    f.write("2\n%d, %d, 1., %d, %d, -1.\n" % (nid, dof, by_place[(8,) + key[1:]], dof))
+        f.write(material_block("BAR") + "*STEP\n" + step + "*END STEP\n")
+    # two blocks whose meshes do not match at x = 0.2, joined by *TIE (right face nodes on the
+    # left block's faces)
+    right = hex20_block(half, TIED_SIZE[0], (3, 3, 3), 1001, 101)
+    with open(os.path.join(d, "tie.inp"), "w") as f:
+        f.write("*HEADING\nThe bar of one_block.inp as two blocks meshed 4 x 2 x 2 and 3 x 3 x 3, "
+                "joined at x = 0.2 by *TIE\n")
+        write_block(f, left[0], left[1], "LEFT")
+        write_block(f, right[0], right[1], "RIGHT")
+        f.write("*ELSET, ELSET=BAR\nLEFT, RIGHT\n*ELSET, ELSET=LEFT_END\n")
+        write_id_lines(f, left[2])
+        f.write("*NSET, NSET=RIGHT_START\n")
+        write_id_lines(f, right[3])
+        f.write("*SURFACE, NAME=MASTER\nLEFT_END, S4\n*SURFACE, NAME=SLAVE, TYPE=NODE\nRIGHT_START\n"
+                "*TIE, NAME=JOINT\nSLAVE, MASTER\n")
+        f.write(material_block("BAR") + "*STEP\n" + step + "*END STEP\n")
+    for job in ("one_block", "equation", "tie"):
+        ccx(d, job, (".dat",))
+        summary(d, job)
+
+
 # ---- rod/: the connecting rods of the flexible slider-crank ----------------------------------
 
 ROD_L = 0.3  # length [m]; both rods run along x from 0 to ROD_L, centred on the x axis
@@ -457,7 +554,7 @@ def main(argv):
         if not shutil.which(tool):
             raise SystemExit("needs %s (Debian packages gmsh, calculix-ccx)" % tool)
     parts = {"beam": make_beam, "conrod": make_conrod, "bracket": make_bracket, "tiny": make_tiny,
-             "rod": make_rod, "sector": make_sector}
+             "rod": make_rod, "sector": make_sector, "tied": make_tied}
     for name in (argv or list(parts)):
         parts[name]()
 

@@ -100,7 +100,8 @@ constexpr std::size_t kMaxMassless = 3000;
 }  // namespace
 
 bool freeModesCondensingMassless(const SpMat& K, const SpMat& M, const std::vector<Eigen::Vector3d>& coords,
-                                 const ModalOptions& options, ModalResult& out, Diagnostics& diag) {
+                                 const std::vector<DofPlace>& places, const ModalOptions& options, ModalResult& out,
+                                 Diagnostics& diag) {
   const auto n = static_cast<int>(K.rows());
   std::vector<int> massless, massive, at(static_cast<std::size_t>(n), -1), mAt(static_cast<std::size_t>(n), -1);
   for (int i = 0; i < n; ++i) {
@@ -112,7 +113,7 @@ bool freeModesCondensingMassless(const SpMat& K, const SpMat& M, const std::vect
       massless.push_back(i);
     }
   }
-  if (massless.empty()) return freeModes(K, M, coords, options, out, diag);
+  if (massless.empty()) return freeModes(K, M, coords, places, options, out, diag);
   if (massive.empty()) {
     diag.error("modes", "no degree of freedom has mass: nothing vibrates");
     return false;
@@ -155,18 +156,14 @@ bool freeModesCondensingMassless(const SpMat& K, const SpMat& M, const std::vect
   SpMat Kc(ns, ns);
   Kc.setFromTriplets(t.begin(), t.end());
   Kc.prune(0.0);
-  // the exact rigid fields apply when the massless dofs are whole nodes
-  std::vector<Eigen::Vector3d> massiveCoords;
-  bool wholeNodes = static_cast<int>(coords.size()) * 3 == n;
-  for (std::size_t i = 0; wholeNodes && i < massive.size(); i += 3)
-    wholeNodes = i + 2 < massive.size() && massive[i] % 3 == 0 && massive[i + 2] == massive[i] + 2;
-  if (wholeNodes)
-    for (std::size_t i = 0; i < massive.size(); i += 3) massiveCoords.push_back(coords[std::size_t(massive[i] / 3)]);
+  std::vector<DofPlace> massivePlaces;
+  if (places.size() == std::size_t(n))
+    for (int i : massive) massivePlaces.push_back(places[std::size_t(i)]);
   diag.info("modes", std::to_string(massless.size()) +
                          " degrees of freedom with stiffness but no mass (the free ends of springs or dashpots) "
                          "condensed statically (Guyan): they follow the rest without inertia");
   ModalResult r;
-  if (!freeModes(Kc, block(M, at, ns, at, ns), massiveCoords, options, r, diag)) return false;
+  if (!freeModes(Kc, block(M, at, ns, at, ns), coords, massivePlaces, options, r, diag)) return false;
   out = r;
   out.modes = Eigen::MatrixXd::Zero(n, r.modes.cols());
   const Eigen::MatrixXd follow = -pinv * (Kms * r.modes);
@@ -178,45 +175,50 @@ bool freeModesCondensingMassless(const SpMat& K, const SpMat& M, const std::vect
 
 bool freeModesOfActive(const SpMat& K, const SpMat& M, const std::vector<Eigen::Vector3d>& coords,
                        const ModalOptions& options, const ActiveDofs& a, ModalResult& out, Diagnostics& diag) {
-  if (a.all()) return freeModesCondensingMassless(K, M, coords, options, out, diag);
+  const bool geometry = static_cast<Eigen::Index>(coords.size()) * 3 == K.rows();
+  return freeModesOfActive(K, M, coords, geometry ? nodeMajorPlaces(coords.size()) : std::vector<DofPlace>(), options, a,
+                           out, diag);
+}
+
+bool freeModesOfActive(const SpMat& K, const SpMat& M, const std::vector<Eigen::Vector3d>& coords,
+                       const std::vector<DofPlace>& places, const ModalOptions& options, const ActiveDofs& a,
+                       ModalResult& out, Diagnostics& diag) {
+  if (a.all()) return freeModesCondensingMassless(K, M, coords, places, options, out, diag);
   if (a.full.empty()) {
     diag.error("modes", "no degree of freedom has stiffness: nothing to solve");
     return false;
   }
   const int n = static_cast<int>(K.rows());
-  const bool geometry = static_cast<int>(coords.size()) * 3 == n;
-  // the exact rigid fields need 3 dofs on every node that takes part
-  std::vector<Eigen::Vector3d> activeCoords;
-  if (geometry && a.nodeComplete())
-    for (std::size_t i = 0; i < a.full.size(); i += 3) activeCoords.push_back(coords[static_cast<std::size_t>(a.full[i] / 3)]);
+  const bool geometry = places.size() == std::size_t(n) && !coords.empty();
+  std::vector<DofPlace> activePlaces;
+  if (geometry)
+    for (int d : a.full) activePlaces.push_back(places[std::size_t(d)]);
   ModalResult r;
-  if (!freeModesCondensingMassless(restrictToActive(K, a), restrictToActive(M, a), activeCoords, options, r, diag))
+  if (!freeModesCondensingMassless(restrictToActive(K, a), restrictToActive(M, a), coords, activePlaces, options, r, diag))
     return false;
   out = r;
   out.modes = Eigen::MatrixXd::Zero(n, r.modes.cols());
   for (std::size_t i = 0; i < a.full.size(); ++i) out.modes.row(a.full[i]) = r.modes.row(static_cast<Eigen::Index>(i));
   if (!geometry) return true;
-  // rigid modes: the left-out nodes follow the rigid field fitted to the active dofs
+  // rigid modes: the left-out dofs follow the rigid field fitted to the active dofs
+  const auto rigidRow = [&](int d) {
+    const DofPlace& p = places[std::size_t(d)];
+    const Eigen::Vector3d& x = coords[std::size_t(p.node)];
+    Eigen::Matrix<double, 1, 6> row = Eigen::Matrix<double, 1, 6>::Zero();
+    row(p.component) = 1;
+    for (int r3 = 0; r3 < 3; ++r3) row(3 + r3) = Eigen::Vector3d::Unit(r3).cross(x)(p.component);
+    return row;
+  };
   Eigen::MatrixXd S(static_cast<Eigen::Index>(a.full.size()), 6);
-  for (std::size_t i = 0; i < a.full.size(); ++i) {
-    const int d = a.full[i], c = d % 3;
-    const Eigen::Vector3d& x = coords[static_cast<std::size_t>(d / 3)];
-    S.row(static_cast<Eigen::Index>(i)).setZero();
-    S(static_cast<Eigen::Index>(i), c) = 1;
-    for (int r3 = 0; r3 < 3; ++r3) S(static_cast<Eigen::Index>(i), 3 + r3) = Eigen::Vector3d::Unit(r3).cross(x)(c);
-  }
+  for (std::size_t i = 0; i < a.full.size(); ++i) S.row(static_cast<Eigen::Index>(i)) = rigidRow(a.full[i]);
   const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(S);
   for (int j = 0; j < r.modes.cols(); ++j) {
     if (!r.rigid[static_cast<std::size_t>(j)]) continue;
     const Eigen::VectorXd v = r.modes.col(j);
     const Eigen::VectorXd p = qr.solve(v);
     if ((S * p - v).norm() > 1e-6 * v.norm()) continue;  // not a rigid field (a mechanism): leave zeros
-    for (int i = 0; i < n; ++i) {
-      if (a.index[static_cast<std::size_t>(i)] >= 0) continue;
-      const Eigen::Vector3d& x = coords[static_cast<std::size_t>(i / 3)];
-      const Eigen::Vector3d u = p.head<3>() + p.tail<3>().cross(x);
-      out.modes(i, j) = u(i % 3);
-    }
+    for (int i = 0; i < n; ++i)
+      if (a.index[static_cast<std::size_t>(i)] < 0) out.modes(i, j) = rigidRow(i) * p;
   }
   return true;
 }

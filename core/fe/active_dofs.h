@@ -24,8 +24,6 @@ struct ActiveDofs {
   std::vector<int> partial_nodes;  ///< nodes with stiffness in some directions only (one-way springs)
   double left_out_mass = 0.0;      ///< trace of M over the left-out dofs / 3 [kg]
   bool all() const { return full.size() == index.size(); }
-  /// every node keeps all of its 3 dofs or none (the exact rigid fields then apply)
-  bool nodeComplete() const { return partial_nodes.empty(); }
 };
 
 /// Active dofs of (K, M): K_ii > 0. `nodes` is the node count when the dofs are node-major
@@ -40,14 +38,19 @@ Eigen::SparseMatrix<double> restrictToActive(const Eigen::SparseMatrix<double>& 
 void noteLeftOut(const FeModel& mesh, const ActiveDofs& a, Diagnostics& diag);
 
 /// freeModes (modal.h) with the massless dofs that have stiffness (the free ends of springs)
-/// condensed statically (Guyan) first; their rows of the modes follow from the others.
+/// condensed statically (Guyan) first; their rows of the modes follow from the others. `places`
+/// says where each dof of K acts (empty: no geometry).
 bool freeModesCondensingMassless(const Eigen::SparseMatrix<double>& K, const Eigen::SparseMatrix<double>& M,
-                                 const std::vector<Eigen::Vector3d>& coords, const ModalOptions& options, ModalResult& out,
-                                 Diagnostics& diag);
+                                 const std::vector<Eigen::Vector3d>& coords, const std::vector<DofPlace>& places,
+                                 const ModalOptions& options, ModalResult& out, Diagnostics& diag);
 
 /// freeModesCondensingMassless on the active dofs only; modes come back on every dof of K: zero on the
-/// left-out dofs, the rigid field on them in rigid-body modes (when coords are known). The modes
-/// are M-normalised on the active dofs.
+/// left-out dofs, the rigid field on them in rigid-body modes (when the places are known). The
+/// modes are M-normalised on the active dofs.
+bool freeModesOfActive(const Eigen::SparseMatrix<double>& K, const Eigen::SparseMatrix<double>& M,
+                       const std::vector<Eigen::Vector3d>& coords, const std::vector<DofPlace>& places,
+                       const ModalOptions& options, const ActiveDofs& a, ModalResult& out, Diagnostics& diag);
+/// The same on node-major dofs (3 per node at `coords`; coords empty: no geometry).
 bool freeModesOfActive(const Eigen::SparseMatrix<double>& K, const Eigen::SparseMatrix<double>& M,
                        const std::vector<Eigen::Vector3d>& coords, const ModalOptions& options, const ActiveDofs& a,
                        ModalResult& out, Diagnostics& diag);

@@ -103,6 +103,16 @@ struct Coupling {
   std::string where;        ///< "file:line" of its definition, for messages
 };
 
+/// A linear multipoint constraint among translational dofs: sum of coefficient * u(node,
+/// component) = 0 (CalculiX *EQUATION, a *TIE's slave node on its master face, Nastran MPC). The
+/// first term's dof is the one the constraint eliminates when it can (the dependent dof, as both
+/// programs choose it).
+struct LinearConstraint {
+  std::string label;  ///< for messages: "*EQUATION", "TIE T1, slave node 12", "MPC 5"
+  std::string where;  ///< "file:line" of its definition
+  std::vector<DiscreteTerm> terms;
+};
+
 struct FeModel {
   // geometry
   std::vector<int> node_ids;                 ///< id in the source file, per node index
@@ -116,6 +126,7 @@ struct FeModel {
   std::vector<Discrete> springs;   ///< springs (into K)
   std::vector<RotaryInertia> rotary_inertias;  ///< not in M (no rotational DOFs)
   std::vector<Coupling> couplings; ///< interface candidates (not in K or M)
+  std::vector<LinearConstraint> constraints;  ///< applied in the eigen solutions (linear_constraints.h)
 
   // optional: matrices exported by an FE program (rows/columns described by `dofs`)
   Eigen::SparseMatrix<double> K, M;

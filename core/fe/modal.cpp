@@ -16,6 +16,7 @@
 #include <numbers>
 #include <numeric>
 #include <sstream>
+#include <unordered_map>
 
 namespace flexim::fe {
 
@@ -97,24 +98,31 @@ void mOrthonormalise(Eigen::MatrixXd& X, const SpMat& M) {
 }  // namespace
 
 namespace {
-/// Unnormalised rigid fields about the origin: 3 translations, 3 rotations (e_a x x).
-Eigen::MatrixXd rigidFields(const std::vector<Eigen::Vector3d>& coords, const Eigen::Vector3d& origin) {
-  const int n = static_cast<int>(coords.size());
-  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(3 * n, 6);
-  for (int k = 0; k < n; ++k) {
-    const Eigen::Vector3d d = coords[k] - origin;
-    for (int a = 0; a < 3; ++a) {
-      R(3 * k + a, a) = 1;
-      R.block<3, 1>(3 * k, 3 + a) = Eigen::Vector3d::Unit(a).cross(d);
-    }
+/// Unnormalised rigid fields about the origin on the dofs `places`: 3 translations, 3 rotations
+/// (e_a x x).
+Eigen::MatrixXd rigidFields(const std::vector<Eigen::Vector3d>& coords, const std::vector<DofPlace>& places,
+                            const Eigen::Vector3d& origin) {
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(places.size()), 6);
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    const auto r = static_cast<Eigen::Index>(i);
+    const int c = places[i].component;
+    const Eigen::Vector3d d = coords[std::size_t(places[i].node)] - origin;
+    R(r, c) = 1;
+    for (int a = 0; a < 3; ++a) R(r, 3 + a) = Eigen::Vector3d::Unit(a).cross(d)(c);
   }
   return R;
 }
 }  // namespace
 
+std::vector<DofPlace> nodeMajorPlaces(std::size_t nodes) {
+  std::vector<DofPlace> places(3 * nodes);
+  for (std::size_t i = 0; i < places.size(); ++i) places[i] = {static_cast<int>(i / 3), static_cast<int>(i % 3)};
+  return places;
+}
+
 MassProperties massProperties(const std::vector<Eigen::Vector3d>& coords, const SpMat& M) {
   MassProperties p;
-  const Eigen::MatrixXd R = rigidFields(coords, Eigen::Vector3d::Zero());
+  const Eigen::MatrixXd R = rigidFields(coords, nodeMajorPlaces(coords.size()), Eigen::Vector3d::Zero());
   const Eigen::MatrixXd P = R.transpose() * (M * R);  // [m I, -m c~; m c~, J_origin]
   p.mass = P.topLeftCorner<3, 3>().trace() / 3;
   if (p.mass <= 0) return p;
@@ -127,29 +135,33 @@ MassProperties massProperties(const std::vector<Eigen::Vector3d>& coords, const 
 }
 
 Eigen::MatrixXd rigidBodyModes(const std::vector<Eigen::Vector3d>& coords, const SpMat& M) {
-  Eigen::MatrixXd R = rigidFields(coords, massProperties(coords, M).centre);
+  Eigen::MatrixXd R = rigidFields(coords, nodeMajorPlaces(coords.size()), massProperties(coords, M).centre);
   mOrthonormalise(R, M);
   return R;
 }
 
-std::vector<int> nodeParts(const SpMat& K, const SpMat& M, int& parts) {
-  const auto nodes = static_cast<int>(K.rows() / 3);
-  std::vector<int> parent(static_cast<std::size_t>(nodes));
+std::vector<int> dofParts(const SpMat& K, const SpMat& M, const std::vector<DofPlace>& places, int& parts) {
+  const auto n = static_cast<int>(places.size());
+  std::vector<int> parent(static_cast<std::size_t>(n));
   std::iota(parent.begin(), parent.end(), 0);
   const auto root = [&](int i) {
     while (parent[std::size_t(i)] != i) i = parent[std::size_t(i)] = parent[std::size_t(parent[std::size_t(i)])];
     return i;
   };
+  const auto join = [&](int i, int j) {
+    const int a = root(i), b = root(j);
+    if (a != b) parent[std::size_t(std::max(a, b))] = std::min(a, b);
+  };
   for (const SpMat* A : {&K, &M})
     for (Eigen::Index j = 0; j < A->outerSize(); ++j)
       for (SpMat::InnerIterator it(*A, j); it; ++it)
-        if (it.value() != 0) {
-          const int a = root(static_cast<int>(it.row() / 3)), b = root(static_cast<int>(it.col() / 3));
-          if (a != b) parent[std::size_t(std::max(a, b))] = std::min(a, b);
-        }
-  std::vector<int> part(static_cast<std::size_t>(nodes), -1);
+        if (it.value() != 0) join(static_cast<int>(it.row()), static_cast<int>(it.col()));
+  std::unordered_map<int, int> firstOfNode;  // the dofs of a node move together
+  for (int i = 0; i < n; ++i)
+    if (const auto [at, fresh] = firstOfNode.emplace(places[std::size_t(i)].node, i); !fresh) join(i, at->second);
+  std::vector<int> part(static_cast<std::size_t>(n), -1);
   parts = 0;
-  for (int i = 0; i < nodes; ++i) {
+  for (int i = 0; i < n; ++i) {
     const int r = root(i);
     if (part[std::size_t(r)] < 0) part[std::size_t(r)] = parts++;
     part[std::size_t(i)] = part[std::size_t(r)];
@@ -157,32 +169,38 @@ std::vector<int> nodeParts(const SpMat& K, const SpMat& M, int& parts) {
   return part;
 }
 
-Eigen::MatrixXd rigidBodyModesOfParts(const std::vector<Eigen::Vector3d>& coords, const SpMat& M,
-                                      const std::vector<int>& part, int parts) {
-  if (parts <= 1) return rigidBodyModes(coords, M);
-  const auto n = static_cast<Eigen::Index>(coords.size());
-  // the six fields of every node's own part, about the part's centroid, side by side in one
+Eigen::MatrixXd rigidBodyModesOfParts(const std::vector<Eigen::Vector3d>& coords, const std::vector<DofPlace>& places,
+                                      const SpMat& M, const std::vector<int>& part, int parts) {
+  const auto n = static_cast<Eigen::Index>(places.size());
+  if (parts <= 1) {  // translations and rotations about the centre of mass, in that order
+    Eigen::MatrixXd R0 = rigidFields(coords, places, Eigen::Vector3d::Zero());
+    const Eigen::MatrixXd P = R0.transpose() * (M * R0);
+    const double mass = P.topLeftCorner<3, 3>().trace() / 3;
+    const Eigen::Matrix3d C = P.block<3, 3>(3, 0);
+    const Eigen::Vector3d centre = mass > 0 ? Eigen::Vector3d(Eigen::Vector3d(C(2, 1), C(0, 2), C(1, 0)) / mass)
+                                            : Eigen::Vector3d::Zero();
+    Eigen::MatrixXd R = rigidFields(coords, places, centre);
+    mOrthonormalise(R, M);
+    return R;
+  }
+  // the six fields of every dof's own part, about the part's centroid, side by side in one
   // n x 6 block: parts share no entry of M, so M F and each part's Gram matrix F_p^T M F_p come
   // from one product
   std::vector<Eigen::Vector3d> centre(static_cast<std::size_t>(parts), Eigen::Vector3d::Zero());
   std::vector<int> count(static_cast<std::size_t>(parts), 0);
-  for (Eigen::Index k = 0; k < n; ++k) {
-    centre[std::size_t(part[std::size_t(k)])] += coords[std::size_t(k)];
-    ++count[std::size_t(part[std::size_t(k)])];
+  for (Eigen::Index i = 0; i < n; ++i) {
+    centre[std::size_t(part[std::size_t(i)])] += coords[std::size_t(places[std::size_t(i)].node)];
+    ++count[std::size_t(part[std::size_t(i)])];
   }
-  Eigen::MatrixXd F(3 * n, 6);
-  for (Eigen::Index k = 0; k < n; ++k) {
-    const auto p = std::size_t(part[std::size_t(k)]);
-    const Eigen::Vector3d d = coords[std::size_t(k)] - centre[p] / count[p];
-    for (int a = 0; a < 3; ++a) {
-      F.row(3 * k + a).setZero();
-      F(3 * k + a, a) = 1;
-    }
-    for (int a = 0; a < 3; ++a) F.block<3, 1>(3 * k, 3 + a) = Eigen::Vector3d::Unit(a).cross(d);
+  Eigen::MatrixXd F = rigidFields(coords, places, Eigen::Vector3d::Zero());
+  for (Eigen::Index i = 0; i < n; ++i) {  // about the part's centroid: e_a x (x - c) = e_a x x - e_a x c
+    const auto p = std::size_t(part[std::size_t(i)]);
+    const Eigen::Vector3d c = centre[p] / count[p];
+    for (int a = 0; a < 3; ++a) F(i, 3 + a) -= Eigen::Vector3d::Unit(a).cross(c)(places[std::size_t(i)].component);
   }
   const Eigen::MatrixXd MF = M * F;
   std::vector<Eigen::Matrix<double, 6, 6>> gram(static_cast<std::size_t>(parts), Eigen::Matrix<double, 6, 6>::Zero());
-  for (Eigen::Index r = 0; r < 3 * n; ++r) gram[std::size_t(part[std::size_t(r / 3)])] += F.row(r).transpose() * MF.row(r);
+  for (Eigen::Index r = 0; r < n; ++r) gram[std::size_t(part[std::size_t(r)])] += F.row(r).transpose() * MF.row(r);
   // per part: an M-orthonormal basis of its fields, F_p V / sqrt(lambda), without the directions
   // the part cannot move in rigidly (a part on one line has five, a single node three)
   std::vector<Eigen::MatrixXd> basis(static_cast<std::size_t>(parts));
@@ -200,9 +218,9 @@ Eigen::MatrixXd rigidBodyModesOfParts(const std::vector<Eigen::Vector3d>& coords
   }
   std::vector<Eigen::Index> first(static_cast<std::size_t>(parts), 0);
   for (int p = 1; p < parts; ++p) first[std::size_t(p)] = first[std::size_t(p - 1)] + basis[std::size_t(p - 1)].cols();
-  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(3 * n, columns);
-  for (Eigen::Index r = 0; r < 3 * n; ++r) {
-    const auto p = std::size_t(part[std::size_t(r / 3)]);
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(n, columns);
+  for (Eigen::Index r = 0; r < n; ++r) {
+    const auto p = std::size_t(part[std::size_t(r)]);
     if (basis[p].cols()) R.row(r).segment(first[p], basis[p].cols()) = F.row(r) * basis[p];
   }
   return R;
@@ -265,6 +283,12 @@ std::string hz(double lambda) {
 
 bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector3d>& coords, const ModalOptions& opt,
                ModalResult& out, Diagnostics& diag) {
+  const bool nodeMajor = static_cast<Eigen::Index>(coords.size()) * 3 == K0.rows();
+  return freeModes(K0, M0, coords, nodeMajor ? nodeMajorPlaces(coords.size()) : std::vector<DofPlace>(), opt, out, diag);
+}
+
+bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector3d>& coords,
+               const std::vector<DofPlace>& places, const ModalOptions& opt, ModalResult& out, Diagnostics& diag) {
   const Eigen::Index n = K0.rows();
   if (K0.rows() != K0.cols() || M0.rows() != n || M0.cols() != n || n == 0) {
     diag.error("modes", "stiffness and mass matrices must be square and of equal size");
@@ -314,8 +338,8 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
   // modes per part: all of them are rigid modes, and the elastic modes asked for come on top.
   int parts = 1;
   const bool free = opt.expected_rigid == 6;
-  const bool nodal = static_cast<Eigen::Index>(coords.size()) * 3 == n;
-  const std::vector<int> part = free && nodal ? nodeParts(K, M, parts) : std::vector<int>();
+  const bool nodal = static_cast<Eigen::Index>(places.size()) == n && !coords.empty();
+  const std::vector<int> part = free && nodal ? dofParts(K, M, places, parts) : std::vector<int>();
   out.parts = parts;
   if (parts > kMaxParts) {
     diag.error("modes", "the mesh is in " + std::to_string(parts) + " parts that nothing connects (more than " +
@@ -324,7 +348,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     return false;
   }
   const bool deflate = opt.exact_rigid_modes && free && nodal;
-  const Eigen::MatrixXd R = deflate || parts > 1 ? rigidBodyModesOfParts(coords, M, part, parts) : Eigen::MatrixXd();
+  const Eigen::MatrixXd R = deflate || parts > 1 ? rigidBodyModesOfParts(coords, places, M, part, parts) : Eigen::MatrixXd();
   const int expectedRigid = parts > 1 ? static_cast<int>(R.cols()) : opt.expected_rigid;
   if (parts > 1)
     diag.info("modes", "the mesh is in " + std::to_string(parts) + " parts that nothing connects: " +
@@ -569,7 +593,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     diag.warning("modes", s.str());
   }
   if (!deflate && opt.exact_rigid_modes && free && out.rigid_count == expectedRigid && nodal) {
-    const Eigen::MatrixXd Rx = rigidBodyModesOfParts(coords, M0, part, parts);
+    const Eigen::MatrixXd Rx = rigidBodyModesOfParts(coords, places, M0, part, parts);
     for (int j = 0, r = 0; j < keep; ++j)
       if (out.rigid[j]) {
         out.modes.col(j) = Rx.col(r++);

@@ -63,21 +63,38 @@ struct MassProperties {
 };
 MassProperties massProperties(const std::vector<Eigen::Vector3d>& coords, const Eigen::SparseMatrix<double>& M);
 
+/// Where a degree of freedom of a pencil acts: its node (index into the coordinates) and direction
+/// (0 = x, 1 = y, 2 = z). A full mesh is node-major (3 per node); a pencil on some of the dofs
+/// (the active ones, or the independent ones of linear constraints) lists its own.
+struct DofPlace {
+  int node = -1;
+  int component = 0;
+};
+/// 3 per node, node-major.
+std::vector<DofPlace> nodeMajorPlaces(std::size_t nodes);
+
 /// The 6 rigid displacement fields of nodes at `coords` (3 translations, 3 rotations about the
 /// centre of mass), M-orthonormalised. Degrees of freedom are node-major (3 per node).
 Eigen::MatrixXd rigidBodyModes(const std::vector<Eigen::Vector3d>& coords, const Eigen::SparseMatrix<double>& M);
 
-/// The part of each node (3 dofs per node, node-major) in the graph of K and M: nodes joined by
-/// no entry of either matrix, directly or through others, are in different parts. `parts` is
-/// their count.
-std::vector<int> nodeParts(const Eigen::SparseMatrix<double>& K, const Eigen::SparseMatrix<double>& M, int& parts);
+/// The part of each dof in the graph of K and M: dofs joined by no entry of either matrix,
+/// directly or through others, nor by sharing a node, are in different parts. `parts` is their
+/// count.
+std::vector<int> dofParts(const Eigen::SparseMatrix<double>& K, const Eigen::SparseMatrix<double>& M,
+                          const std::vector<DofPlace>& places, int& parts);
 
-/// rigidBodyModes of each part on its own (six columns per part, about the part's centre of mass).
-Eigen::MatrixXd rigidBodyModesOfParts(const std::vector<Eigen::Vector3d>& coords, const Eigen::SparseMatrix<double>& M,
-                                      const std::vector<int>& part, int parts);
+/// The rigid fields of each part on its own (up to six M-orthonormal columns per part, about the
+/// part's centroid; fewer when the part cannot move in some rigid direction), on the dofs `places`.
+Eigen::MatrixXd rigidBodyModesOfParts(const std::vector<Eigen::Vector3d>& coords, const std::vector<DofPlace>& places,
+                                      const Eigen::SparseMatrix<double>& M, const std::vector<int>& part, int parts);
 
 /// Computes the lowest modes. K and M must be full symmetric (both triangles stored). A free mesh
 /// (expected_rigid 6) in several parts gets six rigid modes per part, and elastic_modes on top.
+/// `places` says where each dof acts (empty: no geometry, no exact rigid fields).
+bool freeModes(const Eigen::SparseMatrix<double>& K, const Eigen::SparseMatrix<double>& M,
+               const std::vector<Eigen::Vector3d>& coords, const std::vector<DofPlace>& places,
+               const ModalOptions& options, ModalResult& out, Diagnostics& diag);
+/// The same on node-major dofs (3 per node at `coords`; coords empty: no geometry).
 bool freeModes(const Eigen::SparseMatrix<double>& K, const Eigen::SparseMatrix<double>& M,
                const std::vector<Eigen::Vector3d>& coords, const ModalOptions& options, ModalResult& out,
                Diagnostics& diag);

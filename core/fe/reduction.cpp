@@ -3,6 +3,7 @@
 #include "core/base/rotation.h"
 #include "core/fe/active_dofs.h"
 #include "core/fe/assembly.h"
+#include "core/fe/linear_constraints.h"
 #include "core/fe/stiffening.h"
 #include "core/fe/stress.h"
 #include "core/fe/surface.h"
@@ -390,6 +391,10 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
 
   std::vector<Interface> interfaces;
   if (!resolveInterfaces(mesh, opt.interfaces, interfaces, diag)) return false;
+  if (const std::string problem = supportingConstraints(mesh); !problem.empty()) {
+    diag.error("constraints", problem);
+    return false;
+  }
 
   out = ReducedBody{};
   out.node_ids = mesh.node_ids;
@@ -421,7 +426,7 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
   start = std::chrono::steady_clock::now();
   if (opt.method == ReductionOptions::Method::FreeFree) {
     mopt.exact_rigid_modes = opt.exact_rigid_modes;
-    if (!freeModesOfActive(mats.K, mats.M, mesh.coords, mopt, active, report.modal, diag)) return false;
+    if (!freeModesOfMesh(mesh, mats.K, mats.M, mopt, report.modal, diag)) return false;
     out.modes = report.modal.modes;
     out.eigenvalues = report.modal.eigenvalues;
     for (bool r : report.modal.rigid) out.kinds.push_back(r ? ModeKind::Rigid : ModeKind::Elastic);
@@ -439,19 +444,33 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
       return false;
     }
     out.interfaces = interfaces;  // averaging interfaces moved their reference points
-    if (!active.all()) {
-      // drop the free columns of left-out dofs: their modes then stay zero there
+    const int firstInterfaceColumn = static_cast<int>(T.cols()) - 6 * static_cast<int>(interfaces.size());
+    if (!mesh.constraints.empty()) {
+      // the constraints in the coordinates [free dofs; interfaces]: only free dofs may be eliminated
+      std::vector<int> first;
+      const SpMat G = SpMat(constraintRows(mesh, first) * T);
+      std::vector<char> eliminable(static_cast<std::size_t>(T.cols()), 0);
+      std::fill(eliminable.begin(), eliminable.begin() + firstInterfaceColumn, 1);
+      Elimination e;
+      if (const int row = eliminate(G, std::vector<int>(first.size(), -1), eliminable, e); row >= 0) {
+        const LinearConstraint& c = mesh.constraints[static_cast<std::size_t>(row)];
+        diag.error("constraints", c.label + " (" + c.where + ") acts on interface nodes only, which move with their "
+                                  "interfaces: it would tie the interfaces' rigid motions together; make one interface of "
+                                  "them, or leave the nodes interior");
+        return false;
+      }
+      T = SpMat(T * e.T);
+    }
+    if (!active.all() || !mesh.constraints.empty()) {
+      // drop the free columns without stiffness (left-out dofs): their modes then stay zero there
       std::vector<Eigen::Triplet<double>> kept;
       std::vector<int> column(static_cast<std::size_t>(T.cols()), -1);
       int next = 0;
-      const int firstInterfaceColumn = static_cast<int>(T.cols()) - 6 * static_cast<int>(interfaces.size());
+      const int firstInterface = static_cast<int>(T.cols()) - 6 * static_cast<int>(interfaces.size());
+      const SpMat KT = mats.K * T;
       for (int j = 0; j < T.cols(); ++j) {
-        bool keep = true;
-        // free columns of left-out dofs go; interface columns stay (they may move a left-out
-        // reference node of a coupling)
-        if (j < firstInterfaceColumn)
-          for (SpMat::InnerIterator it(T, j); it; ++it)
-            if (active.index[static_cast<std::size_t>(it.row())] < 0) keep = false;
+        // interface columns stay (they may move a left-out reference node of a coupling)
+        const bool keep = j >= firstInterface || T.col(j).dot(KT.col(j)) > 0;
         if (keep) column[static_cast<std::size_t>(j)] = next++;
       }
       for (int j = 0; j < T.cols(); ++j)
@@ -516,7 +535,9 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
     start = std::chrono::steady_clock::now();
     Eigen::MatrixXd loadCases;
     std::string error;
-    if (!stiffeningLoadCases(mesh.coords, mats.K, mats.M, active, out.interfaces, loadCases, error)) {
+    const Elimination tied = mesh.constraints.empty() ? Elimination{} : eliminateConstraints(mesh);
+    if (!stiffeningLoadCases(mesh.coords, mats.K, mats.M, active, out.interfaces, loadCases, error,
+                             mesh.constraints.empty() ? nullptr : &tied)) {
       diag.warning("reduce", "geometric stiffening left out: " + error);
     } else {
       if (!modalGeometricStiffness(mesh, aopt, loadCases, out.modes, out.geometric_stiffness, diag)) return false;

@@ -105,7 +105,7 @@ std::array<Eigen::MatrixXd, kInertiaLoadCases> balancedInertiaCases(const Reduce
 
 bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat& K, const SpMat& M,
                          const ActiveDofs& active, const std::vector<Interface>& interfaces, Eigen::MatrixXd& U,
-                         std::string& error) {
+                         std::string& error, const Elimination* constraints) {
   const Eigen::Index n = static_cast<Eigen::Index>(coords.size()), N = 3 * n;
   const Eigen::Index L = kInertiaLoadCases + 6 * static_cast<Eigen::Index>(interfaces.size());
   U.resize(0, 0);
@@ -135,12 +135,26 @@ bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat
   }
   F -= Mrigid * rigidMassLdlt.solve(rigid.transpose() * F);
 
+  // with linear constraints the solve is on the independent dofs q (u = T q): its coordinates
+  // are their dofs, and a coordinate takes part when it has stiffness
+  std::vector<int> coordinateOf(static_cast<std::size_t>(N), -1);
+  SpMat Kq;
+  if (constraints) {
+    Kq = SpMat(constraints->T.transpose()) * K * constraints->T;
+    for (std::size_t j = 0; j < constraints->kept.size(); ++j)
+      if (Kq.coeff(Eigen::Index(j), Eigen::Index(j)) > 0) coordinateOf[std::size_t(constraints->kept[j])] = static_cast<int>(j);
+  } else {
+    for (int d : active.full) coordinateOf[std::size_t(d)] = d;
+  }
+  const SpMat& Ks = constraints ? Kq : K;
+  const Eigen::MatrixXd Fs = constraints ? Eigen::MatrixXd(constraints->T.transpose() * F) : Eigen::MatrixXd();
+
   // a statically determinate support: 6 active dofs of three far-apart nodes on which the rigid
   // motions are independent (pivoted QR of their rigid-mode rows)
   std::vector<Eigen::Index> nodes;
   for (Eigen::Index k = 0; k < n; ++k)
-    if (active.index[static_cast<std::size_t>(3 * k)] >= 0 && active.index[static_cast<std::size_t>(3 * k + 1)] >= 0 &&
-        active.index[static_cast<std::size_t>(3 * k + 2)] >= 0)
+    if (coordinateOf[static_cast<std::size_t>(3 * k)] >= 0 && coordinateOf[static_cast<std::size_t>(3 * k + 1)] >= 0 &&
+        coordinateOf[static_cast<std::size_t>(3 * k + 2)] >= 0)
       nodes.push_back(k);
   if (nodes.size() < 3) {
     error = "fewer than 3 nodes with stiffness";
@@ -179,19 +193,19 @@ bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat
     supported[static_cast<std::size_t>(3 * three[static_cast<std::size_t>(r / 3)] + r % 3)] = 1;
   }
 
-  // the supported stiffness on the free active dofs
-  std::vector<int> index(static_cast<std::size_t>(N), -1), dofs;
-  for (int full : active.full)
-    if (!supported[static_cast<std::size_t>(full)]) {
-      index[static_cast<std::size_t>(full)] = static_cast<int>(dofs.size());
-      dofs.push_back(full);
+  // the supported stiffness on the free active coordinates
+  std::vector<int> index(static_cast<std::size_t>(Ks.cols()), -1), dofs;
+  for (int d = 0; d < N; ++d)
+    if (const int q = coordinateOf[static_cast<std::size_t>(d)]; q >= 0 && !supported[static_cast<std::size_t>(d)]) {
+      index[static_cast<std::size_t>(q)] = static_cast<int>(dofs.size());
+      dofs.push_back(q);
     }
   std::vector<Eigen::Triplet<double>> t;
-  t.reserve(static_cast<std::size_t>(K.nonZeros()));
-  for (int j = 0; j < K.outerSize(); ++j) {
+  t.reserve(static_cast<std::size_t>(Ks.nonZeros()));
+  for (int j = 0; j < Ks.outerSize(); ++j) {
     const int cj = index[static_cast<std::size_t>(j)];
     if (cj < 0) continue;
-    for (SpMat::InnerIterator it(K, j); it; ++it) {
+    for (SpMat::InnerIterator it(Ks, j); it; ++it) {
       const int ri = index[static_cast<std::size_t>(it.row())];
       if (ri >= cj) t.emplace_back(ri, cj, it.value());
     }
@@ -207,10 +221,11 @@ bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat
     return false;
   }
   Eigen::MatrixXd Ff(nf, L);
-  for (Eigen::Index i = 0; i < nf; ++i) Ff.row(i) = F.row(dofs[static_cast<std::size_t>(i)]);
+  for (Eigen::Index i = 0; i < nf; ++i) Ff.row(i) = (constraints ? Fs : F).row(dofs[static_cast<std::size_t>(i)]);
   const Eigen::MatrixXd Uf = llt.solve(Ff);
-  U = Eigen::MatrixXd::Zero(N, L);
+  U = Eigen::MatrixXd::Zero(Ks.cols(), L);
   for (Eigen::Index i = 0; i < nf; ++i) U.row(dofs[static_cast<std::size_t>(i)]) = Uf.row(i);
+  if (constraints) U = constraints->T * U;
   return true;
 }
 

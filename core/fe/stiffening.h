@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/fe/active_dofs.h"
+#include "core/fe/linear_constraints.h"
 #include "core/fe/reduced_body.h"
 
 #include <Eigen/Core>
@@ -21,10 +22,12 @@ namespace flexim::fe {
 /// f - M Phi_r (Phi_r^T M Phi_r)^-1 Phi_r^T f with the exact rigid modes Phi_r) and solved with a
 /// statically determinate support of 6 dofs, which then carries nothing. Only the active dofs
 /// take part (left-out dofs stay zero). False with a message when no support is found (all
-/// nodes on a line) or the supported stiffness is singular (the mesh is not one piece).
+/// nodes on a line) or the supported stiffness is singular (the mesh is not one piece). With
+/// `constraints` (the mesh's linear constraints eliminated) the solve is on the independent dofs.
 bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const Eigen::SparseMatrix<double>& K,
                          const Eigen::SparseMatrix<double>& M, const ActiveDofs& active,
-                         const std::vector<Interface>& interfaces, Eigen::MatrixXd& U, std::string& error);
+                         const std::vector<Interface>& interfaces, Eigen::MatrixXd& U, std::string& error,
+                         const Elimination* constraints = nullptr);
 
 /// Load factors of the inertia cases 0..11 for a frame with translational acceleration a,
 /// angular acceleration alpha and angular velocity omega (all in FE axes), and gravity g (FE

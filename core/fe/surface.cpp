@@ -167,6 +167,11 @@ std::vector<int> partOfNodes(const FeModel& mesh, int& parts) {
       if (r != r0) parent[r] = r0;
     }
   }
+  for (const LinearConstraint& c : mesh.constraints)  // tied parts are one
+    for (const DiscreteTerm& t : c.terms) {
+      const int a = findRoot(parent, c.terms.front().node), b = findRoot(parent, t.node);
+      if (a != b) parent[b] = a;
+    }
   std::vector<int> part(nNodes, -1), label(nNodes, -1);
   parts = 0;
   for (int i = 0; i < nNodes; ++i) {

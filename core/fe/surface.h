@@ -30,8 +30,8 @@ std::vector<std::array<int, 3>> outerSurface(const FeModel& mesh);
 /// For element-face surfaces (*SURFACE, TYPE=ELEMENT).
 std::vector<int> faceNodes(const Element& el, int face);
 
-/// Number of disconnected parts: groups of elements connected through shared nodes (nodes that
-/// belong to no element are not counted). 0 for a mesh without elements.
+/// Number of disconnected parts: groups of elements connected through shared nodes or linear
+/// constraints (nodes that belong to no element are not counted). 0 for a mesh without elements.
 int connectedParts(const FeModel& mesh);
 
 /// The part of each node (-1 for a node in no element), parts numbered in the order of their

@@ -64,6 +64,10 @@ void reportMesh(const FeModel& mesh, ValidationReport& r, const GivenMaterial& g
     r.add(format("coupling %s (%s): reference node %d, %zu nodes, %s; usable as an interface (--interface \"%s\")",
                  c.name.c_str(), c.where.c_str(), mesh.node_ids[static_cast<std::size_t>(c.reference_node)], c.nodes.size(),
                  c.rigid ? "rigid" : "averaging", c.name.c_str()));
+  if (!mesh.constraints.empty())
+    r.add(format("%zu linear constraint%s (*EQUATION, *TIE, MPC): applied in the eigen solution (each eliminates a "
+                 "dependent degree of freedom)",
+                 mesh.constraints.size(), mesh.constraints.size() == 1 ? "" : "s"));
   if (mesh.elements.empty()) return;
   int parts = 0;
   const std::vector<int> part = partOfNodes(mesh, parts);

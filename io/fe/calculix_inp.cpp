@@ -176,6 +176,14 @@ void Parser::dataLine(std::string_view line, Loc loc) {
       splitFields(line, ',', m_fields);
       couplingDofLine(loc);
       return;
+    case Block::Equation:
+      splitFields(line, ',', m_fields);
+      equationLine(loc);
+      return;
+    case Block::Tie:
+      splitFields(line, ',', m_fields);
+      tieLine(loc);
+      return;
   }
 }
 
@@ -304,6 +312,8 @@ bool Parser::finish(fe::FeModel& out) {
 
   discreteSections(m);
   couplings(m);
+  ties(m);
+  equations(m);
   if (m_errors > 0 || m_gaveUp) return false;
 
   if (m_extraEntries > 1)

@@ -151,15 +151,12 @@ bool Parser::couplingNodes(const fe::FeModel& m, const PendingCoupling& c, std::
       nodes.push_back(index);
     }
   };
-  auto addElement = [&](int e, int face) {
+  auto addElement = [&](int e, int face) {  // face 0: every node
     const fe::Element& el = m.elements[static_cast<std::size_t>(e)];
-    if (face == 0) {
+    if (face == 0)
       for (int i = 0; i < fe::nodeCount(el.type); ++i) add(el.nodes[static_cast<std::size_t>(i)]);
-      return true;
-    }
-    const std::vector<int> faceNodes = fe::faceNodes(el, face);
-    for (int n : faceNodes) add(n);
-    return !faceNodes.empty();
+    else
+      for (int n : fe::faceNodes(el, face)) add(n);
   };
   const std::string what = c.keyword + " " + c.name;
   if (c.source == 'N' || c.source == 'E') {
@@ -174,9 +171,19 @@ bool Parser::couplingNodes(const fe::FeModel& m, const PendingCoupling& c, std::
       else addElement(i, 0);
     return true;
   }
-  const auto surface = m_surfaces.find(c.set);
+  std::vector<int> surfaceNodes;
+  std::vector<std::pair<int, int>> faces;
+  if (!surfaceMembers(m, c.set, c.loc, what, surfaceNodes, faces)) return false;
+  for (int n : surfaceNodes) add(n);
+  for (const auto& [el, face] : faces) addElement(el, face);
+  return !m_gaveUp;
+}
+
+bool Parser::surfaceMembers(const fe::FeModel& m, const std::string& name, Loc loc, const std::string& what,
+                            std::vector<int>& nodes, std::vector<std::pair<int, int>>& faces) {
+  const auto surface = m_surfaces.find(name);
   if (surface == m_surfaces.end()) {
-    error(c.loc, what + ": surface " + c.set + " is not defined");
+    error(loc, what + ": surface " + name + " is not defined");
     return false;
   }
   const PendingSurface& s = surface->second;
@@ -196,9 +203,9 @@ bool Parser::couplingNodes(const fe::FeModel& m, const PendingCoupling& c, std::
     if (s.nodes) {
       if (e.set.empty()) {
         if (m.indexOf(e.id) < 0) error(e.loc, "*SURFACE " + s.name + ": node " + entry + " is not defined");
-        add(m.indexOf(e.id));
+        else nodes.push_back(m.indexOf(e.id));
       } else if (const auto set = m.node_sets.find(e.set); set != m.node_sets.end()) {
-        for (int i : set->second) add(i);
+        nodes.insert(nodes.end(), set->second.begin(), set->second.end());
       } else {
         error(e.loc, "*SURFACE " + s.name + ": node set " + entry + " is not defined");
       }
@@ -214,13 +221,15 @@ bool Parser::couplingNodes(const fe::FeModel& m, const PendingCoupling& c, std::
     } else {
       error(e.loc, "*SURFACE " + s.name + ": element set " + entry + " is not defined");
     }
-    for (int el : elements)
-      if (!addElement(el, e.face)) {
+    for (int el : elements) {
+      if (fe::faceNodes(m.elements[static_cast<std::size_t>(el)], e.face).empty()) {
         error(e.loc, "*SURFACE " + s.name + ": element " + std::to_string(m.elements[static_cast<std::size_t>(el)].id) + " (" +
                          fe::abaqusName(m.elements[static_cast<std::size_t>(el)].type) + ") has no face S" +
                          std::to_string(e.face));
         break;
       }
+      faces.emplace_back(el, e.face);
+    }
   }
   return !m_gaveUp;
 }

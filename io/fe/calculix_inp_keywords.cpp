@@ -66,9 +66,7 @@ const std::set<std::string, std::less<>> kHarmlessModelKeywords{
 // as couplings (interface candidates), *ORIENTATION and anisotropic *ELASTIC types are handled
 // where they are read.
 const std::map<std::string, const char*, std::less<>> kModelChangingKeywords{
-    {"EQUATION", "linear constraints between DOFs not applied"},
     {"MPC", "multi-point constraints not applied"},
-    {"TIE", "tied surfaces not connected"},
     {"CONTACT PAIR", "contact not modelled (the surfaces are not connected)"},
     {"DISTRIBUTING COUPLING", "distributing coupling elements not applied"},
     {"TRANSFORM", "local node directions not applied"},
@@ -103,7 +101,8 @@ const std::set<std::string, std::less<>> kStiffnessMaterialOptions{
 // kModelChangingKeywords, kMaterialOptions and kPartKeywords: the keywords Flexim knows).
 const std::set<std::string, std::less<>> kReadKeywords{
     "HEADING", "NODE", "ELEMENT", "NSET", "ELSET", "MATERIAL", "MASS", "ROTARY INERTIA", "SPRING", "SOLID SECTION",
-    "SURFACE", "RIGID BODY", "COUPLING", "KINEMATIC", "DISTRIBUTING", "ORIENTATION", "SYSTEM", "INCLUDE"};
+    "SURFACE", "RIGID BODY", "COUPLING", "KINEMATIC", "DISTRIBUTING", "ORIENTATION", "SYSTEM", "INCLUDE",
+    "EQUATION", "TIE"};
 
 const std::set<std::string, std::less<>> kPartKeywords{"PART", "END PART", "ASSEMBLY", "END ASSEMBLY",
                                                        "INSTANCE", "END INSTANCE"};
@@ -271,6 +270,11 @@ void Parser::keywordLine(std::string_view line, Loc loc) {
     m_block = Block::SolidSection;
   } else if (k.name == "SURFACE") {
     startSurface(k, loc);
+  } else if (k.name == "EQUATION") {
+    m_equations.push_back({loc, 0, {}});
+    m_block = Block::Equation;
+  } else if (k.name == "TIE") {
+    startTie(k, loc);
   } else if (k.name == "RIGID BODY" || k.name == "COUPLING") {
     startCoupling(k, loc);
   } else if (k.name == "KINEMATIC" || k.name == "DISTRIBUTING") {

@@ -12,6 +12,7 @@
 //   calculix_inp_discrete.cpp   discrete elements (MASS, ROTARYI, SPRINGA, SPRING1, SPRING2) with
 //                               *MASS, *ROTARY INERTIA and *SPRING
 //   calculix_inp_couplings.cpp  *SURFACE, *RIGID BODY, *COUPLING with *KINEMATIC / *DISTRIBUTING
+//   calculix_inp_constraints.cpp  *EQUATION and *TIE (linear constraints)
 #pragma once
 
 #include "core/base/diagnostics.h"
@@ -113,6 +114,29 @@ struct PendingCoupling {
   unsigned dofs = 0;     ///< bit d-1 set: DOF d on a data line of *KINEMATIC / *DISTRIBUTING
 };
 
+/// *EQUATION: one linear constraint, its terms as written (a node id or a node set of one node,
+/// a DOF, a coefficient), resolved in finish().
+struct PendingEquation {
+  struct Term {
+    std::string node;
+    int dof = 0;
+    double coefficient = 0;
+    Loc loc;
+  };
+  Loc loc;
+  int count = 0;  ///< terms announced on its first line
+  std::vector<Term> terms;
+};
+
+/// *TIE: slave surface (nodes or element faces) tied to a master surface (element faces).
+struct PendingTie {
+  std::string name;
+  Loc loc;
+  double tolerance = 0;  ///< POSITION TOLERANCE (0: the default)
+  bool adjust = true;    ///< ADJUST=NO given: false
+  std::string slave, master;
+};
+
 /// s without blanks: ccx removes them from keyword lines (*SOLIDSECTION = *SOLID SECTION,
 /// REFNODE = REF NODE).
 std::string withoutBlanks(std::string_view s);
@@ -132,7 +156,7 @@ struct Keyword {
 
 enum class Block {
   None, Skip, Heading, Node, Element, SkipElement, DiscreteElement, NSet, ElSet, Elastic, Density, SolidSection,
-  DiscreteSection, Surface, CouplingDofs
+  DiscreteSection, Surface, CouplingDofs, Equation, Tie
 };
 
 /// Whether s begins with prefix.
@@ -207,6 +231,15 @@ class Parser {
   void closeCoupling();
   void couplings(fe::FeModel& m);
   bool couplingNodes(const fe::FeModel& m, const PendingCoupling& c, std::vector<int>& nodes);
+  /// The members of surface `name`: its nodes (TYPE=NODE) or element faces (element index, face
+  /// 1..6); false (with an error naming `what`) when it is not defined.
+  bool surfaceMembers(const fe::FeModel& m, const std::string& name, Loc loc, const std::string& what,
+                      std::vector<int>& nodes, std::vector<std::pair<int, int>>& faces);
+  void startTie(const Keyword& k, Loc loc);
+  void equationLine(Loc loc);
+  void tieLine(Loc loc);
+  void ties(fe::FeModel& m);
+  void equations(fe::FeModel& m);
 
   Diagnostics& m_diag;
   InpOptions m_opt;
@@ -233,6 +266,8 @@ class Parser {
   std::map<std::string, PendingSurface> m_surfaces;
   std::vector<PendingCoupling> m_couplings;
   bool m_couplingOpen = false;      ///< the last *COUPLING still waits for *KINEMATIC / *DISTRIBUTING
+  std::vector<PendingEquation> m_equations;
+  std::vector<PendingTie> m_ties;
   struct Change {
     std::string key, phrase;
     int count = 0;

@@ -129,6 +129,8 @@ void NastranParser::card(const Card& c) {
     m_discrete.push_back(c);
   } else if (c.name == "RBE2" || c.name == "RBE3") {
     m_couplings.push_back(c);
+  } else if (c.name == "MPC") {
+    m_mpcs.push_back(c);
   } else if (c.name == "PELAS" || c.name == "PMASS" || c.name == "PBUSH") {
     property(c);
   }
@@ -171,6 +173,7 @@ bool NastranParser::resolve(fe::FeModel& out) {
     discrete(d, m_model);
   }
   resolveCouplings(ids);
+  constraints();
   if (m_errors > 0) return false;
   if (m_model.elements.empty() && m_model.masses.empty() && m_model.springs.empty()) {
     m_diag.error(m_files[0], "no solid elements (" + solidCardNames() + ") found");

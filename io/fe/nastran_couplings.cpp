@@ -1,5 +1,6 @@
 // Nastran rigid elements RBE2 and RBE3 (component lists, grid lists with THRU, RBE3 weights),
-// into FeModel::couplings: interface candidates, not applied to K and M.
+// into FeModel::couplings: interface candidates, not applied to K and M; and MPC cards into
+// FeModel::constraints (applied, linear_constraints.h).
 #include "io/fe/line_reader.h"
 #include "io/fe/nastran_parser.h"
 
@@ -212,6 +213,74 @@ void NastranParser::resolveCouplings(std::set<int>& ids) {
   const std::size_t n = m_model.couplings.size();
   m_model.model_changes.push_back(std::to_string(n) + " RBE2/RBE3 coupling" + (n == 1 ? "" : "s") +
                                   " not applied (usable as Craig-Bampton interfaces)");
+}
+
+/// MPC cards -> FeModel::constraints: "MPC SID G1 C1 A1 G2 C2 A2", continued by "(blank) G C A G C
+/// A"; sum A u(G, C) = 0 with the first term the dependent DOF, components in the grid's
+/// displacement system (CD). The case control selects one SID, and it is not read: with cards of
+/// one SID they are applied, with several none is (a model change naming the SIDs).
+void NastranParser::constraints() {
+  std::set<int> sids;
+  for (const Card& c : m_mpcs) {
+    int sid = 0;
+    if (intField(c, 0, "SID", sid, true)) sids.insert(sid);
+  }
+  if (sids.size() > 1) {
+    std::string list;
+    for (int sid : sids) list += (list.empty() ? "" : ", ") + std::to_string(sid);
+    warning(m_mpcs.front().loc, "MPC: cards of " + std::to_string(sids.size()) + " sets (SID " + list +
+                                    "); the case control selects one and is not read here, so none is applied");
+    m_model.model_changes.push_back("multipoint constraints of several sets not applied (MPC SID " + list + ")");
+    return;
+  }
+  int rotational = 0;
+  for (const Card& c : m_mpcs) {
+    fe::LinearConstraint lc;
+    lc.label = label(c);
+    lc.where = where(c.loc);
+    bool usable = true;
+    // term fields: 1, 4 on the first line, then 9, 12 on each continuation (8 fields a line)
+    for (std::size_t line = 0; usable; ++line) {
+      bool any = false;
+      for (std::size_t t = 0; t < 2 && usable; ++t) {
+        const std::size_t f = 8 * line + 1 + 3 * t;
+        if (f >= c.fields.size()) break;
+        if (c.fields[f].empty()) continue;
+        any = true;
+        int g = -1, component = 0;
+        double a = 0;
+        bool given = false;
+        if (!gridIndex(c, f, true, g) || !intField(c, f + 1, "component", component, true) ||
+            !realField(c, f + 2, "coefficient", a, given)) {
+          usable = false;
+          break;
+        }
+        if (component >= 4 && component <= 6) {  // solid grids have no rotations
+          ++rotational;
+          usable = false;
+          break;
+        }
+        if (component < 1 || component > 3) {
+          error(fieldLoc(c, f + 1), label(c) + ": component " + c.fields[f + 1] + " must be 1 ... 6 (scalar points are "
+                                                                                  "not supported)");
+          usable = false;
+          break;
+        }
+        const Eigen::Vector3d direction = m_model.node_cd_axes.empty()
+                                              ? Eigen::Vector3d(Eigen::Vector3d::Unit(component - 1))
+                                              : Eigen::Vector3d(m_model.node_cd_axes[std::size_t(g)].col(component - 1));
+        for (int b = 0; b < 3; ++b)
+          if (direction(b) != 0) lc.terms.push_back({g, b, a * direction(b)});
+      }
+      if (!any && 8 * line + 1 >= c.fields.size()) break;
+    }
+    if (usable && !lc.terms.empty()) m_model.constraints.push_back(std::move(lc));
+  }
+  if (rotational > 0) {
+    warning(m_mpcs.front().loc, "MPC: " + std::to_string(rotational) + " cards tie rotational components (4 ... 6) of "
+                                "grids, which solid grids do not have; they are not applied");
+    m_model.model_changes.push_back("multipoint constraints on rotations not applied (MPC: " + std::to_string(rotational) + ")");
+  }
 }
 
 }  // namespace flexim::io::nastran_detail

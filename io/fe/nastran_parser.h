@@ -184,6 +184,7 @@ class NastranParser {
   bool orientSolid(fe::Element& e);
   void reportSkipped();
   void resolveCouplings(std::set<int>& ids);
+  void constraints();
 
   Diagnostics& m_diag;
   NastranOptions m_options;
@@ -220,7 +221,7 @@ class NastranParser {
   std::vector<PendingElement> m_elements;
   std::map<int, MatCard> m_mats;
   std::map<int, PropCard> m_props;
-  std::vector<Card> m_discrete, m_couplings;  ///< resolved once every GRID and property is read
+  std::vector<Card> m_discrete, m_couplings, m_mpcs;  ///< resolved once every GRID and property is read
   std::map<int, std::pair<double, Loc>> m_pelas, m_pmass;  ///< PID -> K or M
   std::map<int, std::pair<std::array<double, 6>, Loc>> m_pbush;  ///< PID -> K1..K6
   std::map<std::string, std::pair<long long, Loc>> m_skipped;  ///< card name -> count, first place

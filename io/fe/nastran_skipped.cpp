@@ -39,7 +39,7 @@ constexpr SkippedGroup kGroups[] = {
     {K::Harmless,
      "thermal and temperature-dependent material data; the reference-temperature values of MAT1 are used",
      nullptr, "MAT4 MAT5 MATT1 MATT2 MATT3 MATT4 MATT5 MATT8 MATT9"},
-    {K::Harmless, "references to multipoint constraint sets; the MPC cards themselves are reported", nullptr,
+    {K::Harmless, "references to multipoint constraint sets; the MPC cards themselves are read", nullptr,
      "MPCADD"},
     // ---- changes the model ---------------------------------------------------------------
     {K::ChangesModel, "shell elements: their stiffness and mass are missing", "shell elements left out",
@@ -61,8 +61,6 @@ constexpr SkippedGroup kGroups[] = {
     {K::ChangesModel,
      "rigid elements other than RBE2/RBE3: the grids they tie move independently",
      "rigid elements left out", "RBAR RBAR1 RBE1 RROD RSPLINE RTRPLT RTRPLT1 RSSCON RJOINT"},
-    {K::ChangesModel, "multipoint constraints: the DOFs they tie move independently", "multipoint constraints left out",
-     "MPC"},
     {K::ChangesModel, "dampers: modal damping is set on the flexible body instead", "dampers left out",
      "CDAMP1 CDAMP2 CDAMP3 CDAMP4 CDAMP5 CVISC"},
     {K::ChangesModel,

@@ -42,7 +42,7 @@ constexpr long long kMaxRepeat = 100'000;          ///< "=n" replication at most
 const std::set<std::string, std::less<>> kReadCards{
     "GRID",  "GRDSET", "CTETRA", "CHEXA",  "CPENTA", "CPYRAM", "MAT1",   "PSOLID", "CONM1",  "CONM2",  "CMASS1",
     "CMASS2", "CELAS1", "CELAS2", "CBUSH", "PELAS",  "PMASS",  "PBUSH",  "RBE2",   "RBE3",   "CORD1R", "CORD1C",
-    "CORD1S", "CORD2R", "CORD2C", "CORD2S"};
+    "CORD1S", "CORD2R", "CORD2C", "CORD2S", "MPC"};
 
 bool isBlankOrSign(char c) { return c == ' ' || c == '+' || c == '*' || c == ','; }
 

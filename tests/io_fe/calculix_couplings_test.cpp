@@ -3,9 +3,11 @@
 // extra element entries, undefined set members) Flexim tolerates with a warning; what changes
 // the model is a warning and a FeModel::model_changes phrase; couplings (*RIGID BODY, *COUPLING
 // with *KINEMATIC / *DISTRIBUTING) become Craig-Bampton interfaces equal to node-set interfaces,
-// and the reduced body with a rigid body matches ccx's free-free run of the same deck.
+// and the reduced body with a rigid body matches ccx's free-free run of the same deck. Linear
+// constraints (*EQUATION, *TIE) join parts as ccx joins them (tests/data/fe/tied).
 #include "core/fe/active_dofs.h"
 #include "core/fe/assembly.h"
+#include "core/fe/linear_constraints.h"
 #include "core/fe/modal.h"
 #include "core/fe/reduction.h"
 #include "core/fe/surface.h"
@@ -17,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <numbers>
 #include <set>
 #include <string>
@@ -53,7 +56,7 @@ std::vector<double> elasticHz(const FeModel& m, int count, Diagnostics& diag, co
   ModalOptions o;
   o.elastic_modes = count;
   ModalResult r;
-  if (!freeModesOfActive(mats.K, mats.M, m.coords, o, activeDofs(mats.K, mats.M, m.nodeCount()), r, diag)) return {};
+  if (!freeModesOfMesh(m, mats.K, mats.M, o, r, diag)) return {};
   std::vector<double> f;
   const auto all = r.frequenciesHz();
   for (size_t i = 0; i < all.size(); ++i)
@@ -65,6 +68,20 @@ double largestDifference(const std::vector<double>& a, const std::vector<double>
   double worst = a.size() >= n && b.size() >= n ? 0 : 1e300;
   for (size_t i = 0; i < n && i < a.size() && i < b.size(); ++i) worst = std::max(worst, std::abs(a[i] / b[i] - 1));
   return worst;
+}
+
+FeModel loadTied(const std::string& name, Diagnostics& diag) {
+  FeModel m;
+  if (!io::readCalculixInp(std::string(FLEXIM_FE_DATA) + "/tied/" + name, m, diag)) qWarning("%s", diag.str().c_str());
+  return m;
+}
+
+/// ccx's elastic frequencies [Hz] of a free-free run (the six rigid ones dropped).
+std::vector<double> ccxElasticHz(const std::string& dat) {
+  std::vector<double> f;
+  Diagnostics diag;
+  if (!io::readCalculixDat(std::string(FLEXIM_FE_DATA) + "/tied/" + dat, f, diag) || f.size() < 6) return {};
+  return std::vector<double>(f.begin() + 6, f.end());
 }
 
 std::set<int> ids(const FeModel& m, const std::vector<int>& nodes) {
@@ -168,8 +185,6 @@ class CalculixCouplingsTest : public QObject {
     const FeModel m = load("dropped_keywords.inp", diag);
     QVERIFY2(!diag.hasErrors(), diag.str().c_str());
     const char* expected[][2] = {
-        {"*TIE is not supported: tied surfaces not connected", "*TIE: tied surfaces not connected"},
-        {"*EQUATION is not supported: linear constraints", "*EQUATION: linear constraints between DOFs not applied"},
         {"*MPC is not supported", "*MPC: multi-point constraints not applied"},
         {"*CONTACT PAIR is not supported", "*CONTACT PAIR: contact not modelled"},
         {"*TRANSFORM is not supported", "*TRANSFORM: local node directions not applied"},
@@ -188,6 +203,125 @@ class CalculixCouplingsTest : public QObject {
     QVERIFY(has(diag, Severity::Info, "*SURFACE INTERACTION is not imported (it does not change mass, stiffness"));
     QVERIFY(has(diag, Severity::Info, "*SURFACE BEHAVIOR is not imported"));
     QCOMPARE(m.couplings.size(), size_t(1));
+    // *EQUATION and *TIE are read: the equation is a constraint; the tie's slave is a shell node
+    // far from the solid faces
+    QCOMPARE(m.constraints.size(), size_t(1));
+    QVERIFY2(has(diag, Severity::Warning, "*TIE T1: no slave node lies within the position tolerance"), diag.str().c_str());
+  }
+
+  /// The bar meshed as one block, and as two blocks with their own nodes on the cut joined by
+  /// *EQUATION u_right - u_left = 0: the same discrete model, so the same frequencies.
+  void equationJoinsTwoBlocksExactly() {
+    Diagnostics diag;
+    const FeModel one = loadTied("one_block.inp", diag), two = loadTied("equation.inp", diag);
+    QVERIFY2(!diag.hasErrors(), diag.str().c_str());
+    QCOMPARE(two.constraints.size(), size_t(63));  // 21 node pairs, 3 directions
+    const std::vector<double> a = elasticHz(one, 10, diag), b = elasticHz(two, 10, diag);
+    QVERIFY2(largestDifference(a, b, 10) < 1e-9, diag.str().c_str());
+    QVERIFY(has(diag, Severity::Info, "63 linear constraints applied: 63 dependent degrees of freedom eliminated"));
+    // and ccx's run of the deck
+    QVERIFY(largestDifference(b, ccxElasticHz("equation.dat"), 10) < 1e-5);
+  }
+
+  /// Non-matching meshes tied at x = 0.2: ccx's frequencies of the same deck, and the one-block
+  /// bar's to the discretisation error. The modes satisfy the ties.
+  void tieMatchesCalculix() {
+    Diagnostics diag;
+    const FeModel tied = loadTied("tie.inp", diag);
+    QVERIFY2(!diag.hasErrors(), diag.str().c_str());
+    QVERIFY2(has(diag, Severity::Info, "*TIE JOINT: 40 slave nodes tied to 4 master faces"), diag.str().c_str());
+    QCOMPARE(tied.constraints.size(), size_t(120));
+    AssembledMatrices mats;
+    QVERIFY(assemble(tied, {}, mats, diag));
+    ModalOptions o;
+    o.elastic_modes = 10;
+    ModalResult r;
+    QVERIFY2(freeModesOfMesh(tied, mats.K, mats.M, o, r, diag), diag.str().c_str());
+    QCOMPARE(r.rigid_count, 6);  // one body, not two parts
+    std::vector<double> hz;
+    for (size_t i = 0; i < r.rigid.size(); ++i)
+      if (!r.rigid[i]) hz.push_back(r.frequenciesHz()[i]);
+    const double vsCcx = largestDifference(hz, ccxElasticHz("tie.dat"), 10);
+    QVERIFY2(vsCcx < 1e-5, qPrintable(QString::number(vsCcx)));
+    const double vsOneBlock = largestDifference(hz, elasticHz(loadTied("one_block.inp", diag), 10, diag), 10);
+    QVERIFY2(vsOneBlock > 1e-5 && vsOneBlock < 5e-3, qPrintable(QString::number(vsOneBlock)));
+    std::vector<int> first;
+    const Eigen::MatrixXd residual = constraintRows(tied, first) * r.modes;
+    QVERIFY(residual.cwiseAbs().maxCoeff() < 1e-10 * r.modes.cwiseAbs().maxCoeff());
+  }
+
+  /// Craig-Bampton with interfaces at both ends of the tied bar: the constraint modes and the
+  /// fixed-interface modes obey the ties, and the reduced body's free-free frequencies bound the
+  /// full model's from above (Rayleigh-Ritz) and are close to them.
+  void craigBamptonOfATiedBar() {
+    Diagnostics diag;
+    FeModel tied = loadTied("tie.inp", diag);
+    std::vector<int> endA, endB;
+    for (int k = 0; k < tied.nodeCount(); ++k) {
+      if (std::abs(tied.coords[std::size_t(k)].x()) < 1e-9) endA.push_back(k);
+      if (std::abs(tied.coords[std::size_t(k)].x() - 0.4) < 1e-9) endB.push_back(k);
+    }
+    tied.node_sets["END_A"] = endA;
+    tied.node_sets["END_B"] = endB;
+    ReductionOptions opt;
+    opt.method = ReductionOptions::Method::CraigBampton;
+    opt.modes = 12;
+    opt.orthonormalise = true;
+    opt.interfaces = {{"END_A"}, {"END_B"}};
+    ReducedBody body;
+    ReductionReport report;
+    QVERIFY2(reduce(tied, opt, body, report, diag), diag.str().c_str());
+    std::vector<int> first;
+    const Eigen::MatrixXd residual = constraintRows(tied, first) * body.modes;
+    QVERIFY(residual.cwiseAbs().maxCoeff() < 1e-10 * body.modes.cwiseAbs().maxCoeff());
+    std::vector<double> cb;
+    for (int j = 0; j < body.eigenvalues.size(); ++j)
+      if (body.kinds[std::size_t(j)] == ModeKind::Elastic) cb.push_back(std::sqrt(body.eigenvalues(j)) / (2 * std::numbers::pi));
+    const std::vector<double> full = elasticHz(tied, 4, diag);
+    QVERIFY(cb.size() >= 4 && full.size() >= 4);
+    for (int i = 0; i < 4; ++i) {
+      QVERIFY2(cb[std::size_t(i)] >= full[std::size_t(i)] * (1 - 1e-9), qPrintable(QString::number(i)));
+      QVERIFY2(cb[std::size_t(i)] < full[std::size_t(i)] * 1.01, qPrintable(QString::number(i)));
+    }
+  }
+
+  /// A constraint that a rigid motion breaks (a one-term equation fixes a DOF) is a support, which
+  /// a free body cannot have: refused, naming it.
+  void supportingEquationIsRefused() {
+    std::ifstream in(std::string(FLEXIM_FE_DATA) + "/tied/one_block.inp");
+    std::string deck((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    deck.insert(deck.find("*MATERIAL"), "*EQUATION\n1\n1, 2, 1.\n");
+    FeModel m;
+    Diagnostics diag;
+    QVERIFY2(io::readCalculixInpFromString(deck, "held.inp", m, diag), diag.str().c_str());
+    ReductionOptions opt;
+    ReducedBody body;
+    ReductionReport report;
+    QVERIFY(!reduce(m, opt, body, report, diag));
+    QVERIFY2(has(diag, Severity::Error, "1 linear constraint holds the body against rigid-body motion, like supports"),
+             diag.str().c_str());
+    QVERIFY(has(diag, Severity::Error, "*EQUATION (held.inp:"));
+  }
+
+  /// Master-slave elimination: a chain (the slave of one constraint is named in a later one), a
+  /// redundant constraint, and a constraint with no coordinate left to eliminate.
+  void eliminationOfChains() {
+    // u0 = u1, then u1 = u2 (u0 follows), then u0 = u2 (implied by the two)
+    std::vector<Eigen::Triplet<double>> t{{0, 0, 1}, {0, 1, -1}, {1, 1, 1}, {1, 2, -1}, {2, 0, 1}, {2, 2, -1}};
+    Eigen::SparseMatrix<double> G(3, 4);
+    G.setFromTriplets(t.begin(), t.end());
+    Elimination e;
+    QCOMPARE(eliminate(G, {0, 1, 0}, std::vector<char>(4, 1), e), -1);
+    QCOMPARE(e.eliminated, 2);
+    QCOMPARE(e.redundant, 1);
+    QCOMPARE(e.kept, (std::vector<int>{2, 3}));
+    const Eigen::MatrixXd T(e.T);
+    Eigen::MatrixXd expected(4, 2);
+    expected << 1, 0, 1, 0, 1, 0, 0, 1;
+    QVERIFY((T - expected).norm() < 1e-15);
+    QVERIFY((Eigen::MatrixXd(G) * T).norm() < 1e-15);
+    // only coordinate 3 may go, and the constraint does not name it
+    QCOMPARE(eliminate(G.topRows(1), {0}, {0, 0, 0, 1}, e), 0);
   }
 
   /// No *DENSITY: the assembly says so; AssemblyOptions::override_density supplies it (E and nu

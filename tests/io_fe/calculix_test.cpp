@@ -420,14 +420,14 @@ FIRST3, 10,
   }
 
   void inpKeywordsSkipped() {
-    const std::string deck = std::string(kTetInp) + R"(*EQUATION
-2
-1, 1, 1.0, 2, 1, -1.0
+    const std::string deck = std::string(kTetInp) + R"(*TRANSFORM, NSET=N1
+
+1, 0, 0, 0, 1, 0
 *ORIENTATION, NAME=OR1
 1,0,0, 0,1,0
-*EQUATION
-2
-3, 1, 1.0, 2, 1, -1.0
+*TRANSFORM, NSET=N2
+
+1, 0, 0, 0, 1, 0
 *FOOBAR, X=1
 1, 2, 3
 *STEP
@@ -448,8 +448,8 @@ U
     QVERIFY(hasItem(d, Severity::Warning, "kw.inp:16: warning: unknown keyword *FOOBAR (skipped with its data lines)"));
     // a keyword that changes the model: one warning (not per occurrence) and one counted model
     // change; *ORIENTATION changes nothing for isotropic materials (info); step keywords: silent
-    QVERIFY(hasItem(d, Severity::Warning, "kw.inp:8: warning: *EQUATION is not supported: linear constraints"));
-    QCOMPARE(m.model_changes, std::vector<std::string>{"*EQUATION: linear constraints between DOFs not applied (2 definitions)"});
+    QVERIFY(hasItem(d, Severity::Warning, "kw.inp:8: warning: *TRANSFORM is not supported: local node directions"));
+    QCOMPARE(m.model_changes, std::vector<std::string>{"*TRANSFORM: local node directions not applied (2 definitions)"});
     QVERIFY(hasItem(d, Severity::Info, "kw.inp:11: info: *ORIENTATION is not imported: every material is isotropic"));
     int infos = 0;
     for (const auto& i : d.items()) infos += i.severity == Severity::Info && i.message.find("is not imported") != std::string::npos;

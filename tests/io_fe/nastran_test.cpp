@@ -12,6 +12,7 @@
 //    the interface equals the one with its grids as a rigid node set.
 #include "core/fe/active_dofs.h"
 #include "core/fe/assembly.h"
+#include "core/fe/linear_constraints.h"
 #include "core/fe/modal.h"
 #include "core/fe/reduction.h"
 #include "io/fe/import.h"
@@ -96,9 +97,30 @@ Eigen::VectorXd elasticEigenvalues(const fe::FeModel& m, int count) {
   fe::ModalOptions o;
   o.elastic_modes = count;
   fe::ModalResult r;
-  const fe::ActiveDofs a = fe::activeDofs(mats.K, mats.M, m.nodeCount());
-  if (!fe::freeModesOfActive(mats.K, mats.M, m.coords, o, a, r, diag)) return {};
+  if (!fe::freeModesOfMesh(m, mats.K, mats.M, o, r, diag)) return {};
   return r.eigenvalues.tail(r.eigenvalues.size() - r.rigid_count);
+}
+
+/// Two unit cubes side by side along x as CHEXA: the second on its own grids 11-18 joined to the
+/// first's at x = 1 by MPC cards (`mpcSids`: the SID of each of the 12), or sharing them.
+std::string twoCubes(const std::vector<int>& mpcSids) {
+  std::string deck = "PSOLID,1,1\nMAT1,1,2.1+11,,.3,7850.\n";
+  const int corner[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+  for (int block = 0; block < 2; ++block)
+    for (int i = 0; i < 8; ++i)
+      deck += "GRID," + std::to_string(10 * block + i + 1) + ",," + std::to_string(block + corner[i][0]) + ".," +
+              std::to_string(corner[i][1]) + ".," + std::to_string(corner[i][2]) + ".\n";
+  deck += "CHEXA,1,1,1,2,3,4,5,6\n,7,8\n";
+  if (mpcSids.empty()) return deck + "CHEXA,2,1,2,12,13,3,6,16\n,17,7\n";
+  deck += "CHEXA,2,1,11,12,13,14,15,16\n,17,18\n";
+  const int pair[4][2] = {{11, 2}, {14, 3}, {15, 6}, {18, 7}};
+  for (int k = 0; k < 12; ++k) {
+    const auto [b, a] = pair[k / 3];
+    const std::string c = std::to_string(k % 3 + 1);
+    deck += "MPC," + std::to_string(mpcSids[std::size_t(k)]) + "," + std::to_string(b) + "," + c + ",1.," +
+            std::to_string(a) + "," + c + ",-1.\n";
+  }
+  return deck;
 }
 
 /// Generalised eigenvalues of the reduced pencil (modes^T K modes, modes^T M modes).
@@ -403,6 +425,26 @@ class NastranTest : public QObject {
     QVERIFY(has(d, Severity::Info, "SPC1: 6 cards skipped"));
   }
 
+  /// MPC cards join two blocks exactly as shared grids do; cards of several sets (the case
+  /// control would choose one) are not applied, and say so.
+  void mpcJoinsTwoBlocks() {
+    Diagnostics diag;
+    fe::FeModel joined, shared, two;
+    QVERIFY2(io::readNastranBulkFromString(twoCubes(std::vector<int>(12, 7)), "mpc.bdf", joined, diag), diag.str().c_str());
+    QVERIFY2(io::readNastranBulkFromString(twoCubes({}), "shared.bdf", shared, diag), diag.str().c_str());
+    QCOMPARE(joined.constraints.size(), std::size_t(12));
+    const Eigen::VectorXd a = elasticEigenvalues(joined, 8), b = elasticEigenvalues(shared, 8);
+    QCOMPARE(a.size(), Eigen::Index(8));
+    QVERIFY((a - b).cwiseAbs().maxCoeff() < 1e-9 * b.maxCoeff());
+    std::vector<int> sids(12, 7);
+    sids[5] = 8;
+    Diagnostics d2;
+    QVERIFY(io::readNastranBulkFromString(twoCubes(sids), "two.bdf", two, d2));
+    QVERIFY(two.constraints.empty());
+    QVERIFY2(has(d2, Severity::Warning, "MPC: cards of 2 sets (SID 7, 8)"), d2.str().c_str());
+    QCOMPARE(two.model_changes, std::vector<std::string>{"multipoint constraints of several sets not applied (MPC SID 7, 8)"});
+  }
+
   void skippedCards() {
     Diagnostics diag;
     const fe::FeModel m = load("skipped.bdf", diag);
@@ -419,7 +461,7 @@ class NastranTest : public QObject {
     // changes the model: warnings, and phrases in model_changes
     QVERIFY(has(diag, Severity::Warning, "CQUAD4: 1 card skipped (shell elements: their stiffness and mass are missing)"));
     QVERIFY(has(diag, Severity::Warning, "RBAR: 1 card skipped (rigid elements other than RBE2/RBE3"));
-    QVERIFY(has(diag, Severity::Warning, "MPC: 1 card skipped (multipoint constraints"));
+    QCOMPARE(m.constraints.size(), std::size_t(1));  // the MPC is read
     QVERIFY(has(diag, Severity::Warning, "BSURF: 2 cards skipped (contact definitions"));
     QVERIFY(has(diag, Severity::Warning, "FOOBAR: 1 card skipped (a card this importer does not know"));
     QVERIFY(has(diag, Severity::Warning, "skipped.bdf:67: BEGIN SUPER=2: the bulk data of part superelement 2 is not "
@@ -428,7 +470,6 @@ class NastranTest : public QObject {
                                                          "shell elements left out (CQUAD4: 1)",
                                                          "contact not applied (BCTABLE: 1, BSURF: 2)",
                                                          "rigid elements left out (RBAR: 1)",
-                                                         "multipoint constraints left out (MPC: 1)",
                                                          "unknown cards skipped (FOOBAR: 1)"}));
     // nothing else complains (no text-after-column-80 or long-card messages for BSURF)
     for (const auto& i : diag.items())
