@@ -43,14 +43,19 @@ FlexibleBodyDynamics::FlexibleBodyDynamics(const fe::ModalInvariants& inv, const
 
 void FlexibleBodyDynamics::setGeometricStiffening(std::shared_ptr<const GeometricStiffening> stiffening) {
   m_stiffening = std::move(stiffening);
-  // J0^-1 I4 on the well-determined axes of J0 (the others keep the frame's rate)
+  // J0^-1 I4 on the well-determined axes of J0; on the others the held interface's rate (the
+  // frame's only when it is that interface or there is none; GeometricStiffening)
   const Eigen::SelfAdjointEigenSolver<Mat3> eig(m_inv.J0);
   const Vec3 moments = eig.eigenvalues();
-  Mat3 inverse = Mat3::Zero();
-  for (int i = 0; i < 3; ++i)
-    if (moments(i) >= 1e-2 * moments.maxCoeff() && moments(i) > 0)
-      inverse += eig.eigenvectors().col(i) * eig.eigenvectors().col(i).transpose() / moments(i);
+  Mat3 inverse = Mat3::Zero(), poor = Mat3::Zero();
+  for (int i = 0; i < 3; ++i) {
+    const Vec3 axis = eig.eigenvectors().col(i);
+    if (moments(i) >= 1e-2 * moments.maxCoeff() && moments(i) > 0) inverse += axis * axis.transpose() / moments(i);
+    else poor += axis * axis.transpose();
+  }
   m_meanRate = inverse * m_inv.I4;
+  if (m_stiffening && m_stiffening->held.rows() == 3 && m_stiffening->held.cols() == m_m)
+    m_meanRate += poor * m_stiffening->held;
 }
 
 VecX FlexibleBodyDynamics::stiffeningForce(const Mat3& A, const Vec3& om, const VecX& w, const VecX& wdot) const {

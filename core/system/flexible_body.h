@@ -60,8 +60,12 @@ struct ModalDamping {
 /// centrifugal[p], with g gravity in the body axes and omega_m = omega + J0^-1 I4 w_dot the
 /// body's mean angular velocity (on the axes of J0 with at least 1e-2 of its largest moment:
 /// about a slender bar's own axis the mean rate is ill-determined, and spin there stresses the
-/// bar little, so the frame's rate is taken). The force is not conservative; its power is
-/// reported with the damping's.
+/// bar little, so the rate of the interface the loads are balanced at is taken, `held`; without
+/// one, the frame's). Not the frame's rate there when the frame is not that interface: a
+/// mean-axis frame's rate about the bar's axis is the same ill-determined mean rate (the
+/// deformation's angular momentum over the tiny moment), and fed into omega^2 it drives the
+/// modes that drive it (a free-free pendulum diverged within 0.5 s). The force is not
+/// conservative; its power is reported with the damping's.
 /// Why not more: with the frame's own omega, the force pumps energy from the frame's vibration
 /// into the modes (a frame held at an interface that turns freely vibrates with the body); as
 /// second-order inertia (foreshortening: c += dc(w), M_phi_w += P(w), J -= dJ(w), conservative)
@@ -73,6 +77,9 @@ struct GeometricStiffening {
   std::array<MatX, 3> translational;
   std::array<MatX, 6> centrifugal;
   Vec3 gravity = Vec3::Zero();  ///< global [m/s^2]
+  /// 3 x m: the rotation rate of the interface the loads are balanced at, relative to the frame,
+  /// per unit w_dot (body axes); empty: balanced by the body's own inertia
+  MatX held;
 };
 
 class FlexibleBodyDynamics {
@@ -153,7 +160,7 @@ class FlexibleBodyDynamics {
   int m_m = 0;
   MatX m_D;  ///< m x m damping matrix
   std::shared_ptr<const GeometricStiffening> m_stiffening;
-  MatX m_meanRate;  ///< 3 x m: omega_m - omega = m_meanRate w_dot
+  MatX m_meanRate;  ///< 3 x m: omega_m - omega = m_meanRate w_dot (GeometricStiffening)
 };
 
 }  // namespace flexim

@@ -209,8 +209,10 @@ void System::compileFlexibleBodies(const ModelSpec& model, Diagnostics& diag) {
                                                                    : std::string();
       for (size_t f = 0; f < src.interfaces.size(); ++f)
         if (src.interfaces[f].name == at) balance = static_cast<int>(f);
-      F.dyn->setGeometricStiffening(
-          internalStiffening(fe::balancedInertiaCases(src, m, balance), offset, R, model.gravity));
+      auto stiffening = internalStiffening(fe::balancedInertiaCases(src, m, balance), offset, R, model.gravity);
+      if (balance >= 0)
+        stiffening->held = interfaceMotion(*eff, eff->interfaces[static_cast<size_t>(balance)]).bottomRows(3);
+      F.dyn->setGeometricStiffening(std::move(stiffening));
       std::string note = "geometric stiffening from its spin and gravity";
       note += balance >= 0 ? ", balanced at interface " + quoted(at) : ", balanced by its own inertia (free body)";
       std::vector<std::string> left;  // every connection but the balancing interface
