@@ -72,7 +72,8 @@ CASES = {
     "spin": [("Craig-Bampton", "spin_up_beam_cb.json", True),
              ("free-free", "spin_up_beam.json", False)],
     "pendulum": [("Craig-Bampton", "soft_pendulum_cb.json", True),
-                 ("free-free", "soft_pendulum.json", False)],
+                 ("free-free", "soft_pendulum.json", False),
+                 ("free-free, mean axes", "soft_pendulum_mean_axis.json", False)],
     # set-up check, nothing to do with stiffening: the pendulum with E x 100 (stiffness_scale 100)
     # against soft_pendulum_stiff.csv (ccx, E = 5e11 Pa, 0 .. 1.2 s): hinge, end face, gravity, mass
     "pendulum_stiff": [("Craig-Bampton", "soft_pendulum_cb.json", False)],

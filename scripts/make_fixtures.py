@@ -349,6 +349,14 @@ def write_block(f, nodes, elements, elset):
         f.write("%d, %s,\n%s\n" % (eid, ", ".join(map(str, conn[:15])), ", ".join(map(str, conn[15:]))))
 
 
+def write_two_blocks(f, heading, left, right):
+    """The heading, the blocks LEFT and RIGHT (hex20_block results) and the element set BAR of both."""
+    f.write("*HEADING\n%s\n" % heading)
+    write_block(f, left[0], left[1], "LEFT")
+    write_block(f, right[0], right[1], "RIGHT")
+    f.write("*ELSET, ELSET=BAR\nLEFT, RIGHT\n")
+
+
 def make_tied():
     d = os.path.join(DATA, "tied")
     os.makedirs(d, exist_ok=True)
@@ -365,11 +373,9 @@ def make_tied():
     left = hex20_block(0.0, half, (4, 2, 2), 1, 1)
     right = hex20_block(half, TIED_SIZE[0], (4, 2, 2), 1001, 101)
     with open(os.path.join(d, "equation.inp"), "w") as f:
-        f.write("*HEADING\nThe bar of one_block.inp as two blocks with their own nodes at x = 0.2, "
-                "joined by *EQUATION (u right - u left = 0)\n")
-        write_block(f, left[0], left[1], "LEFT")
-        write_block(f, right[0], right[1], "RIGHT")
-        f.write("*ELSET, ELSET=BAR\nLEFT, RIGHT\n*EQUATION\n")
+        write_two_blocks(f, "The bar of one_block.inp as two blocks with their own nodes at x = 0.2, "
+                            "joined by *EQUATION (u right - u left = 0)", left, right)
+        f.write("*EQUATION\n")
         by_place = {key: nid for key, nid in left[5].items() if key[0] == 8}
         for key, nid in right[5].items():
             if key[0] == 0:
@@ -380,11 +386,9 @@ def make_tied():
     # left block's faces)
     right = hex20_block(half, TIED_SIZE[0], (3, 3, 3), 1001, 101)
     with open(os.path.join(d, "tie.inp"), "w") as f:
-        f.write("*HEADING\nThe bar of one_block.inp as two blocks meshed 4 x 2 x 2 and 3 x 3 x 3, "
-                "joined at x = 0.2 by *TIE\n")
-        write_block(f, left[0], left[1], "LEFT")
-        write_block(f, right[0], right[1], "RIGHT")
-        f.write("*ELSET, ELSET=BAR\nLEFT, RIGHT\n*ELSET, ELSET=LEFT_END\n")
+        write_two_blocks(f, "The bar of one_block.inp as two blocks meshed 4 x 2 x 2 and 3 x 3 x 3, "
+                            "joined at x = 0.2 by *TIE", left, right)
+        f.write("*ELSET, ELSET=LEFT_END\n")
         write_id_lines(f, left[2])
         f.write("*NSET, NSET=RIGHT_START\n")
         write_id_lines(f, right[3])

@@ -391,6 +391,10 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
 
   std::vector<Interface> interfaces;
   if (!resolveInterfaces(mesh, opt.interfaces, interfaces, diag)) return false;
+  for (const Coupling& c : mesh.couplings)
+    if (std::none_of(interfaces.begin(), interfaces.end(), [&](const Interface& itf) { return itf.name == c.name; }))
+      diag.warning("coupling " + c.name, "not used as an interface, so not applied (" + c.where +
+                                             "): the nodes it ties move independently in the reduced body");
   if (const std::string problem = supportingConstraints(mesh); !problem.empty()) {
     diag.error("constraints", problem);
     return false;

@@ -286,9 +286,11 @@ void Parser::couplings(fe::FeModel& m) {
   const std::size_t n = m.couplings.size();
   const std::string count = std::to_string(n) + (n == 1 ? " coupling" : " couplings");
   m_changes.push_back({"COUPLINGS", count + " not applied (usable as Craig-Bampton interfaces)", 1});
-  warning(m_couplings.front().loc, count + " (" + names + ") not applied to K and M: " + (n == 1 ? "it is" : "each is") +
-                                       " usable as a Craig-Bampton interface, by name or reference node id "
-                                       "(--interface \"" + m.couplings.front().name + "\"; `flexim-cli info` lists them)");
+  // a note here: whether it changes the answer depends on the reduction (reduce warns about the
+  // couplings it does not use as interfaces)
+  info(m_couplings.front().loc, count + " (" + names + ") not applied to K and M: " + (n == 1 ? "it is" : "each is") +
+                                    " usable as a Craig-Bampton interface, by name or reference node id "
+                                    "(--interface \"" + m.couplings.front().name + "\"; `flexim-cli info` lists them)");
 }
 
 }  // namespace flexim::io::inp_detail

@@ -13,8 +13,8 @@ Steps (standard-library Python; needs a built flexim-cli for the reductions):
                            fixed-interface modes
      spin_up_beam_cb.frb   Craig-Bampton, interface ROOTFACE (rigid), 6 constraint + 8
                            fixed-interface modes
-2. write the models spin_up_beam.json, spin_up_beam_cb.json, soft_pendulum.json and
-   soft_pendulum_cb.json.
+2. write the models spin_up_beam.json, spin_up_beam_cb.json, soft_pendulum.json,
+   soft_pendulum_mean_axis.json and soft_pendulum_cb.json.
 
 The hub angle of the spin-up beam is a "table" time function (natural cubic spline) of
 theta(t) = (Os/Ts)(t^2/2 + (Ts/(2 pi))^2 (cos(2 pi t/Ts) - 1)) for t < Ts, Os (t - Ts/2) after,
@@ -207,6 +207,17 @@ def main():
     write_json(os.path.join(HERE, "soft_pendulum.json"),
                pendulum_model("soft_pendulum_ff.frb", "soft_pendulum",
                               "free-free reduction soft_pendulum_ff.frb (6 rigid + 12 elastic modes)."))
+    # the same free-free body with its frame on the mean axes (no frame interface)
+    mean_axis = pendulum_model("soft_pendulum_ff.frb", "soft_pendulum_mean_axis",
+                               "free-free reduction soft_pendulum_ff.frb (6 rigid + 12 elastic modes).")
+    mean_axis["description"] = mean_axis["description"].replace(
+        "The floating frame is attached to the x = 0 end face (interface ROOTFACE, rigid); a virtual body at that "
+        "interface", "The floating frame is the mean axes (Buckens conditions: the modes carry no mean translation "
+        "or rotation); a virtual body at the interface ROOTFACE")
+    body = mean_axis["flexible_bodies"][0]
+    body["reference"] = "mean_axis"
+    del body["reference_interface"]
+    write_json(os.path.join(HERE, "soft_pendulum_mean_axis.json"), mean_axis)
     write_json(os.path.join(HERE, "soft_pendulum_cb.json"),
                pendulum_model("soft_pendulum_cb.frb", "soft_pendulum_cb",
                               "Craig-Bampton reduction soft_pendulum_cb.frb (ROOTFACE rigid, 6 constraint + 8 "
