@@ -30,6 +30,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -285,13 +286,17 @@ QWizardPage* FeImportWizard::makeMeshPage() {
     materialError->setText(why);
     return usable;
   };
-  for (QLineEdit* edit : {m_young, m_poisson, m_density}) connect(edit, &QLineEdit::textChanged, page, &FeImportPage::changed);
+  for (QLineEdit* edit : {m_young, m_poisson, m_density}) {
+    connect(edit, &QLineEdit::textChanged, page, &FeImportPage::changed);
+    connect(edit, &QLineEdit::textChanged, this, &FeImportWizard::showReport);
+  }
   connect(m_materialOverride, &QCheckBox::toggled, page, [this, page](bool on) {
     // what the file lacks must be given; the rest only when overriding
     m_young->setEnabled(on);
     m_poisson->setEnabled(on);
     m_density->setEnabled(on || !m_missing.no_density.empty());
     page->changed();
+    showReport();
   });
   return page;
 }
@@ -319,11 +324,22 @@ std::optional<fe::Material> FeImportWizard::material(QString& why) const {
   return m;
 }
 
-void FeImportWizard::showMesh() {
+void FeImportWizard::showReport() {
+  // the materials as the modes will use them: the fields' once they make a material
+  QString why;
+  const std::optional<fe::Material> chosen = material(why);
+  fe::GivenMaterial given;
+  if (chosen && chosen->has_elastic) given.material = &*chosen;
+  else if (chosen) given.density = chosen->rho;
   fe::ValidationReport report;
-  fe::reportMesh(m_mesh, report);
+  fe::reportMesh(m_mesh, report, given);
   for (const std::string& change : m_mesh.model_changes) report.warn("the reduced model differs from the deck: " + change);
+  const int scroll = m_report->verticalScrollBar()->value();
   m_report->setHtml(reportHtml(report, &m_importDiag));
+  m_report->verticalScrollBar()->setValue(scroll);
+}
+
+void FeImportWizard::showMesh() {
   m_sets->clear();
   for (const auto& [name, nodes] : m_mesh.node_sets) {
     auto* item = new QListWidgetItem(QString("%1 (%2)").arg(QString::fromStdString(name), nodeCount(nodes.size())), m_sets);
@@ -352,6 +368,7 @@ void FeImportWizard::showMesh() {
                           : !m_missing.no_density.empty()
                               ? tr("The file gives no density: give ρ (E and ν stay the file's).")
                               : tr("The file's materials are used unless the box is ticked."));
+  showReport();
   m_meshPreview->setMesh(m_mesh);
   m_reductionPreview->setMesh(m_mesh);
   fillInterfaces();

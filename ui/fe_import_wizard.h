@@ -85,6 +85,8 @@ class FeImportWizard : public QWizard {
   /// Imports the file named on the first page (or loads a .frb); false with the reason shown.
   bool importFile();
   void showMesh();
+  /// The mesh report, with the materials as the fields make them.
+  void showReport();
   void fillInterfaces();
   /// A row of the interface table: ticked when use, its kind rigid or averaging.
   void addInterfaceRow(const std::string& name, std::size_t nodes, bool rigid, bool use);

@@ -52,6 +52,7 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QTextStream>
 #include <QTimer>
 #include <QUndoStack>
@@ -146,7 +147,7 @@ class ModellingTest : public QObject {
   /// Next disabled: an auxetic ν = -0.2 is a material, ν = 0.5 is refused with the readers' message.
   void wizardMaterialRule() {
     QVERIFY(m_window->saveModelFile(m_dir.filePath("material.json")));
-    bool onMeshPage = false, auxeticAccepted = false, halfAccepted = true;
+    bool onMeshPage = false, auxeticAccepted = false, halfAccepted = true, givenShown = false;
     QString auxeticError = "not read", halfError;
     QTimer::singleShot(0, this, [&] {
       auto* wizard = qobject_cast<FeImportWizard*>(QApplication::activeModalWidget());
@@ -162,6 +163,9 @@ class ModellingTest : public QObject {
       typeInto(nu, "-0.2");
       auxeticAccepted = wizard->button(QWizard::NextButton)->isEnabled();
       auxeticError = error->text();
+      // the mesh report shows the material the modes will use
+      givenShown = wizard->findChild<QTextBrowser*>("meshReport")->toPlainText().contains(
+          "material (given): E = 2.1e+11 Pa, nu = -0.2, rho = 7850 kg/m^3, of every element");
       typeInto(nu, "0.5");
       halfAccepted = wizard->button(QWizard::NextButton)->isEnabled();
       halfError = error->text();
@@ -171,6 +175,7 @@ class ModellingTest : public QObject {
     QVERIFY(onMeshPage);
     QVERIFY(auxeticAccepted);
     QCOMPARE(auxeticError, QString());
+    QVERIFY(givenShown);
     QVERIFY(!halfAccepted);
     QCOMPARE(halfError, QString::fromStdString(fe::materialProblem(2.1e11, 0.5, 7850)));
     QCOMPARE(halfError, QString("Poisson's ratio nu = 0.5 must be in (-1, 0.5)"));
