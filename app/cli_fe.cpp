@@ -271,7 +271,8 @@ int modesCommand(const std::vector<std::string>& args) {
   fe::ModalResult modes;
   const fe::ActiveDofs active = fe::activeDofs(mats.K, mats.M, mesh.nodeCount());
   fe::noteLeftOut(mesh, active, diag);
-  const bool ok = fe::freeModesOfMesh(mesh, mats.K, mats.M, mopt, modes, diag);
+  const std::optional<fe::FeModel> applied = fe::withCouplingsApplied(mesh, {}, diag);  // no interfaces here
+  const bool ok = fe::freeModesOfMesh(applied ? *applied : mesh, mats.K, mats.M, mopt, modes, diag);
   printDiagnostics(diag);
   if (!ok) return fail("eigen solution failed for '" + a.input + "'");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -417,7 +418,8 @@ int infoCommand(const std::vector<std::string>& args) {
     const fe::ActiveDofs active =
         fe::activeDofs(K, M, static_cast<long>(coords.size()) * 3 == K.rows() ? static_cast<int>(coords.size()) : 0);
     fe::noteLeftOut(mesh, active, diag);
-    solved = assembled ? fe::freeModesOfMesh(mesh, K, M, mopt, modes, diag)  // with the deck's constraints
+    const std::optional<fe::FeModel> applied = assembled ? fe::withCouplingsApplied(mesh, {}, diag) : std::nullopt;
+    solved = assembled ? fe::freeModesOfMesh(applied ? *applied : mesh, K, M, mopt, modes, diag)  // with the deck's constraints
                        : fe::freeModesOfActive(K, M, coords, mopt, active, modes, diag);
     if (solved) {
       if (refModes.rows() != modes.modes.rows()) refModes.resize(0, 0);

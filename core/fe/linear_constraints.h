@@ -13,6 +13,7 @@
 
 #include <Eigen/SparseCore>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,9 +29,11 @@ struct Elimination {
 /// Eliminates the rows of G (one constraint per row, over some coordinates) in turn. `dependent`:
 /// per row, the coordinate to eliminate when it can (-1: the one with the largest coefficient);
 /// `eliminable`: per coordinate, whether it may be eliminated (Craig-Bampton: not the interfaces'
-/// six). Returns -1, or the row of a constraint none of whose coordinates can be eliminated.
+/// six). `scale`: per row, the size of its terms before G was formed as a product (empty: G's
+/// own); a row that cancels to round-off of it is implied by the others. Returns -1, or the row of
+/// a constraint none of whose coordinates can be eliminated.
 int eliminate(const Eigen::SparseMatrix<double>& G, const std::vector<int>& dependent,
-              const std::vector<char>& eliminable, Elimination& out);
+              const std::vector<char>& eliminable, Elimination& out, const std::vector<double>& scale = {});
 
 /// The mesh's constraints as rows over its 3 n node-major dofs; `first`: each row's first dof.
 Eigen::SparseMatrix<double> constraintRows(const FeModel& mesh, std::vector<int>& first);
@@ -38,6 +41,19 @@ Eigen::SparseMatrix<double> constraintRows(const FeModel& mesh, std::vector<int>
 /// The mesh's constraints eliminated over its node-major dofs (every dof may be the dependent one;
 /// a constraint's first dof is when it can).
 Elimination eliminateConstraints(const FeModel& mesh);
+
+/// The linear constraints that apply a coupling of the deck which is not an interface, as the FE
+/// program applies it: rigid (RBE2, *RIGID BODY, *KINEMATIC): its nodes and its reference node
+/// move as one rigid body (three independent nodes span the motion; the rest follow it);
+/// averaging (RBE3, *DISTRIBUTING): the reference node's translation follows the weighted rigid
+/// fit of its nodes. Solid nodes have no rotations, so the reference node's are not constrained.
+/// Empty with `why` set when it cannot be applied (rigid nodes on one line).
+std::vector<LinearConstraint> couplingConstraints(const FeModel& mesh, const Coupling& coupling, std::string& why);
+
+/// The mesh with every coupling not named in `interfaces` added to its constraints (a note each),
+/// or nothing when there is none to add.
+std::optional<FeModel> withCouplingsApplied(const FeModel& mesh, const std::vector<std::string>& interfaces,
+                                            Diagnostics& diag);
 
 /// An error naming the constraints that a rigid motion of the mesh violates (they hold the body
 /// like a support, which a free body cannot have); "" when every constraint allows rigid motion.

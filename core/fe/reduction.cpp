@@ -391,11 +391,12 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
 
   std::vector<Interface> interfaces;
   if (!resolveInterfaces(mesh, opt.interfaces, interfaces, diag)) return false;
-  for (const Coupling& c : mesh.couplings)
-    if (std::none_of(interfaces.begin(), interfaces.end(), [&](const Interface& itf) { return itf.name == c.name; }))
-      diag.warning("coupling " + c.name, "not used as an interface, so not applied (" + c.where +
-                                             "): the nodes it ties move independently in the reduced body");
-  if (const std::string problem = supportingConstraints(mesh); !problem.empty()) {
+  // the couplings that are not interfaces are applied as the deck defines them
+  std::vector<std::string> interfaceNames;
+  for (const Interface& itf : interfaces) interfaceNames.push_back(itf.name);
+  const std::optional<FeModel> applied = withCouplingsApplied(mesh, interfaceNames, diag);
+  const FeModel& model = applied ? *applied : mesh;
+  if (const std::string problem = supportingConstraints(model); !problem.empty()) {
     diag.error("constraints", problem);
     return false;
   }
@@ -430,7 +431,7 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
   start = std::chrono::steady_clock::now();
   if (opt.method == ReductionOptions::Method::FreeFree) {
     mopt.exact_rigid_modes = opt.exact_rigid_modes;
-    if (!freeModesOfMesh(mesh, mats.K, mats.M, mopt, report.modal, diag)) return false;
+    if (!freeModesOfMesh(model, mats.K, mats.M, mopt, report.modal, diag)) return false;
     out.modes = report.modal.modes;
     out.eigenvalues = report.modal.eigenvalues;
     for (bool r : report.modal.rigid) out.kinds.push_back(r ? ModeKind::Rigid : ModeKind::Elastic);
@@ -449,15 +450,21 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
     }
     out.interfaces = interfaces;  // averaging interfaces moved their reference points
     const int firstInterfaceColumn = static_cast<int>(T.cols()) - 6 * static_cast<int>(interfaces.size());
-    if (!mesh.constraints.empty()) {
+    if (!model.constraints.empty()) {
       // the constraints in the coordinates [free dofs; interfaces]: only free dofs may be eliminated
       std::vector<int> first;
-      const SpMat G = SpMat(constraintRows(mesh, first) * T);
+      const SpMat Gdofs = constraintRows(model, first), G = SpMat(Gdofs * T);
+      // a constraint within a rigid interface cancels: to the round-off of |G| |T|
+      const SpMat size = SpMat(Gdofs.cwiseAbs()) * SpMat(T.cwiseAbs());
+      std::vector<double> scale(static_cast<std::size_t>(G.rows()), 0.0);
+      for (Eigen::Index j = 0; j < size.outerSize(); ++j)
+        for (SpMat::InnerIterator it(size, j); it; ++it)
+          scale[std::size_t(it.row())] = std::max(scale[std::size_t(it.row())], it.value());
       std::vector<char> eliminable(static_cast<std::size_t>(T.cols()), 0);
       std::fill(eliminable.begin(), eliminable.begin() + firstInterfaceColumn, 1);
       Elimination e;
-      if (const int row = eliminate(G, std::vector<int>(first.size(), -1), eliminable, e); row >= 0) {
-        const LinearConstraint& c = mesh.constraints[static_cast<std::size_t>(row)];
+      if (const int row = eliminate(G, std::vector<int>(first.size(), -1), eliminable, e, scale); row >= 0) {
+        const LinearConstraint& c = model.constraints[static_cast<std::size_t>(row)];
         diag.error("constraints", c.label + " (" + c.where + ") acts on interface nodes only, which move with their "
                                   "interfaces: it would tie the interfaces' rigid motions together; make one interface of "
                                   "them, or leave the nodes interior");
@@ -465,7 +472,7 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
       }
       T = SpMat(T * e.T);
     }
-    if (!active.all() || !mesh.constraints.empty()) {
+    if (!active.all() || !model.constraints.empty()) {
       // drop the free columns without stiffness (left-out dofs): their modes then stay zero there
       std::vector<Eigen::Triplet<double>> kept;
       std::vector<int> column(static_cast<std::size_t>(T.cols()), -1);
@@ -539,9 +546,9 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
     start = std::chrono::steady_clock::now();
     Eigen::MatrixXd loadCases;
     std::string error;
-    const Elimination tied = mesh.constraints.empty() ? Elimination{} : eliminateConstraints(mesh);
+    const Elimination tied = model.constraints.empty() ? Elimination{} : eliminateConstraints(model);
     if (!stiffeningLoadCases(mesh.coords, mats.K, mats.M, active, out.interfaces, loadCases, error,
-                             mesh.constraints.empty() ? nullptr : &tied)) {
+                             model.constraints.empty() ? nullptr : &tied)) {
       diag.warning("reduce", "geometric stiffening left out: " + error);
     } else {
       if (!modalGeometricStiffness(mesh, aopt, loadCases, out.modes, out.geometric_stiffness, diag)) return false;

@@ -1,6 +1,6 @@
 // CalculiX / Abaqus .inp couplings: *SURFACE (element faces or nodes), *RIGID BODY and *COUPLING
-// with *KINEMATIC / *DISTRIBUTING, into FeModel::couplings (interface candidates, not applied to
-// K and M).
+// with *KINEMATIC / *DISTRIBUTING, into FeModel::couplings: a Craig-Bampton interface when named
+// as one, else applied as linear constraints (linear_constraints.h).
 #include "io/fe/calculix_inp_parser.h"
 
 #include "core/fe/surface.h"
@@ -234,8 +234,7 @@ bool Parser::surfaceMembers(const fe::FeModel& m, const std::string& name, Loc l
   return !m_gaveUp;
 }
 
-/// Pending couplings -> FeModel::couplings; they are not applied to K and M, which changes the
-/// model unless a coupling is chosen as a Craig-Bampton interface.
+/// Pending couplings -> FeModel::couplings.
 void Parser::couplings(fe::FeModel& m) {
   if (m_couplingOpen) closeCoupling();
   std::string names;
@@ -285,12 +284,10 @@ void Parser::couplings(fe::FeModel& m) {
   if (m.couplings.empty()) return;
   const std::size_t n = m.couplings.size();
   const std::string count = std::to_string(n) + (n == 1 ? " coupling" : " couplings");
-  m_changes.push_back({"COUPLINGS", count + " not applied (usable as Craig-Bampton interfaces)", 1});
-  // a note here: whether it changes the answer depends on the reduction (reduce warns about the
-  // couplings it does not use as interfaces)
-  info(m_couplings.front().loc, count + " (" + names + ") not applied to K and M: " + (n == 1 ? "it is" : "each is") +
-                                    " usable as a Craig-Bampton interface, by name or reference node id "
-                                    "(--interface \"" + m.couplings.front().name + "\"; `flexim-cli info` lists them)");
+  info(m_couplings.front().loc, count + " (" + names + ") read: " + (n == 1 ? "it is" : "each is") +
+                                    " a Craig-Bampton interface when named as one, by name or reference node id "
+                                    "(--interface \"" + m.couplings.front().name + "\"; `flexim-cli info` lists them), "
+                                    "else applied as the deck defines it");
 }
 
 }  // namespace flexim::io::inp_detail

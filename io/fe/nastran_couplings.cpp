@@ -1,6 +1,6 @@
 // Nastran rigid elements RBE2 and RBE3 (component lists, grid lists with THRU, RBE3 weights),
-// into FeModel::couplings: interface candidates, not applied to K and M; and MPC cards into
-// FeModel::constraints (applied, linear_constraints.h).
+// into FeModel::couplings: a Craig-Bampton interface when named as one, else applied as linear
+// constraints (linear_constraints.h); and MPC cards into FeModel::constraints.
 #include "io/fe/line_reader.h"
 #include "io/fe/nastran_parser.h"
 
@@ -210,9 +210,6 @@ void NastranParser::resolveCouplings(std::set<int>& ids) {
                                    " attached grids belong to no solid element or spring (on shells or beams that "
                                    "are left out?); as an interface it cannot hold them");
   }
-  const std::size_t n = m_model.couplings.size();
-  m_model.model_changes.push_back(std::to_string(n) + " RBE2/RBE3 coupling" + (n == 1 ? "" : "s") +
-                                  " not applied (usable as Craig-Bampton interfaces)");
 }
 
 /// MPC cards -> FeModel::constraints: "MPC SID G1 C1 A1 G2 C2 A2", continued by "(blank) G C A G C

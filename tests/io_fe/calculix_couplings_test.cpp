@@ -21,6 +21,7 @@
 #include <cmath>
 #include <fstream>
 #include <numbers>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -192,8 +193,7 @@ class CalculixCouplingsTest : public QObject {
         {"*GAP, ELSET=STOP is not supported", "*GAP: gap elements not imported"},
         {"only isotropic elasticity is supported; material ORTHO",
          "material ORTHO: *ELASTIC, TYPE=ENGINEERING CONSTANTS not supported"},
-        {"*ORIENTATION is not supported", "*ORIENTATION: local material directions not applied"},
-        {"*ORIENTATION is not supported", "1 coupling not applied (usable as Craig-Bampton interfaces)"}};
+        {"*ORIENTATION is not supported", "*ORIENTATION: local material directions not applied"}};
     for (const auto& [warning, change] : expected) {
       QVERIFY2(has(diag, Severity::Warning, warning), qPrintable(QString(warning) + "\n" + diag.str().c_str()));
       QVERIFY2(hasChange(m, change), change);
@@ -203,8 +203,9 @@ class CalculixCouplingsTest : public QObject {
     QVERIFY(has(diag, Severity::Info, "*SURFACE INTERACTION is not imported (it does not change mass, stiffness"));
     QVERIFY(has(diag, Severity::Info, "*SURFACE BEHAVIOR is not imported"));
     QCOMPARE(m.couplings.size(), size_t(1));
-    // a coupling is a note at import; reduce warns when it does not use it as an interface
-    QVERIFY(has(diag, Severity::Info, "1 coupling (RIGID BODY TIPFACE) not applied to K and M"));
+    // a coupling is a note at import, not a change of the model (it is applied either way)
+    QVERIFY(has(diag, Severity::Info, "1 coupling (RIGID BODY TIPFACE) read"));
+    QVERIFY(!hasChange(m, "coupling"));
     // *EQUATION and *TIE are read: the equation is a constraint; the tie's slave is a shell node
     // far from the solid faces
     QCOMPARE(m.constraints.size(), size_t(1));
@@ -380,8 +381,8 @@ class CalculixCouplingsTest : public QObject {
       QCOMPARE(c.nodes.size(), size_t(21));
       QCOMPARE(ids(m, c.nodes), ids(m, m.node_sets.at("TIPFACE")));
       QVERIFY2(c.where.find(std::string(deck) + ":") != std::string::npos, c.where.c_str());
-      QCOMPARE(m.model_changes, std::vector<std::string>{"1 coupling not applied (usable as Craig-Bampton interfaces)"});
-      QVERIFY(has(diag, Severity::Info, "usable as a Craig-Bampton interface"));
+      QVERIFY(m.model_changes.empty());
+      QVERIFY(has(diag, Severity::Info, "a Craig-Bampton interface when named as one"));
     }
   }
 
@@ -414,13 +415,47 @@ class CalculixCouplingsTest : public QObject {
     QVERIFY(std::abs(body.invariants.Mbar(0, 0) / total - 1) < 1e-9);
     QCOMPARE(QString::fromStdString(body.interfaces.at(0).name), QString("RIGID BODY TIPFACE"));
     QVERIFY((body.interfaces[0].reference - Eigen::Vector3d(0.31, 0, 0)).norm() < 1e-15);
-    // used as the interface: no warning that it is not applied; free-free leaves it unused: warned
-    QVERIFY(!has(diag, Severity::Warning, "not used as an interface"));
+    // used as the interface it is not also applied as constraints; free-free applies it
+    QVERIFY(!has(diag, Severity::Info, "not an interface, so applied"));
     ReductionOptions freeFree;
     freeFree.modes = 2;
     QVERIFY2(reduce(m, freeFree, body, rep, diag), diag.str().c_str());
-    QVERIFY2(has(diag, Severity::Warning, "coupling RIGID BODY TIPFACE: warning: not used as an interface, so not applied"),
+    QVERIFY2(has(diag, Severity::Info, "coupling RIGID BODY TIPFACE: info: not an interface, so applied as the deck "
+                                       "defines it"),
              diag.str().c_str());
+  }
+
+  /// A coupling that is not an interface is applied as ccx applies it: the free-free modes of the
+  /// deck with its *RIGID BODY (or *KINEMATIC coupling) and the point mass on the reference node
+  /// equal ccx's run of the same deck (with ccx's C3D20 mass rule, to the printed digits); the
+  /// tip face and the reference node move as one rigid body in every mode.
+  void couplingNotAnInterfaceIsApplied() {
+    for (const char* deck : {"rigid_body_free", "coupling_kinematic_free"}) {
+      Diagnostics diag;
+      const FeModel m = load(std::string(deck) + ".inp", diag);
+      std::vector<double> ccx;
+      QVERIFY(io::readCalculixDat(kDir + deck + ".dat", ccx, diag));
+      std::optional<FeModel> applied = withCouplingsApplied(m, {}, diag);
+      QVERIFY2(applied.has_value(), diag.str().c_str());
+      AssemblyOptions aopt;
+      aopt.ccx_mass_rule = true;
+      const std::vector<double> f = elasticHz(*applied, 6, diag, aopt);
+      const double worst = largestDifference(f, std::vector<double>(ccx.begin() + 6, ccx.end()), 6);
+      qInfo("%s: free-free with the coupling applied %.7g %.7g %.7g Hz, ccx %.7g %.7g %.7g Hz; largest difference %.1e",
+            deck, f[0], f[2], f[4], ccx[6], ccx[8], ccx[10], worst);
+      QVERIFY2(worst < 1e-6, qPrintable(QString::number(worst)));
+      // without it the point mass would be left out of the modes: other frequencies
+      QVERIFY(largestDifference(elasticHz(m, 6, diag, aopt), f, 6) > 1e-3);
+      // every mode moves the face and the reference node rigidly: the constraints hold
+      AssembledMatrices mats;
+      QVERIFY(assemble(*applied, aopt, mats, diag));
+      ModalOptions o;
+      o.elastic_modes = 4;
+      ModalResult r;
+      QVERIFY(freeModesOfMesh(*applied, mats.K, mats.M, o, r, diag));
+      std::vector<int> first;
+      QVERIFY((constraintRows(*applied, first) * r.modes).cwiseAbs().maxCoeff() < 1e-10 * r.modes.cwiseAbs().maxCoeff());
+    }
   }
 
   /// A rotary inertia on the reference node cannot enter the body (solid nodes have no
