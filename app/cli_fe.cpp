@@ -269,9 +269,8 @@ int modesCommand(const std::vector<std::string>& args) {
   mopt.elastic_modes = a.count > 0 ? a.count : 10;
   mopt.max_frequency_hz = a.max_frequency;
   fe::ModalResult modes;
-  const fe::ActiveDofs active = fe::activeDofs(mats.K, mats.M, mesh.nodeCount());
-  fe::noteLeftOut(mesh, active, diag);
   const std::optional<fe::FeModel> applied = fe::withCouplingsApplied(mesh, {}, diag);  // no interfaces here
+  fe::noteLeftOut(applied ? *applied : mesh, fe::activeDofs(mats.K, mats.M, mesh.nodeCount()), diag);
   const bool ok = fe::freeModesOfMesh(applied ? *applied : mesh, mats.K, mats.M, mopt, modes, diag);
   printDiagnostics(diag);
   if (!ok) return fail("eigen solution failed for '" + a.input + "'");
@@ -417,8 +416,8 @@ int infoCommand(const std::vector<std::string>& args) {
     Diagnostics& diag = solveDiag;
     const fe::ActiveDofs active =
         fe::activeDofs(K, M, static_cast<long>(coords.size()) * 3 == K.rows() ? static_cast<int>(coords.size()) : 0);
-    fe::noteLeftOut(mesh, active, diag);
     const std::optional<fe::FeModel> applied = assembled ? fe::withCouplingsApplied(mesh, {}, diag) : std::nullopt;
+    fe::noteLeftOut(applied ? *applied : mesh, active, diag);
     solved = assembled ? fe::freeModesOfMesh(applied ? *applied : mesh, K, M, mopt, modes, diag)  // with the deck's constraints
                        : fe::freeModesOfActive(K, M, coords, mopt, active, modes, diag);
     if (solved) {

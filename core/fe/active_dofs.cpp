@@ -29,7 +29,12 @@ ActiveDofs activeDofs(const SpMat& K, const SpMat& M, int nodes) {
     for (int k = 0; k < nodes; ++k) {
       int kept = 0;
       for (int c = 0; c < 3; ++c) kept += a.index[static_cast<std::size_t>(3 * k + c)] >= 0;
-      if (kept == 0) a.orphan_nodes.push_back(k);
+      if (kept == 0) {
+        a.orphan_nodes.push_back(k);
+        double m = 0;
+        for (int c = 0; c < 3; ++c) m += std::max(0.0, md(3 * k + c)) / 3;
+        a.orphan_mass.push_back(m);
+      }
       else if (kept < 3) a.partial_nodes.push_back(k);
     }
   return a;
@@ -74,18 +79,28 @@ std::string idList(const FeModel& mesh, const std::vector<int>& nodes) {
 
 void noteLeftOut(const FeModel& mesh, const ActiveDofs& a, Diagnostics& diag) {
   if (a.all()) return;
-  if (!a.orphan_nodes.empty())
-    diag.info("mesh", std::to_string(a.orphan_nodes.size()) +
+  // a node a linear constraint names follows it (a coupling's reference node): not left out
+  std::vector<char> constrained(static_cast<std::size_t>(mesh.nodeCount()), 0);
+  for (const LinearConstraint& c : mesh.constraints)
+    for (const DiscreteTerm& t : c.terms) constrained[static_cast<std::size_t>(t.node)] = 1;
+  std::vector<int> orphans;
+  double followingMass = 0;  // on constrained orphans: in the modes through their constraints
+  for (std::size_t i = 0; i < a.orphan_nodes.size(); ++i)
+    if (!constrained[static_cast<std::size_t>(a.orphan_nodes[i])]) orphans.push_back(a.orphan_nodes[i]);
+    else followingMass += a.orphan_mass[i];
+  const double leftOutMass = a.left_out_mass - followingMass;
+  if (!orphans.empty())
+    diag.info("mesh", std::to_string(orphans.size()) +
                           " node(s) belong to no element or spring (coupling reference nodes, nodes of skipped "
-                          "cards, geometry points): " + idList(mesh, a.orphan_nodes) +
+                          "cards, geometry points): " + idList(mesh, orphans) +
                           "; left out of the eigen solution, they move with the body frame");
   if (!a.partial_nodes.empty())
     diag.info("mesh", std::to_string(a.partial_nodes.size()) +
                           " node(s) have stiffness in some directions only (springs): " + idList(mesh, a.partial_nodes) +
                           "; their free directions are left out of the eigen solution");
-  if (a.left_out_mass > 0) {
+  if (leftOutMass > 1e-12 * a.left_out_mass) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g kg", a.left_out_mass);
+    std::snprintf(buf, sizeof buf, "%.6g kg", leftOutMass);
     diag.warning("mesh", std::string("point masses of ") + buf +
                              " sit on nodes or directions without stiffness: they count in the body's mass and "
                              "inertia (rigidly attached to its frame) but not in the elastic modes");

@@ -21,6 +21,7 @@ struct ActiveDofs {
   std::vector<int> full;           ///< active dof -> dof of the full matrices
   std::vector<int> index;          ///< dof of the full matrices -> active dof, or -1
   std::vector<int> orphan_nodes;   ///< nodes none of whose dofs has stiffness (only when rows = 3 * nodes)
+  std::vector<double> orphan_mass; ///< the point mass on each of them [kg] (trace of its M block / 3)
   std::vector<int> partial_nodes;  ///< nodes with stiffness in some directions only (one-way springs)
   double left_out_mass = 0.0;      ///< trace of M over the left-out dofs / 3 [kg]
   bool all() const { return full.size() == index.size(); }

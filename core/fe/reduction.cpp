@@ -150,6 +150,7 @@ ActiveDofs withoutReferenceNodes(ActiveDofs a, const std::vector<Interface>& int
     if (k < 0) continue;
     const auto it = std::find(a.orphan_nodes.begin(), a.orphan_nodes.end(), k);
     if (it == a.orphan_nodes.end()) continue;
+    a.orphan_mass.erase(a.orphan_mass.begin() + (it - a.orphan_nodes.begin()));
     a.orphan_nodes.erase(it);
     for (int d = 3 * k; d < 3 * k + 3; ++d) removed += std::max(0.0, M.coeff(d, d)) / 3;
   }
@@ -411,7 +412,7 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
 
   // nodes without stiffness stay out of the eigen solution; an interface cannot hold on to them
   const ActiveDofs active = activeDofs(mats.K, mats.M, mesh.nodeCount());
-  noteLeftOut(mesh, opt.method == ReductionOptions::Method::CraigBampton ? withoutReferenceNodes(active, interfaces, mats.M) : active,
+  noteLeftOut(model, opt.method == ReductionOptions::Method::CraigBampton ? withoutReferenceNodes(active, interfaces, mats.M) : active,
               diag);
   for (const Interface& itf : interfaces)
     for (int k : itf.nodes)
