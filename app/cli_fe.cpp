@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sys/resource.h>
 
 namespace flexim::cli {
 
@@ -354,9 +355,12 @@ int reduceCommand(const std::vector<std::string>& args) {
   fe::ValidationReport r;
   fe::reportReducedBody(body, r);
   std::printf("%s", r.str().c_str());
-  std::printf("assembly %.2f s, eigen solution %.2f s, stresses %.2f s, stiffening load cases %.2f s\nwritten: %s\n",
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);  // ru_maxrss in KiB on Linux
+  std::printf("assembly %.2f s, eigen solution %.2f s, stresses %.2f s, stiffening load cases %.2f s; peak memory "
+              "%.0f MB\nwritten: %s\n",
               report.seconds_assembly, report.seconds_eigen, report.seconds_stress, report.seconds_stiffening,
-              a.out.c_str());
+              static_cast<double>(usage.ru_maxrss) / 1024.0, a.out.c_str());
   return 0;
 }
 
