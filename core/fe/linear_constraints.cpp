@@ -1,5 +1,7 @@
 #include "core/fe/linear_constraints.h"
 
+#include "core/base/rotation.h"
+
 #include <Eigen/Dense>
 #include <Eigen/SVD>
 
@@ -128,11 +130,11 @@ Elimination eliminateConstraints(const FeModel& mesh) {
 
 namespace {
 
-/// [I, -(x - p)~]: the displacement at x of the rigid motion (translation at p, rotation).
+/// [I, -(x - p)~]: the displacement at x of the rigid motion (translation at p, rotation), as the
+/// interfaces' (reduction.cpp).
 Eigen::Matrix<double, 3, 6> rigidRows(const Eigen::Vector3d& x, const Eigen::Vector3d& p) {
-  const Eigen::Vector3d d = x - p;
   Eigen::Matrix<double, 3, 6> S;
-  S << 1, 0, 0, 0, d.z(), -d.y(), 0, 1, 0, -d.z(), 0, d.x(), 0, 0, 1, d.y(), -d.x(), 0;
+  S << Eigen::Matrix3d::Identity(), -skew(x - p);
   return S;
 }
 

@@ -113,12 +113,14 @@ void Parser::ties(fe::FeModel& m) {
     for (const auto& [el, face] : slaveFaces)
       for (int n : fe::faceNodes(m.elements[static_cast<std::size_t>(el)], face)) slaveNodes.push_back(n);
     const fe::TieResult r = fe::tieNodesToFaces(m, "*TIE " + t.name, where(t.loc), slaveNodes, masterFaces, t.tolerance);
-    char text[240];
+    char text[320];
     std::snprintf(text, sizeof text,
                   "%s: %d slave nodes tied to %zu master faces (position tolerance %.3g m; slave nodes moved onto "
-                  "their faces by up to %.3g m%s)",
+                  "their faces by up to %.3g m%s)%s",
                   what.c_str(), r.tied, masterFaces.size(), r.tolerance, r.largest_move,
-                  t.adjust ? "" : ", although ADJUST=NO: a gap would resist the body's rigid rotation");
+                  t.adjust ? "" : ", although ADJUST=NO: a gap would resist the body's rigid rotation",
+                  r.shared ? ("; " + std::to_string(r.shared) + " slave nodes are master-face nodes too (connected already)").c_str()
+                           : "");
     info(t.loc, text);
     if (r.tied == 0)
       warning(t.loc, what + ": no slave node lies within the position tolerance of the master surface: nothing is tied");
