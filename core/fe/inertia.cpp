@@ -2,6 +2,7 @@
 
 #include <dmumps_c.h>
 
+#include <algorithm>
 #include <mutex>
 #include <vector>
 
@@ -17,6 +18,7 @@ constexpr int kJobInit = -1, kJobEnd = -2, kJobAnalyseFactorise = 4;
 constexpr int kUseCommWorld = -987654;  // the sequential library's stand-in communicator
 constexpr int kSymmetricIndefinite = 2;
 constexpr int kOrderingAuto = 7;  // Debian's sequential build has SCOTCH, PORD and AMD
+constexpr int kOrderingGiven = 1;
 
 /// INFO(1) values of a factorisation that needed more work space than the analysis estimated.
 bool outOfWorkSpace(int info1) { return info1 == -8 || info1 == -9 || info1 == -14 || info1 == -15; }
@@ -39,7 +41,7 @@ std::mutex& mumpsMutex() {
 
 }  // namespace
 
-InertiaResult negativeEigenvalueCount(const Eigen::SparseMatrix<double>& A) {
+InertiaResult negativeEigenvalueCount(const Eigen::SparseMatrix<double>& A, const std::vector<int>* order) {
   InertiaResult out;
   const Eigen::Index n = A.rows();
   if (n == 0) {
@@ -76,6 +78,15 @@ InertiaResult negativeEigenvalueCount(const Eigen::SparseMatrix<double>& A) {
   id.icntl[icntl(3)] = -1;
   id.icntl[icntl(4)] = 0;
   id.icntl[icntl(7)] = kOrderingAuto;
+  std::vector<MUMPS_INT> position;  // MUMPS's PERM_IN: the 1-based step at which each variable is eliminated
+  if (order && static_cast<Eigen::Index>(order->size()) == n) {
+    position.assign(static_cast<std::size_t>(n), 0);
+    for (std::size_t k = 0; k < order->size(); ++k) position[std::size_t((*order)[k])] = static_cast<MUMPS_INT>(k + 1);
+    if (std::find(position.begin(), position.end(), 0) == position.end()) {  // a permutation
+      id.icntl[icntl(7)] = kOrderingGiven;
+      id.perm_in = position.data();
+    }
+  }
   id.icntl[icntl(31)] = 1;  // only the inertia is wanted: the factors are discarded as they are made
   id.n = static_cast<MUMPS_INT>(n);
   id.nnz = static_cast<MUMPS_INT8>(values.size());

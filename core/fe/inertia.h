@@ -8,6 +8,7 @@
 #include <Eigen/SparseCore>
 
 #include <string>
+#include <vector>
 
 namespace flexim::fe {
 
@@ -17,6 +18,9 @@ struct InertiaResult {
 };
 
 /// Counts the negative eigenvalues of the symmetric matrix A (only its lower triangle is read).
-InertiaResult negativeEigenvalueCount(const Eigen::SparseMatrix<double>& A);
+/// `order` (optional): a fill-reducing elimination order, order[k] = the k-th variable eliminated
+/// (a Cholesky factorisation of a matrix of the same pattern has one), which spares MUMPS its own
+/// ordering; MUMPS's own otherwise.
+InertiaResult negativeEigenvalueCount(const Eigen::SparseMatrix<double>& A, const std::vector<int>* order = nullptr);
 
 }  // namespace flexim::fe

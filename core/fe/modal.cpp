@@ -1,6 +1,7 @@
 #include "core/fe/modal.h"
 
 #include "core/fe/blas_threads.h"
+#include "core/fe/block_lanczos.h"
 #include "core/fe/inertia.h"
 
 #include <Eigen/CholmodSupport>
@@ -10,6 +11,7 @@
 #include <Spectra/SymGEigsShiftSolver.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -30,29 +32,58 @@ std::vector<double> ModalResult::frequenciesHz() const {
 
 namespace {
 
+/// Adds the wall time of its scope to `sum` [s].
+class AddSeconds {
+ public:
+  explicit AddSeconds(double& sum) : m_sum(sum), m_start(std::chrono::steady_clock::now()) {}
+  ~AddSeconds() { m_sum += std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count(); }
+  AddSeconds(const AddSeconds&) = delete;
+  AddSeconds& operator=(const AddSeconds&) = delete;
+
+ private:
+  double& m_sum;
+  std::chrono::steady_clock::time_point m_start;
+};
+
+/// CHOLMOD's supernodal Cholesky factorisation, and the elimination order it chose (which the
+/// Sturm count's LDL^T factorisation of a matrix of the same pattern reuses).
+class CholeskyFactor : public Eigen::CholmodSupernodalLLT<SpMat, Eigen::Lower> {
+ public:
+  std::vector<int> order() const {
+    const cholmod_factor* L = this->m_cholmodFactor;
+    if (!L || !L->Perm) return {};
+    const auto* perm = static_cast<const int*>(L->Perm);
+    return std::vector<int>(perm, perm + L->n);
+  }
+};
+
 /// (K - sigma M)^{-1} x through CHOLMOD; K - sigma M is SPD for sigma < 0.
 class ShiftInvertOp {
  public:
   using Scalar = double;
-  using Factor = Eigen::CholmodSupernodalLLT<SpMat, Eigen::Lower>;
+  using Factor = CholeskyFactor;
   ShiftInvertOp(const SpMat& K, const SpMat& M) : m_K(K), m_M(M) {}
   Eigen::Index rows() const { return m_K.rows(); }
   Eigen::Index cols() const { return m_K.cols(); }
   void set_shift(double sigma) {
     if (m_llt && m_ok && sigma == m_sigma) return;  // the factor of this shift is still held
     const ScopedBlasThreads everyCore(blasThreadsAvailable());  // level-3 kernels (blas_threads.h)
+    const AddSeconds timed(m_factorSeconds);
     m_sigma = sigma;
     ++m_factorisations;
     m_llt = std::make_unique<Factor>();
     m_llt->cholmod().print = 0;  // a failure is reported by the caller (ok()), not printed on stdout
     m_llt->compute(SpMat(m_K - sigma * m_M));
     m_ok = m_llt->info() == Eigen::Success;
+    if (m_ok) m_order = m_llt->order();
   }
   /// Frees the factor (the Sturm count's factorisation comes next); set_shift makes a new one.
   void release() {
     m_llt.reset();
     m_ok = false;
   }
+  /// The elimination order of the last factorisation (empty before the first).
+  const std::vector<int>& order() const { return m_order; }
   void perform_op(const double* x, double* y) const {
     Eigen::Map<Eigen::VectorXd> out(y, rows());
     out = m_llt->solve(Eigen::Map<const Eigen::VectorXd>(x, rows()));
@@ -60,6 +91,14 @@ class ShiftInvertOp {
     // operator because the rigid fields are exact null vectors of K)
     if (m_R) out -= *m_R * (m_MR.transpose() * out);
     ++m_solves;
+  }
+  /// The same for the columns of a block: one solve with several right-hand sides (level-3
+  /// kernels, so on every core).
+  void solveBlock(const Eigen::MatrixXd& in, Eigen::MatrixXd& out) const {
+    const ScopedBlasThreads everyCore(blasThreadsAvailable());
+    out = m_llt->solve(in);
+    if (m_R) out -= *m_R * (m_MR.transpose() * out);
+    m_solves += in.cols();
   }
   /// Rigid fields to deflate (M-orthonormal columns); nullptr for none.
   void deflate(const Eigen::MatrixXd* R) {
@@ -69,13 +108,16 @@ class ShiftInvertOp {
   bool ok() const { return m_ok; }
   long solves() const { return m_solves; }
   int factorisations() const { return m_factorisations; }
+  double factorSeconds() const { return m_factorSeconds; }
 
  private:
   const SpMat& m_K;
   const SpMat& m_M;
   std::unique_ptr<Factor> m_llt;
+  std::vector<int> m_order;
   double m_sigma = 0.0;
   int m_factorisations = 0;
+  double m_factorSeconds = 0.0;
   const Eigen::MatrixXd* m_R = nullptr;
   Eigen::MatrixXd m_MR;
   bool m_ok = false;
@@ -248,10 +290,10 @@ double meanPositiveDiagonal(const SpMat& A) {
 }
 
 /// Eigenvalues of (K, M) below s by the inertia of K - s M (Sylvester's law), -1 if the
-/// factorisation fails.
-int sturmCount(const SpMat& K, const SpMat& M, double s, std::string& error) {
+/// factorisation fails. `order`: the shift-invert factorisation's elimination order (same pattern).
+int sturmCount(const SpMat& K, const SpMat& M, double s, const std::vector<int>& order, std::string& error) {
   const ScopedBlasThreads everyCore(blasThreadsAvailable());  // a factorisation (blas_threads.h)
-  const InertiaResult r = negativeEigenvalueCount(SpMat(K - s * M));
+  const InertiaResult r = negativeEigenvalueCount(SpMat(K - s * M), order.empty() ? nullptr : &order);
   error = r.error;
   return static_cast<int>(r.negative);
 }
@@ -388,6 +430,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
   // check 1: the residual of every kept elastic mode (exact rigid fields are checked by their
   // energy above); fills out.residuals, returns the failures and names up to five of them
   auto checkResiduals = [&](int firstComputed, std::string& named) {
+    const AddSeconds timed(out.seconds.residuals);
     std::ostringstream bad;
     int badCount = 0;
     out.residuals.assign(values.size(), 0.0);
@@ -451,36 +494,64 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     // lacked a gap above the kept modes (a pair of equal frequencies at the top) asks for more
     // modes with the same shift and factor
     int moves = 0;
+    const auto factorisationFailed = [&](double shift) {
+      diag.error("modes", "Cholesky factorisation of K - sigma M failed (sigma = " + std::to_string(shift * lambdaScale) +
+                              "); is the mass matrix positive definite and the stiffness symmetric?");
+      return false;
+    };
     for (int attempt = 0; attempt < kAttempts; ++attempt) {
       ++out.attempts;
       const double shift = sigma * std::pow(10.0, moves);
       const int ncvFactor = 1 << moves;
+      // The first attempt is a block Lanczos (block_lanczos.h), a few solves with many
+      // right-hand sides; retries, and a block run that does not converge, use Spectra's
+      // restarted single-vector Lanczos, which needs more solves but no more memory.
+      bool block = attempt == 0 && opt.lanczos_block > 0;
       // with a frequency limit, grow the count until the highest mode found passes the limit
       for (;;) {
-        const int ncv = std::min<int>(static_cast<int>(n), ncvFactor * std::max(2 * nev + 1, nev + 20));
-        Spectra::SymGEigsShiftSolver<ShiftInvertOp, Spectra::SparseSymMatProd<double>, Spectra::GEigsMode::ShiftInvert>
-            solver(op, Bop, nev, ncv, shift);
-        if (!op.ok()) {
-          diag.error("modes", "Cholesky factorisation of K - sigma M failed (sigma = " + std::to_string(shift * lambdaScale) +
-                                  "); is the mass matrix positive definite and the stiffness symmetric?");
-          return false;
+        if (block) {
+          op.set_shift(shift);
+          if (!op.ok()) return factorisationFailed(shift);
+          BlockLanczosOptions blockOptions;
+          blockOptions.block = opt.lanczos_block;
+          blockOptions.tolerance = opt.tolerance;
+          blockOptions.spares = nev > wanted ? 1 : 0;
+          const AddSeconds timed(out.seconds.iterate);
+          const BlockLanczosResult run = blockLanczos(
+              [&](const Eigen::MatrixXd& in, Eigen::MatrixXd& result) { op.solveBlock(in, result); }, M, nev,
+              blockOptions, deflate ? &R : nullptr);
+          out.block_solves += run.block_solves;
+          if (run.converged) {
+            values = (run.theta.array().inverse() + shift).matrix();
+            vectors = run.vectors;
+          } else {
+            block = false;  // the same factor serves the single-vector iteration
+            diag.info("modes", "block Lanczos: " + run.why + "; continuing with single-vector Lanczos");
+          }
         }
-        // Spectra throws on numerical breakdown (e.g. a singular mass matrix): report, never crash
-        try {
-          solver.init();
-          solver.compute(Spectra::SortRule::LargestMagn, 1000, opt.tolerance, Spectra::SortRule::SmallestAlge);
-        } catch (const std::exception& e) {
-          diag.error("modes", std::string("Lanczos iteration broke down (") + e.what() +
-                                  "); is the mass matrix positive definite?");
-          return false;
+        if (!block) {
+          const int ncv = std::min<int>(static_cast<int>(n), ncvFactor * std::max(2 * nev + 1, nev + 20));
+          Spectra::SymGEigsShiftSolver<ShiftInvertOp, Spectra::SparseSymMatProd<double>, Spectra::GEigsMode::ShiftInvert>
+              solver(op, Bop, nev, ncv, shift);
+          if (!op.ok()) return factorisationFailed(shift);
+          // Spectra throws on numerical breakdown (e.g. a singular mass matrix): report, never crash
+          try {
+            const AddSeconds timed(out.seconds.iterate);
+            solver.init();
+            solver.compute(Spectra::SortRule::LargestMagn, 1000, opt.tolerance, Spectra::SortRule::SmallestAlge);
+          } catch (const std::exception& e) {
+            diag.error("modes", std::string("Lanczos iteration broke down (") + e.what() +
+                                    "); is the mass matrix positive definite?");
+            return false;
+          }
+          out.iterations += solver.num_iterations();
+          if (solver.info() != Spectra::CompInfo::Successful) {
+            diag.error("modes", "Lanczos iterations did not converge; try fewer modes or another shift");
+            return false;
+          }
+          values = solver.eigenvalues();
+          vectors = solver.eigenvectors();
         }
-        out.iterations += solver.num_iterations();
-        if (solver.info() != Spectra::CompInfo::Successful) {
-          diag.error("modes", "Lanczos iterations did not converge; try fewer modes or another shift");
-          return false;
-        }
-        values = solver.eigenvalues();
-        vectors = solver.eigenvectors();
         if (deflate) {  // the exact rigid modes come first, with eigenvalue 0
           Eigen::VectorXd v(values.size() + R.cols());
           v << Eigen::VectorXd::Zero(R.cols()), values;
@@ -526,7 +597,8 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
       // that the two factorisations are never held at once
       if (below > 0) {
         op.release();
-        count = sturmCount(K, M, s, countError);
+        const AddSeconds timed(out.seconds.sturm);
+        count = sturmCount(K, M, s, op.order(), countError);
       }
       out.sturm_shift = s * lambdaScale;
       out.sturm_count = count;
@@ -563,6 +635,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
       return false;
     }
     out.operations = op.solves();
+    out.seconds.factorise = op.factorSeconds();
     out.factorisations = op.factorisations();
   }
   out.eigenvalues = values.head(keep) * lambdaScale;

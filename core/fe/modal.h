@@ -1,5 +1,6 @@
-// Free-free normal modes of a sparse symmetric pencil (K, M): shift-invert Lanczos (Spectra)
-// on a CHOLMOD supernodal Cholesky factorisation of K - sigma M with a small negative shift
+// Free-free normal modes of a sparse symmetric pencil (K, M): shift-invert block Lanczos (then,
+// on a retry, Spectra's restarted Lanczos) on a CHOLMOD supernodal Cholesky factorisation of
+// K - sigma M with a small negative shift
 // (a shift at 0 is singular for a free body). Rigid-body modes are detected by their
 // near-zero eigenvalues and, on request, replaced by the exact rigid displacement fields.
 //
@@ -28,6 +29,9 @@ struct ModalOptions {
   int expected_rigid = 6;          ///< rigid modes of a free body (0 for a supported one)
   bool exact_rigid_modes = true;   ///< replace the computed rigid modes by exact ones
   double tolerance = 1e-10;        ///< Lanczos convergence tolerance
+  /// Right-hand sides per solve of the first attempt's block Lanczos (block_lanczos.h); 0: Spectra's
+  /// restarted single-vector Lanczos from the start (retries always use it).
+  int lanczos_block = 4;
   double residual_tolerance = 1e-6;  ///< largest accepted relative residual of a mode
   /// The residual may also be up to this many times what rounding alone leaves in it (modal.cpp;
   /// a low mode of a slender body); 0 = the tolerance alone.
@@ -41,7 +45,8 @@ struct ModalResult {
   int rigid_count = 0;
   double shift = 0.0;
   long iterations = 0;           ///< Lanczos restarts
-  long operations = 0;           ///< factorised solves
+  long operations = 0;           ///< factorised solves (one per right-hand side)
+  long block_solves = 0;         ///< of them, solves of a block of right-hand sides at once
   int factorisations = 0;        ///< factorisations of K - sigma M for the Lanczos iteration
   double max_residual = 0.0;     ///< max residual (see the file comment) over elastic modes
   std::vector<double> residuals;  ///< per mode (0 for exact rigid modes)
@@ -50,6 +55,13 @@ struct ModalResult {
   int attempts = 0;               ///< Lanczos runs (1 unless a check failed and was retried)
   int parts = 1;                  ///< parts of a free mesh that nothing connects (six rigid modes each)
   int condensed = 0;              ///< massless dofs condensed statically (active_dofs.h)
+  /// Wall time of the solution's phases [s], summed over the attempts.
+  struct Seconds {
+    double factorise = 0.0;       ///< factorisations of K - sigma M for the iteration
+    double iterate = 0.0;         ///< the Lanczos iterations (their solves included)
+    double residuals = 0.0;       ///< check 1
+    double sturm = 0.0;           ///< check 2: forming K - s M and its LDL^T factorisation
+  } seconds;
   std::vector<double> frequenciesHz() const;
 };
 

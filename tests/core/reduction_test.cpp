@@ -5,6 +5,7 @@
 #include "core/base/rotation.h"
 #include "core/fe/active_dofs.h"
 #include "core/fe/assembly.h"
+#include "core/fe/block_lanczos.h"
 #include "core/fe/inertia.h"
 #include "core/fe/modal.h"
 #include "core/fe/reduction.h"
@@ -16,10 +17,13 @@
 #include <Eigen/Geometry>
 #include <Eigen/CholmodSupport>
 #include <Eigen/Eigenvalues>
+#include <Eigen/SparseCholesky>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <numbers>
 #include <random>
 
@@ -252,6 +256,13 @@ class ReductionTest : public QObject {
       const InertiaResult r = negativeEigenvalueCount(A);
       QVERIFY2(r.error.empty(), r.error.c_str());
       QCOMPARE(r.negative, static_cast<long>((ev.array() < 0).count()));
+      // an elimination order given from outside (as the shift-invert factorisation's) counts the same
+      std::vector<int> order(static_cast<std::size_t>(n));
+      std::iota(order.begin(), order.end(), 0);
+      std::shuffle(order.begin(), order.end(), rng);
+      const InertiaResult given = negativeEigenvalueCount(A, &order);
+      QVERIFY2(given.error.empty(), given.error.c_str());
+      QCOMPARE(given.negative, r.negative);
       ++compared;
     }
     QVERIFY(compared >= 15);
@@ -273,6 +284,83 @@ class ReductionTest : public QObject {
       ++compared;
     }
     QVERIFY(compared >= 20);
+  }
+
+  /// The block Lanczos against the closed form of a fixed-fixed chain of n equal masses and
+  /// springs, lambda_j = 4 k/m sin^2(j pi / (2 (n + 1))): two chains that nothing joins, so every
+  /// eigenvalue is double, and the lowest mode of the first chain deflated. The pairs come out
+  /// whole, to 1e-10, with M-orthonormal vectors of small residual; a basis too small to converge
+  /// in says so instead of returning unconverged pairs.
+  void blockLanczosFindsAChainsModesInClosedForm() {
+    const int n = 1500;  // per chain
+    const double k = 3.0, m = 2.0;
+    std::vector<Eigen::Triplet<double>> tk, tm;
+    for (int c = 0; c < 2; ++c)
+      for (int i = 0; i < n; ++i) {
+        const int r = c * n + i;
+        tk.emplace_back(r, r, 2 * k);
+        if (i + 1 < n) {
+          tk.emplace_back(r, r + 1, -k);
+          tk.emplace_back(r + 1, r, -k);
+        }
+        tm.emplace_back(r, r, m);
+      }
+    Eigen::SparseMatrix<double> K(2 * n, 2 * n), M(2 * n, 2 * n);
+    K.setFromTriplets(tk.begin(), tk.end());
+    M.setFromTriplets(tm.begin(), tm.end());
+    const auto lambda = [&](int j) { return 4 * k / m * std::pow(std::sin(j * kPi / (2 * (n + 1))), 2); };
+    // the first chain's lowest mode, M-normalised: sin(j pi i / (n + 1))
+    Eigen::MatrixXd D = Eigen::MatrixXd::Zero(2 * n, 1);
+    for (int i = 0; i < n; ++i) D(i, 0) = std::sin(kPi * (i + 1) / (n + 1));
+    D /= std::sqrt(D.col(0).dot(M * D.col(0)));
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> S(K);  // sigma = 0: the chains are held
+    QVERIFY(S.info() == Eigen::Success);
+    const BlockSolve solve = [&](const Eigen::MatrixXd& in, Eigen::MatrixXd& out) {
+      out = S.solve(in);
+      out -= D * ((M * D).transpose() * out);
+    };
+    const int wanted = 9;  // lambda_1 once (the other chain's), then lambda_2 .. lambda_5 twice
+    const BlockLanczosResult r = blockLanczos(solve, M, wanted, BlockLanczosOptions{}, &D);
+    QVERIFY2(r.converged, r.why.c_str());
+    const double expected[] = {lambda(1), lambda(2), lambda(2), lambda(3), lambda(3),
+                               lambda(4), lambda(4), lambda(5), lambda(5)};
+    for (int w = 0; w < wanted; ++w) {
+      const double found = 1 / r.theta(w);
+      QVERIFY2(std::abs(found / expected[w] - 1) < 1e-10, qPrintable(QString("pair %1: %2 against %3").arg(w).arg(found).arg(expected[w])));
+      const Eigen::VectorXd x = r.vectors.col(w);
+      QVERIFY((K * x - found * (M * x)).norm() <= 1e-6 * (K * x).norm());
+      QVERIFY(std::abs(D.col(0).dot(M * x)) < 1e-10);  // nothing of the deflated mode
+    }
+    const Eigen::MatrixXd G = r.vectors.transpose() * (M * r.vectors);
+    QVERIFY((G - Eigen::MatrixXd::Identity(wanted, wanted)).cwiseAbs().maxCoeff() < 1e-10);
+    qInfo("%d pairs in a basis of %d vectors, %d block solves", wanted, r.dimension, r.block_solves);
+    BlockLanczosOptions small;
+    small.max_dimension = 16;
+    const BlockLanczosResult cut = blockLanczos(solve, M, wanted, small, &D);
+    QVERIFY(!cut.converged);
+    QVERIFY2(cut.why.find("had not converged in a basis of 16 vectors") != std::string::npos, cut.why.c_str());
+  }
+
+  /// The block Lanczos (the default) and the restarted single-vector Lanczos (Spectra) give the
+  /// same modes of the free beam, and both pass the checks.
+  void blockAndSingleVectorLanczosAgree() {
+    const FeModel mesh = load("beam/beam_free.inp");
+    const AssembledMatrices mats = assembled(mesh);
+    ModalOptions opt;
+    opt.elastic_modes = 12;
+    ModalResult block, single;
+    Diagnostics diag;
+    QVERIFY2(freeModes(mats.K, mats.M, mesh.coords, opt, block, diag), diag.str().c_str());
+    opt.lanczos_block = 0;
+    QVERIFY2(freeModes(mats.K, mats.M, mesh.coords, opt, single, diag), diag.str().c_str());
+    QVERIFY(block.block_solves > 0);
+    QCOMPARE(single.block_solves, 0L);
+    QCOMPARE(block.attempts, 1);
+    QCOMPARE(block.eigenvalues.size(), single.eigenvalues.size());
+    for (Eigen::Index j = 6; j < block.eigenvalues.size(); ++j)
+      QVERIFY2(std::abs(block.eigenvalues(j) / single.eigenvalues(j) - 1) < 1e-10, qPrintable(QString::number(j)));
+    QCOMPARE(block.sturm_count, single.sturm_count);
+    qInfo("solves: block %ld (%ld blocks), single-vector %ld", block.operations, block.block_solves, single.operations);
   }
 
   /// A check that fails is never a silent answer: an impossible residual tolerance makes the
