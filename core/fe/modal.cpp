@@ -45,6 +45,9 @@ class AddSeconds {
   std::chrono::steady_clock::time_point m_start;
 };
 
+/// From this many dofs on, the shift-invert factorisation is ordered by METIS without trying AMD.
+constexpr Eigen::Index kMetisDirectly = 100000;
+
 /// CHOLMOD's supernodal Cholesky factorisation, and the elimination order it chose (which the
 /// Sturm count's LDL^T factorisation of a matrix of the same pattern reuses).
 class CholeskyFactor : public Eigen::CholmodSupernodalLLT<SpMat, Eigen::Lower> {
@@ -73,6 +76,15 @@ class ShiftInvertOp {
     ++m_factorisations;
     m_llt = std::make_unique<Factor>();
     m_llt->cholmod().print = 0;  // a failure is reported by the caller (ok()), not printed on stdout
+    if (m_K.rows() >= kMetisDirectly) {
+      // CHOLMOD's default analyses with AMD first and with METIS only when AMD's fill is poor,
+      // which it always is for a large solid mesh: METIS at once spares AMD's analysis
+      // (0.7 of 3.6 s on the 102 387-node deck, the same factor)
+      cholmod_common& c = m_llt->cholmod();
+      c.nmethods = 1;
+      c.method[0].ordering = CHOLMOD_METIS;
+      c.postorder = 1;
+    }
     m_llt->compute(SpMat(m_K - sigma * m_M));
     m_ok = m_llt->info() == Eigen::Success;
     if (m_ok) m_order = m_llt->order();
@@ -307,11 +319,35 @@ struct Residual {
   double value = 0.0, roundoff = 0.0;
 };
 
-Residual modeResidual(const SpMat& K, const SpMat& absK, const SpMat& M, const Eigen::VectorXd& x, double lambda) {
-  const Eigen::VectorXd Kx = K * x, Mx = M * x;
-  const double scale = std::max({Kx.norm(), std::abs(lambda) * Mx.norm(), 1e-300});
-  const Eigen::VectorXd absKx = absK * x.cwiseAbs();
-  return {(Kx - lambda * Mx).norm() / scale, std::numeric_limits<double>::epsilon() * absKx.norm() / scale};
+/// The residuals of the modes in the columns of X (eigenvalues lambda). The products with K, |K|
+/// and M are made for blocks of modes in one pass over each matrix, through row-major copies
+/// (each entry of K then updates a contiguous row): a pass per mode and matrix read the 24e6
+/// entries of K 80 times for the 102 387-node deck.
+std::vector<Residual> modeResiduals(const SpMat& K, const SpMat& M, const Eigen::MatrixXd& X, const Eigen::VectorXd& lambda) {
+  constexpr int kBlock = 8;  // modes per pass, a fixed size: each row update is one vector operation
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, kBlock, Eigen::RowMajor>;
+  std::vector<Residual> out(static_cast<std::size_t>(X.cols()));
+  const Eigen::Index n = X.rows();
+  for (Eigen::Index first = 0; first < X.cols(); first += kBlock) {
+    const Eigen::Index c = std::min<Eigen::Index>(kBlock, X.cols() - first);
+    RowMajor x = RowMajor::Zero(n, kBlock);  // the columns past the last mode stay zero
+    x.leftCols(c) = X.middleCols(first, c);
+    const RowMajor absX = x.cwiseAbs();
+    RowMajor Kx = RowMajor::Zero(n, kBlock), absKx = RowMajor::Zero(n, kBlock);
+    for (Eigen::Index j = 0; j < K.outerSize(); ++j)
+      for (SpMat::InnerIterator it(K, j); it; ++it) {
+        Kx.row(it.row()) += it.value() * x.row(j);
+        absKx.row(it.row()) += std::abs(it.value()) * absX.row(j);
+      }
+    const RowMajor Mx = M * x;
+    for (Eigen::Index k = 0; k < c; ++k) {
+      const double l = lambda(first + k);
+      const double scale = std::max({Kx.col(k).norm(), std::abs(l) * Mx.col(k).norm(), 1e-300});
+      out[std::size_t(first + k)] = {(Kx.col(k) - l * Mx.col(k)).norm() / scale,
+                                     std::numeric_limits<double>::epsilon() * absKx.col(k).norm() / scale};
+    }
+  }
+  return out;
 }
 
 std::string hz(double lambda) {
@@ -434,9 +470,11 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     std::ostringstream bad;
     int badCount = 0;
     out.residuals.assign(values.size(), 0.0);
-    const SpMat absK = K.cwiseAbs();
+    const int checked = std::max(0, keep - firstComputed);
+    const std::vector<Residual> residuals =
+        modeResiduals(K, M, vectors.middleCols(firstComputed, checked), values.segment(firstComputed, checked));
     for (int j = firstComputed; j < keep; ++j) {
-      const Residual r = modeResidual(K, absK, M, vectors.col(j), values(j));
+      const Residual& r = residuals[std::size_t(j - firstComputed)];
       out.residuals[j] = r.value;
       const bool rigidLike = std::abs(values(j)) < 1e-6 * std::abs(sigma);
       // the tolerance, or a few times what rounding alone leaves when that is more
