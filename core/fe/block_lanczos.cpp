@@ -36,16 +36,14 @@ bool mOrthonormaliseBlock(Eigen::MatrixXd& W, Eigen::MatrixXd& MW) {
   return true;
 }
 
-/// M X for a block X of a few columns. Through row-major copies: each entry of M then updates a
-/// contiguous row of the result, instead of one entry per column of X in a separate pass over M.
-Eigen::MatrixXd timesBlock(const SpMat& M, const Eigen::MatrixXd& X) {
+}  // namespace
+
+Eigen::MatrixXd timesBlock(const SpMat& A, const Eigen::MatrixXd& X) {
   using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const RowMajor rows = X;
-  const RowMajor product = M * rows;
+  const RowMajor product = A * rows;
   return product;
 }
-
-}  // namespace
 
 BlockLanczosResult blockLanczos(const BlockSolve& solve, const SpMat& M, int wanted, const BlockLanczosOptions& options,
                                 const Eigen::MatrixXd* deflated) {

@@ -115,7 +115,7 @@ class ShiftInvertOp {
   /// Rigid fields to deflate (M-orthonormal columns); nullptr for none.
   void deflate(const Eigen::MatrixXd* R) {
     m_R = R;
-    if (R) m_MR = m_M * *R;
+    if (R) m_MR = timesBlock(m_M, *R);
   }
   bool ok() const { return m_ok; }
   long solves() const { return m_solves; }
@@ -136,17 +136,25 @@ class ShiftInvertOp {
   mutable long m_solves = 0;
 };
 
-/// M-orthonormalises the columns of X in place (modified Gram-Schmidt, twice for stability).
+/// M-orthonormalises the columns of X in place (modified Gram-Schmidt, twice for stability). M X
+/// is formed once per pass and updated with the columns (X's updates are linear), not formed
+/// again for each pair of columns. A dependent column becomes zero.
 void mOrthonormalise(Eigen::MatrixXd& X, const SpMat& M) {
-  for (int pass = 0; pass < 2; ++pass)
+  for (int pass = 0; pass < 2; ++pass) {
+    Eigen::MatrixXd MX = timesBlock(M, X);
     for (int j = 0; j < X.cols(); ++j) {
       for (int i = 0; i < j; ++i) {
-        const Eigen::VectorXd Mi = M * X.col(i);
-        X.col(j) -= Mi.dot(X.col(j)) * X.col(i);
+        const double c = MX.col(i).dot(X.col(j));
+        X.col(j) -= c * X.col(i);
+        MX.col(j) -= c * MX.col(i);
       }
-      const double n = std::sqrt(X.col(j).dot(M * X.col(j)));
-      if (n > 0) X.col(j) /= n;
+      const double n = std::sqrt(std::max(0.0, X.col(j).dot(MX.col(j))));
+      if (n > 0) {
+        X.col(j) /= n;
+        MX.col(j) /= n;
+      }
     }
+  }
 }
 
 }  // namespace
@@ -177,7 +185,7 @@ std::vector<DofPlace> nodeMajorPlaces(std::size_t nodes) {
 MassProperties massProperties(const std::vector<Eigen::Vector3d>& coords, const SpMat& M) {
   MassProperties p;
   const Eigen::MatrixXd R = rigidFields(coords, nodeMajorPlaces(coords.size()), Eigen::Vector3d::Zero());
-  const Eigen::MatrixXd P = R.transpose() * (M * R);  // [m I, -m c~; m c~, J_origin]
+  const Eigen::MatrixXd P = R.transpose() * timesBlock(M, R);  // [m I, -m c~; m c~, J_origin]
   p.mass = P.topLeftCorner<3, 3>().trace() / 3;
   if (p.mass <= 0) return p;
   // translational-rotational coupling block is m c~ (rotation a moves mass along e_a x c)
@@ -228,7 +236,7 @@ Eigen::MatrixXd rigidBodyModesOfParts(const std::vector<Eigen::Vector3d>& coords
   const auto n = static_cast<Eigen::Index>(places.size());
   if (parts <= 1) {  // translations and rotations about the centre of mass, in that order
     Eigen::MatrixXd R0 = rigidFields(coords, places, Eigen::Vector3d::Zero());
-    const Eigen::MatrixXd P = R0.transpose() * (M * R0);
+    const Eigen::MatrixXd P = R0.transpose() * timesBlock(M, R0);
     const double mass = P.topLeftCorner<3, 3>().trace() / 3;
     const Eigen::Matrix3d C = P.block<3, 3>(3, 0);
     const Eigen::Vector3d centre = mass > 0 ? Eigen::Vector3d(Eigen::Vector3d(C(2, 1), C(0, 2), C(1, 0)) / mass)
@@ -252,7 +260,7 @@ Eigen::MatrixXd rigidBodyModesOfParts(const std::vector<Eigen::Vector3d>& coords
     const Eigen::Vector3d c = centre[p] / count[p];
     for (int a = 0; a < 3; ++a) F(i, 3 + a) -= Eigen::Vector3d::Unit(a).cross(c)(places[std::size_t(i)].component);
   }
-  const Eigen::MatrixXd MF = M * F;
+  const Eigen::MatrixXd MF = timesBlock(M, F);
   std::vector<Eigen::Matrix<double, 6, 6>> gram(static_cast<std::size_t>(parts), Eigen::Matrix<double, 6, 6>::Zero());
   for (Eigen::Index r = 0; r < n; ++r) gram[std::size_t(part[std::size_t(r)])] += F.row(r).transpose() * MF.row(r);
   // per part: an M-orthonormal basis of its fields, F_p V / sqrt(lambda), without the directions
@@ -437,7 +445,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
   const int maxNev = static_cast<int>(n) - 1 - static_cast<int>(R.cols());
   if (deflate) {
     // the rigid fields must be zero-energy; otherwise the body is supported or K is wrong
-    const double energy = (K * R).norm() / std::max(K.norm() * R.norm(), 1e-300);
+    const double energy = timesBlock(K, R).norm() / std::max(K.norm() * R.norm(), 1e-300);
     if (energy > 1e-8) {
       std::ostringstream ratio;
       ratio.precision(3);
@@ -714,8 +722,9 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
   }
   // M-normalise with the physical M (Spectra returns B-normalised vectors; make it exact)
   out.max_residual = 0;
+  const Eigen::MatrixXd M0modes = timesBlock(M0, out.modes);
   for (int j = 0; j < keep; ++j) {
-    out.modes.col(j) /= std::sqrt(out.modes.col(j).dot(M0 * out.modes.col(j)));
+    out.modes.col(j) /= std::sqrt(out.modes.col(j).dot(M0modes.col(j)));
     if (!out.rigid[j]) out.max_residual = std::max(out.max_residual, out.residuals[j]);
   }
   out.shift = sigma * lambdaScale;
