@@ -1,5 +1,7 @@
 #include "core/fe/block_lanczos.h"
 
+#include "core/fe/sparse_block.h"
+
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
@@ -37,13 +39,6 @@ bool mOrthonormaliseBlock(Eigen::MatrixXd& W, Eigen::MatrixXd& MW) {
 }
 
 }  // namespace
-
-Eigen::MatrixXd timesBlock(const SpMat& A, const Eigen::MatrixXd& X) {
-  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const RowMajor rows = X;
-  const RowMajor product = A * rows;
-  return product;
-}
 
 BlockLanczosResult blockLanczos(const BlockSolve& solve, const SpMat& M, int wanted, const BlockLanczosOptions& options,
                                 const Eigen::MatrixXd* deflated) {

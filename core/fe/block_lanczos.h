@@ -46,11 +46,6 @@ struct BlockLanczosResult {
 /// in is M times the basis block, which the iteration has at hand).
 using BlockSolve = std::function<void(const Eigen::MatrixXd& in, Eigen::MatrixXd& out)>;
 
-/// A X for a block X of several columns, through row-major copies: each entry of A then updates
-/// a contiguous row of the result, where Eigen's product with a column-major block makes one
-/// pass over A per column.
-Eigen::MatrixXd timesBlock(const Eigen::SparseMatrix<double>& A, const Eigen::MatrixXd& X);
-
 /// The `wanted` largest eigenvalues of A = S^-1 M (S symmetric, M symmetric positive
 /// semidefinite) and their vectors. `deflated` (optional, M-orthonormal columns) is a subspace A
 /// annihilates or keeps out; the basis is kept M-orthogonal to it.

@@ -2,9 +2,10 @@
 
 #include "core/fe/blas_threads.h"
 #include "core/fe/block_lanczos.h"
+#include "core/fe/cholesky_factor.h"
 #include "core/fe/inertia.h"
+#include "core/fe/sparse_block.h"
 
-#include <Eigen/CholmodSupport>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SparseCholesky>
 #include <Spectra/MatOp/SparseSymMatProd.h>
@@ -45,21 +46,6 @@ class AddSeconds {
   std::chrono::steady_clock::time_point m_start;
 };
 
-/// From this many dofs on, the shift-invert factorisation is ordered by METIS without trying AMD.
-constexpr Eigen::Index kMetisDirectly = 100000;
-
-/// CHOLMOD's supernodal Cholesky factorisation, and the elimination order it chose (which the
-/// Sturm count's LDL^T factorisation of a matrix of the same pattern reuses).
-class CholeskyFactor : public Eigen::CholmodSupernodalLLT<SpMat, Eigen::Lower> {
- public:
-  std::vector<int> order() const {
-    const cholmod_factor* L = this->m_cholmodFactor;
-    if (!L || !L->Perm) return {};
-    const auto* perm = static_cast<const int*>(L->Perm);
-    return std::vector<int>(perm, perm + L->n);
-  }
-};
-
 /// (K - sigma M)^{-1} x through CHOLMOD; K - sigma M is SPD for sigma < 0.
 class ShiftInvertOp {
  public:
@@ -74,17 +60,7 @@ class ShiftInvertOp {
     const AddSeconds timed(m_factorSeconds);
     m_sigma = sigma;
     ++m_factorisations;
-    m_llt = std::make_unique<Factor>();
-    m_llt->cholmod().print = 0;  // a failure is reported by the caller (ok()), not printed on stdout
-    if (m_K.rows() >= kMetisDirectly) {
-      // CHOLMOD's default analyses with AMD first and with METIS only when AMD's fill is poor,
-      // which it always is for a large solid mesh: METIS at once spares AMD's analysis
-      // (0.7 of 3.6 s on the 102 387-node deck, the same factor)
-      cholmod_common& c = m_llt->cholmod();
-      c.nmethods = 1;
-      c.method[0].ordering = CHOLMOD_METIS;
-      c.postorder = 1;
-    }
+    m_llt = std::make_unique<Factor>(m_K.rows());
     m_llt->compute(SpMat(m_K - sigma * m_M));
     m_ok = m_llt->info() == Eigen::Success;
     if (m_ok) m_order = m_llt->order();
@@ -104,10 +80,11 @@ class ShiftInvertOp {
     if (m_R) out -= *m_R * (m_MR.transpose() * out);
     ++m_solves;
   }
-  /// The same for the columns of a block: one solve with several right-hand sides (level-3
-  /// kernels, so on every core).
+  /// The same for the columns of a block: one solve with several right-hand sides. On the
+  /// Lanczos's one BLAS thread: with 4 right-hand sides a second thread gained nothing (wall
+  /// 1.02 ± 0.05 of two threads' on the 53 369-node deck) and spun between the solves (CPU
+  /// 0.82 of two threads').
   void solveBlock(const Eigen::MatrixXd& in, Eigen::MatrixXd& out) const {
-    const ScopedBlasThreads everyCore(blasThreadsAvailable());
     out = m_llt->solve(in);
     if (m_R) out -= *m_R * (m_MR.transpose() * out);
     m_solves += in.cols();

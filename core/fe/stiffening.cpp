@@ -1,6 +1,8 @@
 #include "core/fe/stiffening.h"
 
-#include <Eigen/CholmodSupport>
+#include "core/fe/cholesky_factor.h"
+#include "core/fe/sparse_block.h"
+
 #include <Eigen/Dense>
 
 #include <algorithm>
@@ -121,12 +123,12 @@ bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat
   for (Eigen::Index k = 0; k < n; ++k)
     rigid.middleRows<3>(3 * k) << Eigen::Matrix3d::Identity(), -skew3(coords[static_cast<std::size_t>(k)]);
   Eigen::MatrixXd F(N, L);
-  F.leftCols(kInertiaLoadCases) = -(M * field);
+  F.leftCols(kInertiaLoadCases) = -timesBlock(M, field);
   for (std::size_t i = 0; i < interfaces.size(); ++i)
     F.middleCols(interfaceLoadCase(static_cast<int>(i), 0), 6) = interfaceLoads(coords, interfaces[i]);
 
   // inertia relief: every load balanced by the rigid-body acceleration it causes
-  const Eigen::MatrixXd Mrigid = M * rigid;
+  const Eigen::MatrixXd Mrigid = timesBlock(M, rigid);
   const Eigen::Matrix<double, 6, 6> rigidMass = rigid.transpose() * Mrigid;
   Eigen::LDLT<Eigen::Matrix<double, 6, 6>> rigidMassLdlt(rigidMass);
   if (rigidMassLdlt.info() != Eigen::Success || rigidMass.trace() <= 0.0) {
@@ -213,8 +215,7 @@ bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat
   const Eigen::Index nf = static_cast<Eigen::Index>(dofs.size());
   SpMat Kf(nf, nf);
   Kf.setFromTriplets(t.begin(), t.end());
-  Eigen::CholmodSupernodalLLT<SpMat, Eigen::Lower> llt;
-  llt.cholmod().print = 0;  // its failure is reported below, not printed on stdout
+  CholeskyFactor llt(nf);
   llt.compute(Kf);
   if (llt.info() != Eigen::Success) {
     error = "the stiffness on a statically determinate support is singular: the mesh is not one connected piece";
