@@ -202,19 +202,23 @@ bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat
       index[static_cast<std::size_t>(q)] = static_cast<int>(dofs.size());
       dofs.push_back(q);
     }
-  std::vector<Eigen::Triplet<double>> t;
-  t.reserve(static_cast<std::size_t>(Ks.nonZeros()));
-  for (int j = 0; j < Ks.outerSize(); ++j) {
-    const int cj = index[static_cast<std::size_t>(j)];
-    if (cj < 0) continue;
-    for (SpMat::InnerIterator it(Ks, j); it; ++it) {
-      const int ri = index[static_cast<std::size_t>(it.row())];
-      if (ri >= cj) t.emplace_back(ri, cj, it.value());
-    }
-  }
+  // its lower triangle, inserted into columns reserved to their sizes (no triplets to sort: 12e6
+  // entries for the 53 369-node deck)
   const Eigen::Index nf = static_cast<Eigen::Index>(dofs.size());
+  const auto eachEntry = [&](auto&& use) {
+    for (int j = 0; j < Ks.outerSize(); ++j) {
+      const int cj = index[static_cast<std::size_t>(j)];
+      if (cj < 0) continue;
+      for (SpMat::InnerIterator it(Ks, j); it; ++it)
+        if (const int ri = index[static_cast<std::size_t>(it.row())]; ri >= cj) use(ri, cj, it.value());
+    }
+  };
+  Eigen::VectorXi columnSizes = Eigen::VectorXi::Zero(nf);
+  eachEntry([&](int, int c, double) { ++columnSizes[c]; });
   SpMat Kf(nf, nf);
-  Kf.setFromTriplets(t.begin(), t.end());
+  Kf.reserve(columnSizes);
+  eachEntry([&](int r, int c, double v) { Kf.insert(r, c) = v; });
+  Kf.makeCompressed();
   CholeskyFactor llt(nf);
   llt.compute(Kf);
   if (llt.info() != Eigen::Success) {
