@@ -46,7 +46,7 @@ struct ModalResult {
   double shift = 0.0;
   long iterations = 0;           ///< Lanczos restarts
   long operations = 0;           ///< factorised solves (one per right-hand side)
-  long block_solves = 0;         ///< of them, solves of a block of right-hand sides at once
+  long block_solves = 0;         ///< calls that solved a block of right-hand sides at once
   int factorisations = 0;        ///< factorisations of K - sigma M for the Lanczos iteration
   double max_residual = 0.0;     ///< max residual (see the file comment) over elastic modes
   std::vector<double> residuals;  ///< per mode (0 for exact rigid modes)
