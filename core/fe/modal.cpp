@@ -302,6 +302,7 @@ int sturmCount(const SpMat& K, const SpMat& M, double s, const std::vector<int>&
 /// cannot be computed below about eps |K| |x| / |K x| however exact the mode is.
 struct Residual {
   double value = 0.0, roundoff = 0.0;
+  double mass = 0.0;  ///< x^T M x, for the normalisation: M x is at hand here
 };
 
 /// The residuals of the modes in the columns of X (eigenvalues lambda). The products with K, |K|
@@ -329,7 +330,8 @@ std::vector<Residual> modeResiduals(const SpMat& K, const SpMat& M, const Eigen:
       const double l = lambda(first + k);
       const double scale = std::max({Kx.col(k).norm(), std::abs(l) * Mx.col(k).norm(), 1e-300});
       out[std::size_t(first + k)] = {(Kx.col(k) - l * Mx.col(k)).norm() / scale,
-                                     std::numeric_limits<double>::epsilon() * absKx.col(k).norm() / scale};
+                                     std::numeric_limits<double>::epsilon() * absKx.col(k).norm() / scale,
+                                     x.col(k).dot(Mx.col(k))};
     }
   }
   return out;
@@ -371,17 +373,19 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
       return false;
     }
   }
-  // unit-free: K and M scaled to unit diagonal means, eigenvalues scaled back at the end
   const double sK = meanPositiveDiagonal(K0), sM = meanPositiveDiagonal(M0);
   if (!(sK > 0) || !(sM > 0)) {
     diag.error("modes", sK > 0 ? "the mass matrix has no positive diagonal entry" : "the stiffness matrix has no positive diagonal entry");
     return false;
   }
-  const SpMat K = K0 / sK, M = M0 / sM;
-  const double lambdaScale = sK / sM;
+  // K and M in their own units: every threshold below is relative, and scaled copies would hold
+  // two more matrices through the factorisation, the peak of the memory (0.39 GB at 100 000 nodes)
+  const SpMat& K = K0;
+  const SpMat& M = M0;
+  const double lambdaScale = sK / sM;  ///< the eigenvalues' unit: ratio of mean diagonals
   // automatic shift: a fraction of the largest diagonal ratio keeps K - sigma M well conditioned
   // (cond ~ lambda_max / |sigma|) while staying near the low end of the spectrum
-  double sigma = opt.shift / lambdaScale;
+  double sigma = opt.shift;
   if (sigma == 0) {
     double ratioMax = 0;
     const Eigen::VectorXd kd = K.diagonal(), md = M.diagonal();
@@ -432,11 +436,12 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
       return false;
     }
   }
-  const double lamMax = opt.max_frequency_hz > 0 ? std::pow(2 * std::numbers::pi * opt.max_frequency_hz, 2) / lambdaScale
+  const double lamMax = opt.max_frequency_hz > 0 ? std::pow(2 * std::numbers::pi * opt.max_frequency_hz, 2)
                                                  : 0.0;
 
   Eigen::VectorXd values;  // ascending
   Eigen::MatrixXd vectors;
+  std::vector<double> modalMass;  // x^T M x of each computed mode, from the residual check
   int keep = 0;
   // modes returned out of the computed ones: all below the frequency limit (and the rigid
   // ones), or the number asked for
@@ -455,17 +460,19 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     std::ostringstream bad;
     int badCount = 0;
     out.residuals.assign(values.size(), 0.0);
+    modalMass.assign(values.size(), 1.0);  // exact rigid fields are M-orthonormal
     const int checked = std::max(0, keep - firstComputed);
     const std::vector<Residual> residuals =
         modeResiduals(K, M, vectors.middleCols(firstComputed, checked), values.segment(firstComputed, checked));
     for (int j = firstComputed; j < keep; ++j) {
       const Residual& r = residuals[std::size_t(j - firstComputed)];
       out.residuals[j] = r.value;
+      modalMass[std::size_t(j)] = r.mass;
       const bool rigidLike = std::abs(values(j)) < 1e-6 * std::abs(sigma);
       // the tolerance, or a few times what rounding alone leaves when that is more
       const double tolerance = std::max(opt.residual_tolerance, opt.roundoff_factor * r.roundoff);
       if (!rigidLike && r.value > tolerance && badCount++ < 5)
-        bad << (badCount > 1 ? ", " : "") << "mode " << j + 1 << " (" << hz(values(j) * lambdaScale) << ", residual "
+        bad << (badCount > 1 ? ", " : "") << "mode " << j + 1 << " (" << hz(values(j)) << ", residual "
             << r.value << ")";
     }
     named = bad.str();
@@ -502,7 +509,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
       return false;
     }
     // every eigenvalue is known: the count below a shift above the kept ones is exact
-    out.sturm_shift = (keep < total ? 0.5 * (values(keep - 1) + values(keep)) : 2 * values(keep - 1) + 1) * lambdaScale;
+    out.sturm_shift = (keep < total ? 0.5 * (values(keep - 1) + values(keep)) : 2 * values(keep - 1) + lambdaScale);
     out.sturm_count = keep;
   } else {
     const ScopedBlasThreads oneThread(1);  // the Lanczos solves; factorisations take every core
@@ -518,7 +525,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     // modes with the same shift and factor
     int moves = 0;
     const auto factorisationFailed = [&](double shift) {
-      diag.error("modes", "Cholesky factorisation of K - sigma M failed (sigma = " + std::to_string(shift * lambdaScale) +
+      diag.error("modes", "Cholesky factorisation of K - sigma M failed (sigma = " + std::to_string(shift) +
                               "); is the mass matrix positive definite and the stiffness symmetric?");
       return false;
     };
@@ -623,7 +630,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
         const AddSeconds timed(out.seconds.sturm);
         count = sturmCount(K, M, s, op.order(), countError);
       }
-      out.sturm_shift = s * lambdaScale;
+      out.sturm_shift = s;
       out.sturm_count = count;
       if (badCount == 0 && below > 0 && count == below) {
         failure.clear();
@@ -639,7 +646,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
         why << (badCount ? "; " : "") << "the Sturm count's factorisation of K - s M failed (" << countError << ")";
         nev = std::min(maxNev, nev + 4);
       } else if (count != below) {
-        why << (badCount ? "; " : "") << "the Sturm count finds " << count << " eigenvalues below " << hz(s * lambdaScale)
+        why << (badCount ? "; " : "") << "the Sturm count finds " << count << " eigenvalues below " << hz(s)
             << " but the Lanczos iteration returned " << below;
         if (count > below) why << ": " << count - below << " mode(s) missing";
         nev = std::min(maxNev, nev + std::max(4, count - below + 1));
@@ -661,11 +668,11 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     out.seconds.factorise = op.factorSeconds();
     out.factorisations = op.factorisations();
   }
-  out.eigenvalues = values.head(keep) * lambdaScale;
+  out.eigenvalues = values.head(keep);
   out.modes = vectors.leftCols(keep);
   out.residuals.resize(keep);
   // rigid modes: eigenvalues far below the first elastic one
-  const double scale = std::abs(sigma) * lambdaScale;
+  const double scale = std::abs(sigma);
   out.rigid.assign(keep, false);
   out.rigid_count = 0;
   for (int j = 0; j < keep; ++j)
@@ -695,16 +702,17 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
         out.modes.col(j) = Rx.col(r++);
         out.eigenvalues(j) = 0.0;
         out.residuals[j] = 0.0;
+        modalMass[std::size_t(j)] = 1.0;
       }
   }
-  // M-normalise with the physical M (Spectra returns B-normalised vectors; make it exact)
+  // M-normalised to the last bit (the iterations' vectors are to their orthogonalisation's
+  // accuracy), with x^T M x from the residual check rather than another product with M
   out.max_residual = 0;
-  const Eigen::MatrixXd M0modes = timesBlock(M0, out.modes);
   for (int j = 0; j < keep; ++j) {
-    out.modes.col(j) /= std::sqrt(out.modes.col(j).dot(M0modes.col(j)));
+    out.modes.col(j) /= std::sqrt(modalMass[std::size_t(j)]);
     if (!out.rigid[j]) out.max_residual = std::max(out.max_residual, out.residuals[j]);
   }
-  out.shift = sigma * lambdaScale;
+  out.shift = sigma;
   return true;
 }
 

@@ -45,6 +45,10 @@ class Integrator {
   /// Multipliers of all System::nc() rows at time() (M v_dot + G^T lambda = f there); nullptr
   /// when the integrator has none to give (the monitor then solves for them).
   virtual const VecX* currentMultipliers() const { return nullptr; }
+  /// Multipliers of the scheme's own equations at time() when they are not the exact ones but
+  /// differ from them by a bias that is smooth in time (generalized-alpha: O(h)); the monitor
+  /// then solves for the exact ones only now and then and corrects these in between.
+  virtual const VecX* schemeMultipliers() const { return nullptr; }
 
   /// Puts a state onto its constraints (positions, then velocities) and solves for its
   /// accelerations and multipliers (false with a message when it cannot), for an integrator that

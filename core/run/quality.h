@@ -55,6 +55,11 @@ struct RunQuality {
   std::string energy_note;     ///< why the balance is not known, or not checked
   double energy_initial = 0.0, energy_final = 0.0;  ///< [J]
   double work_drivers = 0.0;   ///< [J] of rheonomic constraints (drivers): lambda . Phi_t
+  /// Accepted steps at which the drivers' multipliers were solved for exactly; at the others
+  /// the integrator's biased ones were corrected (QualityMonitor), with this estimated bound
+  /// on the error that put into work_drivers [J].
+  long drivers_exact_steps = 0;
+  double work_drivers_error = 0.0;
   double work_dampers = 0.0;   ///< [J] of dampers and structural damping (<= 0)
   double work_loads = 0.0;     ///< [J] of applied loads
   double work_stiffening = 0.0;  ///< [J] of flexible bodies' geometric stiffening (either sign)

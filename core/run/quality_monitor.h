@@ -17,16 +17,23 @@ class QualityMonitor {
   /// The consistent initial state. active: rows in force (nullptr: all).
   void start(const State& s, const std::vector<char>* active);
   /// The state at the end of an accepted step from tPrev to s.t, with the integrator's
-  /// multipliers there (nullptr: the monitor solves for them when the drivers' power needs them).
-  void step(const State& s, double tPrev, const std::vector<char>* active, const VecX* lambda);
+  /// multipliers there (nullptr: the monitor solves for them when the drivers' power needs them),
+  /// or its scheme's biased ones (Integrator::schemeMultipliers), which the monitor corrects.
+  void step(const State& s, double tPrev, const std::vector<char>* active, const VecX* lambda,
+            const VecX* schemeLambda = nullptr);
   /// Adds the integrator's counts, evaluates the checks (completed: the run reached t_end) and
   /// returns the result.
   RunQuality finish(long steps, long rejected, bool completed) const;
 
  private:
   struct Point;
-  bool evaluate(const State& s, const std::vector<char>* active, const VecX* lambda, Point& p);
+  bool evaluate(const State& s, double h, const std::vector<char>* active, const VecX* lambda,
+                const VecX* schemeLambda, Point& p);
   bool multipliers(const std::vector<char>& active);
+  double driversPower(const VecX& lambda, const std::vector<char>& active) const;
+  /// The drivers' power from the scheme's multipliers, corrected (false: the exact multipliers
+  /// could not be computed).
+  bool correctedDriversPower(double h, const std::vector<char>& active, const VecX& schemeLambda, double& power);
   const System& m_sys;
   SolverSpec m_spec;
   double m_L;

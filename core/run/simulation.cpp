@@ -455,7 +455,8 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       if (options.steps) options.steps->fetch_add(1, std::memory_order_relaxed);
       const double tNow = integ->time();
       integ->currentState(st);
-      monitor->step(st, integ->previousTime(), integ->activeRows(), integ->currentMultipliers());
+      monitor->step(st, integ->previousTime(), integ->activeRows(), integ->currentMultipliers(),
+                    integ->schemeMultipliers());
       while (k <= kLast && outTime(k) <= tNow * (1 + 1e-13) + 1e-15) {
         integ->interpolate(outTime(k), st);
         if (!emit(st)) return finish(false, "output at t=" + std::to_string(outTime(k)) + " failed");
