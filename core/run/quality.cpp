@@ -63,6 +63,7 @@ std::vector<std::string> RunQuality::lines() const {
 struct QualityMonitor::Point {
   double t = 0;
   double T = 0, V = 0;
+  double gravity = 0;  ///< the part of V that is gravity's [J]
   double drivers = 0, dampers = 0, loads = 0, stiffening = 0;  ///< powers [W]
   double E() const { return T + V; }
 };
@@ -86,6 +87,11 @@ struct QualityMonitor::Impl {
   std::string note;
   double Tmax = 0, Vmin = std::numeric_limits<double>::infinity(), Vmax = -Vmin;
   double Wdrivers = 0, Wdampers = 0, Wloads = 0, Wstiffening = 0, Wabs = 0, err = 0;
+  // what was put into the model from outside, for the runaway check: range of the gravity
+  // potential, work of drivers, loads and dampers either way
+  double Gmin = std::numeric_limits<double>::infinity(), Gmax = -Gmin, WabsOutside = 0;
+  std::vector<double> stiffeningPower, stiffeningWork;  ///< per block: now [W], so far [J]
+  std::string stop;  ///< why the run should stop now (a runaway); empty while it may go on
   // steps
   struct StepSizes {
     long halvings = 0;
@@ -161,8 +167,11 @@ bool QualityMonitor::evaluate(const State& s, double h, const std::vector<char>*
       I.vmax = std::max({I.vmax, K.rdot.lpNorm<Eigen::Infinity>(), m_L * K.omega.lpNorm<Eigen::Infinity>()});
     }
   p.T = m_sys.kineticEnergy(I.kin);
-  p.V = m_sys.potentialEnergy(I.kin);
+  const System::PotentialParts V = m_sys.potentialParts(I.kin);
+  p.V = V.gravity + V.spring + V.strain;
+  p.gravity = V.gravity;
   if (!I.known) return true;
+  I.stiffeningPower.assign(static_cast<size_t>(m_sys.nblocks()), 0.0);
   // powers of what the energies do not hold: damping of the formulations, force elements, drivers
   for (int b = 0; b < m_sys.nblocks() && I.known; ++b) {
     const Formulation& f = *m_sys.block(b).formulation;
@@ -173,6 +182,7 @@ bool QualityMonitor::evaluate(const State& s, double h, const std::vector<char>*
     }
     p.dampers += P;
     p.stiffening += S;
+    I.stiffeningPower[static_cast<size_t>(b)] = S;
   }
   for (const auto& e : m_sys.forces()) {
     if (!I.known) break;
@@ -298,6 +308,8 @@ void QualityMonitor::start(const State& s, const std::vector<char>* active) {
   I.started = true;
   I.Tmax = p.T;
   I.Vmin = I.Vmax = p.V;
+  I.Gmin = I.Gmax = p.gravity;
+  I.stiffeningWork.assign(I.stiffeningPower.size(), 0.0);
 }
 
 void QualityMonitor::step(const State& s, double tPrev, const std::vector<char>* active, const VecX* lambda,
@@ -314,6 +326,8 @@ void QualityMonitor::step(const State& s, double tPrev, const std::vector<char>*
   I.Tmax = std::max(I.Tmax, p.T);
   I.Vmin = std::min(I.Vmin, p.V);
   I.Vmax = std::max(I.Vmax, p.V);
+  I.Gmin = std::min(I.Gmin, p.gravity);
+  I.Gmax = std::max(I.Gmax, p.gravity);
   if (I.known) {
     // trapezoid over the step
     const double dt = p.t - I.prev.t;
@@ -326,9 +340,43 @@ void QualityMonitor::step(const State& s, double tPrev, const std::vector<char>*
                std::abs(I.prev.loads) + std::abs(p.loads) + std::abs(I.prev.stiffening) + std::abs(p.stiffening)) *
               dt;
     I.err = std::max(I.err, std::abs(p.E() - I.first.E() - (I.Wdrivers + I.Wdampers + I.Wloads + I.Wstiffening)));
+    I.WabsOutside += 0.5 *
+                     (std::abs(I.prev.drivers) + std::abs(p.drivers) + std::abs(I.prev.dampers) + std::abs(p.dampers) +
+                      std::abs(I.prev.loads) + std::abs(p.loads)) *
+                     dt;
+    I.stiffeningWork.resize(I.stiffeningPower.size(), 0.0);
+    for (size_t b = 0; b < I.stiffeningWork.size(); ++b)  // rectangle rule: only for naming the body
+      I.stiffeningWork[b] += I.stiffeningPower[b] * dt;
+    checkRunaway(p);
   }
   I.prev = p;
 }
+
+void QualityMonitor::checkRunaway(const Point& p) {
+  // Geometric stiffening moves energy between a body's rigid motion and its deformation; it
+  // cannot supply more than was ever put into the model. When its work passes that many times
+  // over and the energy has grown by as much, the stiffened body is unstable (a runaway feeds
+  // itself, so it is compared with what came from outside: the initial energy, the range of
+  // the gravity potential, the work of drivers, loads and dampers either way). The run is
+  // stopped here with a warning instead of going on to overflow.
+  Impl& I = *m;
+  if (!I.stop.empty()) return;
+  const double outside = std::abs(I.first.E()) + (I.Gmax - I.Gmin) + I.WabsOutside;
+  const double grown = p.E() - I.first.E();
+  if (!(std::abs(I.Wstiffening) > quality::kStiffeningRunaway * outside && grown > quality::kStiffeningRunaway * outside))
+    return;
+  size_t worst = 0;
+  for (size_t b = 1; b < I.stiffeningWork.size(); ++b)
+    if (std::abs(I.stiffeningWork[b]) > std::abs(I.stiffeningWork[worst])) worst = b;
+  I.stop = "the energy grows without a cause: at t = " + num(p.t) + " s geometric stiffening has done " +
+           num(I.Wstiffening) + " J of work (most on '" + m_sys.block(static_cast<int>(worst)).name +
+           "'), more than " + num(quality::kStiffeningRunaway, 2) + " times all that was put into the model (" +
+           num(outside) + " J: initial energy, gravity, drivers, loads, dampers), and the energy has grown by " +
+           num(grown) + " J; the run was stopped there. The stiffened body is unstable: try its interface frame "
+           "instead of the mean axes, fewer modes, or geometric_stiffening false";
+}
+
+const std::string& QualityMonitor::stopReason() const { return m->stop; }
 
 RunQuality QualityMonitor::finish(long steps, long rejected, bool completed) const {
   const Impl& I = *m;
@@ -374,6 +422,7 @@ RunQuality QualityMonitor::finish(long steps, long rejected, bool completed) con
   }
 
   // the checks
+  if (!I.stop.empty()) q.warnings.push_back(I.stop);
   auto where = [&](int c) { return c >= 0 ? " in " + m_sys.constraints()[c]->label : std::string(); };
   if (q.position_residual > q.position_tolerance)
     q.warnings.push_back("position constraint residual " + num(q.position_residual) + where(I.posWorst) +

@@ -30,6 +30,11 @@ inline constexpr double kLoadedEnergyFraction = 1e-2;
 /// it with both integrators; generalized-alpha on a driven double pendulum at a step 50 times
 /// too large is off by 6e-3.
 inline constexpr double kDrivenEnergyFraction = 1e-3;
+/// A stiffened body runs away when the work of geometric stiffening, and the growth of the
+/// energy, pass this many times all the energy put into the model from outside (initial
+/// energy, range of the gravity potential, work of drivers, loads and dampers either way): the
+/// run stops there with a warning.
+inline constexpr double kStiffeningRunaway = 10.0;
 }  // namespace quality
 
 /// What a run measured of its own accuracy (RunSummary::quality).

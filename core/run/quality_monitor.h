@@ -21,6 +21,9 @@ class QualityMonitor {
   /// or its scheme's biased ones (Integrator::schemeMultipliers), which the monitor corrects.
   void step(const State& s, double tPrev, const std::vector<char>* active, const VecX* lambda,
             const VecX* schemeLambda = nullptr);
+  /// Why the run should stop now (a stiffened body's energy runs away, quality::
+  /// kStiffeningRunaway), which finish() also reports as a warning; empty while it may go on.
+  const std::string& stopReason() const;
   /// Adds the integrator's counts, evaluates the checks (completed: the run reached t_end) and
   /// returns the result.
   RunQuality finish(long steps, long rejected, bool completed) const;
@@ -30,6 +33,7 @@ class QualityMonitor {
   bool evaluate(const State& s, double h, const std::vector<char>* active, const VecX* lambda,
                 const VecX* schemeLambda, Point& p);
   bool multipliers(const std::vector<char>& active);
+  void checkRunaway(const Point& p);
   double driversPower(const VecX& lambda, const std::vector<char>& active) const;
   /// The drivers' power from the scheme's multipliers, corrected (false: the exact multipliers
   /// could not be computed).

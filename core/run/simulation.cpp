@@ -462,6 +462,15 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
         if (!emit(st)) return finish(false, "output at t=" + std::to_string(outTime(k)) + " failed");
         ++k;
       }
+      if (!monitor->stopReason().empty()) {  // a runaway: the results so far, with a warning
+        if (k == 0 || outTime(k - 1) < tNow * (1 - 1e-13)) {  // its last state, unless just written
+          integ->interpolate(tNow, st);
+          if (!emit(st)) return finish(false, "final output failed");
+        }
+        std::ostringstream why;
+        why << "stopped at t = " << tNow << " s: a stiffened body's energy runs away (the warning says more)";
+        return finish(true, why.str());
+      }
       if (options.progress && ++stepsSinceProgress >= 50) {
         options.progress(tNow, tEnd);
         stepsSinceProgress = 0;
