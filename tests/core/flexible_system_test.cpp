@@ -924,17 +924,26 @@ class FlexibleSystemTest : public QObject {
     QVERIFY(quiet.str().find("geometric stiffening") == std::string::npos);
   }
 
+  /// A stiffening validation model (tests/validation/stiffening) with its flexible body's frame
+  /// on the mean axes instead of its interface.
+  static bool loadOnMeanAxes(const char* file, ModelSpec& m) {
+    Diagnostics load;
+    if (!io::loadModelFile(std::string(FLEXIM_SOURCE_DIR "/tests/validation/stiffening/") + file, m, load)) {
+      qWarning("%s", load.str().c_str());
+      return false;
+    }
+    m.flexible_bodies[0].reference = ReferenceFrame::MeanAxis;
+    m.flexible_bodies[0].reference_interface.clear();
+    return true;
+  }
+
   /// A free-free body in the mean-axis frame, held at one interface, with stiffening: the soft
   /// pendulum of tests/validation/stiffening. The mean axes' rate about the bar's own axis is
   /// ill-determined (the deformation's angular momentum over a tiny moment); taken as the spin
   /// of the centrifugal load, it pumped energy into the modes and the run diverged at 0.5 s.
   void meanAxisStiffenedPendulumStaysBounded() {
     ModelSpec m;
-    Diagnostics load;
-    QVERIFY2(io::loadModelFile(FLEXIM_SOURCE_DIR "/tests/validation/stiffening/soft_pendulum.json", m, load),
-             load.str().c_str());
-    m.flexible_bodies[0].reference = ReferenceFrame::MeanAxis;
-    m.flexible_bodies[0].reference_interface.clear();
+    QVERIFY(loadOnMeanAxes("soft_pendulum.json", m));
     QVERIFY(m.flexible_bodies[0].geometric_stiffening);
     m.solver.t_end = 0.7;
     const auto run = simulate(m);
@@ -954,11 +963,7 @@ class FlexibleSystemTest : public QObject {
   /// CalculiX NLGEOM by app_nlgeom_stiffening).
   void stiffeningRunawayStopsWithAWarning() {
     ModelSpec m;
-    Diagnostics load;
-    QVERIFY2(io::loadModelFile(FLEXIM_SOURCE_DIR "/tests/validation/stiffening/spin_up_beam.json", m, load),
-             load.str().c_str());
-    m.flexible_bodies[0].reference = ReferenceFrame::MeanAxis;
-    m.flexible_bodies[0].reference_interface.clear();
+    QVERIFY(loadOnMeanAxes("spin_up_beam.json", m));
     m.solver.t_end = 7.0;
     const auto run = simulate(m);
     const RunSummary& sum = run->summary;
