@@ -361,7 +361,9 @@ void QualityMonitor::checkRunaway(const Point& p) {
   // stopped here with a warning instead of going on to overflow.
   Impl& I = *m;
   if (!I.stop.empty()) return;
-  const double outside = std::abs(I.first.E()) + (I.Gmax - I.Gmin) + I.WabsOutside;
+  // 1e-12 J: a model at rest with nothing acting on it has zero outside energy, and rounding of
+  // zero-sized works must not count as a runaway
+  const double outside = std::abs(I.first.E()) + (I.Gmax - I.Gmin) + I.WabsOutside + 1e-12;
   const double grown = p.E() - I.first.E();
   if (!(std::abs(I.Wstiffening) > quality::kStiffeningRunaway * outside && grown > quality::kStiffeningRunaway * outside))
     return;
