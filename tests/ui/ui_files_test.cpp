@@ -58,13 +58,22 @@ QByteArray bytesOf(const QString& path) {
 
 /// Answers the next modal file dialog by typing path into its file name and clicking its Save
 /// or Open button (looked for every 100 ms, for up to a minute); beforeAccept runs just before the click.
-void acceptWhenStillOpen(QPointer<QFileDialog> dialog, QPushButton* accept, int tries);
+void acceptWhenStillOpen(QPointer<QFileDialog> dialog, QPushButton* accept, const QString& path, int tries);
+
+/// The visible file dialog, if any: the active modal widget, or (on a loaded machine, where the
+/// dialog can be shown before it is the active modal widget) any visible top-level one.
+QFileDialog* visibleFileDialog() {
+  if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) return dialog;
+  for (QWidget* w : QApplication::topLevelWidgets())
+    if (auto* dialog = qobject_cast<QFileDialog*>(w); dialog && dialog->isVisible()) return dialog;
+  return nullptr;
+}
 
 // (on a loaded machine, a build beside the suite, the dialog has taken over 10 s to open or close)
 void answerFileDialog(QObject* context, const QString& path, bool* answered, std::function<void()> beforeAccept = {},
                       int tries = 600) {
   QTimer::singleShot(100, context, [context, path, answered, beforeAccept, tries] {
-    auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+    QFileDialog* dialog = visibleFileDialog();
     auto* name = dialog ? dialog->findChild<QLineEdit*>("fileNameEdit") : nullptr;
     if (!name || !dialog->isVisible()) {
       if (tries > 0) answerFileDialog(context, path, answered, beforeAccept, tries - 1);
@@ -81,18 +90,23 @@ void answerFileDialog(QObject* context, const QString& path, bool* answered, std
     if (accept) QTest::mouseClick(accept, Qt::LeftButton);
     else QTest::keyClick(name, Qt::Key_Return);
     *answered = true;
-    acceptWhenStillOpen(QPointer<QFileDialog>(dialog), accept, 120);
+    acceptWhenStillOpen(QPointer<QFileDialog>(dialog), accept, path, 120);
   });
 }
 
 /// A completion list that popped up after the typing (the directory is read in the background)
 /// takes the first click: while the dialog is still open, close the list and click again.
-void acceptWhenStillOpen(QPointer<QFileDialog> dialog, QPushButton* accept, int tries) {
-  QTimer::singleShot(250, [dialog, accept, tries] {
-    if (!dialog || !dialog->isVisible() || tries <= 0) return;
+void acceptWhenStillOpen(QPointer<QFileDialog> dialog, QPushButton* accept, const QString& path, int tries) {
+  QTimer::singleShot(250, [dialog, accept, path, tries] {
+    if (!dialog || !dialog->isVisible()) return;
+    if (tries <= 0) {  // the clicks did not take in 30 s: the dialog's own accept, never a hang
+      dialog->selectFile(path);
+      static_cast<QDialog*>(dialog.data())->accept();  // QFileDialog's own accept, through QDialog's public one
+      return;
+    }
     if (QWidget* popup = QApplication::activePopupWidget()) popup->close();
     if (accept) QTest::mouseClick(accept, Qt::LeftButton);
-    acceptWhenStillOpen(dialog, accept, tries - 1);
+    acceptWhenStillOpen(dialog, accept, path, tries - 1);
   });
 }
 
