@@ -71,36 +71,65 @@ void ConstraintNorm::update(const System& sys, const VecX& q, const std::vector<
         m_position);
   build(assembleRows(sys, rows, [&](int r) { return active(r) && kinds[r] != RowKind::Unilateral; }, true),
         m_velocity);
+  m_weights.resize(0);  // H and the rows changed: weigh again
   m_ready = true;
 }
 
 void ConstraintNorm::build(Eigen::SparseMatrix<double, Eigen::RowMajor> G, Projection& P) const {
   P.G = std::move(G);
   const int n = static_cast<int>(P.G.rows());
+  P.normalMap.resize(0, 0);
   if (n == 0) return;
   P.rowNorm2.resize(n);
   for (int r = 0; r < n; ++r) P.rowNorm2(r) = P.G.row(r).squaredNorm();
   Eigen::SparseMatrix<double> A = P.G * Eigen::SparseMatrix<double>(P.G.transpose());
   for (int r = 0; r < n; ++r) A.coeffRef(r, r) += kRegularization * P.rowNorm2(r);
   P.GGt.compute(A);
+  if (n <= kDenseRows && P.GGt.info() == Eigen::Success)
+    P.normalMap = MatX(P.G.transpose()) * P.GGt.solve(MatX::Identity(n, n));
 }
 
-void ConstraintNorm::accumulate(const Projection& P, const VecX& d, const VecX& wv, double& sum, VecX& normal) const {
-  if (P.empty() || P.GGt.info() != Eigen::Success) {
-    normal.setZero(m_nv);
-    return;
-  }
-  const VecX r = P.G * d;
-  normal = P.G.transpose() * P.GGt.solve(r);
-  // a normal displacement a along row r's direction leaves a residual a |G_r|; weight it like a
-  // displacement of a, with the weights of the coordinates the row touches
+void ConstraintNorm::weighRows(const Projection& P, const VecX& wv) const {
+  P.rowWeight.resize(P.G.rows());
   for (int k = 0; k < P.G.outerSize(); ++k) {
     double weighted = 0;
     for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(P.G, k); it; ++it)
       weighted += it.value() * it.value() * wv(it.col()) * wv(it.col());
-    const double wc = std::sqrt(weighted) / P.rowNorm2(k);
-    sum += (wc * r(k)) * (wc * r(k));
+    P.rowWeight(k) = std::sqrt(weighted) / P.rowNorm2(k);
   }
+}
+
+void ConstraintNorm::accumulate(const Projection& P, const VecX& d, double& sum, VecX& normal) const {
+  if (P.empty() || P.GGt.info() != Eigen::Success) {
+    normal.setZero(m_nv);
+    return;
+  }
+  P.residual.noalias() = P.G * d;
+  if (P.normalMap.size())
+    normal.noalias() = P.normalMap * P.residual;
+  else
+    normal = P.G.transpose() * P.GGt.solve(P.residual);
+  sum += P.residual.cwiseProduct(P.rowWeight).squaredNorm();
+}
+
+void ConstraintNorm::weigh(const double* w) const {
+  const int N = m_nq + m_nv + 2 * m_nc;
+  if (m_weights.size() == N && std::equal(w, w + N, m_weights.data())) return;
+  m_weights = Eigen::Map<const VecX>(w, N);
+  const System& sys = *m_sys;
+  const auto wq = m_weights.head(m_nq);
+  m_wqv.resize(m_nv);
+  for (int b = 0; b < sys.nblocks(); ++b) {
+    const Block& B = sys.block(b);
+    for (int j = 0; j < B.nv(); ++j) {  // weight of a position change along velocity dof j
+      const auto h = m_H[b].col(j);
+      const double length = h.norm();
+      m_wqv(B.v0 + j) = length > 0 ? h.cwiseProduct(wq.segment(B.q0, B.nq())).norm() / length
+                                   : wq.segment(B.q0, B.nq()).mean();
+    }
+  }
+  weighRows(m_position, m_wqv);
+  weighRows(m_velocity, m_weights.segment(m_nq, m_nv));
 }
 
 double ConstraintNorm::wrms(const double* x, const double* w, const double* mask, int N) const {
@@ -111,35 +140,29 @@ double ConstraintNorm::wrms(const double* x, const double* w, const double* mask
       if (masked(i)) sum += (x[i] * w[i]) * (x[i] * w[i]);
     return std::sqrt(sum / N);
   }
+  weigh(w);
   const System& sys = *m_sys;
-  const Eigen::Map<const VecX> xq(x, m_nq), wq(w, m_nq), xv(x + m_nq, m_nv);
+  const Eigen::Map<const VecX> xq(x, m_nq), xv(x + m_nq, m_nv);
+  const auto wv = m_weights.segment(m_nq, m_nv);
   // positions: to velocity space, split, the tangent part back to coordinates
-  m_wqv.resize(m_nv);
   m_dq.resize(m_nv);
   for (int b = 0; b < sys.nblocks(); ++b) {
     const Block& B = sys.block(b);
-    m_dq.segment(B.v0, B.nv()) = m_Hpinv[b] * xq.segment(B.q0, B.nq());
-    for (int j = 0; j < B.nv(); ++j) {  // weight of a position change along velocity dof j
-      const auto h = m_H[b].col(j);
-      const double length = h.norm();
-      m_wqv(B.v0 + j) = length > 0 ? h.cwiseProduct(wq.segment(B.q0, B.nq())).norm() / length
-                                   : wq.segment(B.q0, B.nq()).mean();
-    }
+    m_dq.segment(B.v0, B.nv()).noalias() = m_Hpinv[b] * xq.segment(B.q0, B.nq());
   }
-  accumulate(m_position, m_dq, m_wqv, sum, m_normal);
+  accumulate(m_position, m_dq, sum, m_normal);
   m_tq = xq;
   for (int b = 0; b < sys.nblocks(); ++b) {
     const Block& B = sys.block(b);
-    m_tq.segment(B.q0, B.nq()) -= m_H[b] * m_normal.segment(B.v0, B.nv());
+    m_tq.segment(B.q0, B.nq()).noalias() -= m_H[b] * m_normal.segment(B.v0, B.nv());
   }
   for (int i = 0; i < m_nq; ++i)
     if (masked(i)) sum += (m_tq(i) * w[i]) * (m_tq(i) * w[i]);
   // velocities
-  m_wv = Eigen::Map<const VecX>(w + m_nq, m_nv);
-  accumulate(m_velocity, xv, m_wv, sum, m_normal);
+  accumulate(m_velocity, xv, sum, m_normal);
   for (int i = 0; i < m_nv; ++i)
     if (masked(m_nq + i)) {
-      const double t = (xv(i) - m_normal(i)) * m_wv(i);
+      const double t = (xv(i) - m_normal(i)) * wv(i);
       sum += t * t;
     }
   // multipliers (only in Newton's test: the error test masks them out): by the velocity and
@@ -150,8 +173,10 @@ double ConstraintNorm::wrms(const double* x, const double* w, const double* mask
   for (int i = m_nq + m_nv; i < N && !anyMultiplier; ++i) anyMultiplier = masked(i);
   if (anyMultiplier) {
     const Eigen::Map<const VecX> xl(x + m_nq + m_nv, m_nc), xm(x + m_nq + m_nv + m_nc, m_nc);
-    sum += (m_invMass.cwiseProduct(m_all.transpose() * xl) / m_cj).cwiseProduct(m_wv).squaredNorm();
-    sum += (m_all.transpose() * xm / m_cj).cwiseProduct(m_wqv).squaredNorm();
+    m_force.noalias() = m_all.transpose() * xl;
+    sum += m_force.cwiseProduct(m_invMass).cwiseProduct(wv).squaredNorm() / (m_cj * m_cj);
+    m_force.noalias() = m_all.transpose() * xm;
+    sum += m_force.cwiseProduct(m_wqv).squaredNorm() / (m_cj * m_cj);
   }
   return std::sqrt(sum / N);
 }

@@ -42,17 +42,28 @@ class ConstraintNorm {
   double wrms(const double* x, const double* w, const double* mask, int N) const;
 
  private:
+  /// Up to this many rows the normal part is one dense product, G^T (G G^T)^-1 (nv x rows);
+  /// beyond, a sparse LDL^T solve.
+  static constexpr int kDenseRows = 96;
   struct Projection {
     Eigen::SparseMatrix<double, Eigen::RowMajor> G;  ///< active rows x nv
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> GGt;
+    MatX normalMap;                                   ///< G^T (G G^T)^-1 when dense
     VecX rowNorm2;                                    ///< |G_r|^2
+    mutable VecX rowWeight, residual;                 ///< per row, for the weights in use
     bool empty() const { return G.rows() == 0; }
   };
   /// Takes G (active rows x nv) and factorises G G^T + regularisation.
   void build(Eigen::SparseMatrix<double, Eigen::RowMajor> G, Projection& P) const;
-  /// Adds to sum the squared weighted constraint residuals G d of d (velocity space, per-dof
-  /// weights wv), and returns the normal part of d, G^T (G G^T)^-1 G d, in normal.
-  void accumulate(const Projection& P, const VecX& d, const VecX& wv, double& sum, VecX& normal) const;
+  /// A normal displacement a along row r's direction leaves a residual a |G_r|: row r's weight
+  /// is that of a displacement a, from the weights wv of the coordinates the row touches.
+  void weighRows(const Projection& P, const VecX& wv) const;
+  /// Adds to sum the squared weighted constraint residuals G d of d (velocity space), and
+  /// returns the normal part of d, G^T (G G^T)^-1 G d, in normal.
+  void accumulate(const Projection& P, const VecX& d, double& sum, VecX& normal) const;
+  /// Recomputes what depends on the weights alone when w differs from the last call's (IDA keeps
+  /// one weight vector for all the Newton iterations and the error test of a step).
+  void weigh(const double* w) const;
 
   const System* m_sys = nullptr;
   int m_nq = 0, m_nv = 0, m_nc = 0;
@@ -62,7 +73,8 @@ class ConstraintNorm {
   double m_cj = 1;
   Projection m_position, m_velocity;
   std::vector<MatX> m_H, m_Hpinv;  ///< per block: dq = H dv at q, and its pseudo-inverse
-  mutable VecX m_dq, m_wqv, m_normal, m_tq, m_wv;
+  mutable VecX m_weights;          ///< the weights the cached quantities are for
+  mutable VecX m_dq, m_wqv, m_normal, m_tq, m_force;
 };
 
 }  // namespace flexim
