@@ -110,6 +110,7 @@ class GeneralizedAlpha final : public Integrator {
     if (m_sys.hasUnilateralRows()) {
       m_sys.kinematics(s0, m_kin);
       m_sys.constraints(m_kin, s0.t, m_rows);
+      m_rowsAtCurrent = false;
       m_S.setActiveRows(contactActiveRows(m_sys, m_rows, kPenetrationTolerance));
     }
     return true;
@@ -237,6 +238,7 @@ class GeneralizedAlpha final : public Integrator {
   // the monitor corrects them from exact multipliers every few steps.
   void currentState(State& out) const override { out = m_cur.s; }
   const VecX* schemeMultipliers() const override { return &m_cur.lambda; }
+  const std::vector<ConstraintRows>* currentRows() const override { return m_rowsAtCurrent ? &m_rows : nullptr; }
 
  private:
   struct Point {
@@ -358,6 +360,7 @@ class GeneralizedAlpha final : public Integrator {
       m_sys.kinematics(p.s, m_kin);
       m_sys.forces(m_kin, p.s.t, f);
       m_sys.constraints(m_kin, p.s.t, m_rows);
+      m_rowsAtCurrent = false;
       // residual: M vdot - f + G^T lambda ; Phi / beta' (velocity-level rows: (G v + Phi_t) / gamma')
       rhs.head(nv) = f;
       for (int b = 0; b < m_sys.nblocks(); ++b) {
@@ -603,6 +606,7 @@ class GeneralizedAlpha final : public Integrator {
     if (nc == 0) return true;
     m_sys.kinematics(p.s, m_kin);
     m_sys.constraints(m_kin, p.s.t, m_rows);
+    m_rowsAtCurrent = true;  // p's positions stay; if p is accepted, these are its rows
     m_b.setZero(nv + nc);
     for (size_t ci = 0; ci < m_rows.size(); ++ci)
       constraintVelocity(m_sys, static_cast<int>(ci), m_rows[ci], p.s.v,
@@ -659,6 +663,7 @@ class GeneralizedAlpha final : public Integrator {
   StepHistory m_history;
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rows;
+  bool m_rowsAtCurrent = false;  ///< m_rows are at the last accepted state (its projection's)
   MatX m_M;  ///< scratch: one block's mass matrix
   VecX m_b, m_x, m_r;  ///< scratch: projection right-hand side, solution, residual
   VecX m_vel;          ///< scratch: one element's constraint velocity

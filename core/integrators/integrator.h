@@ -49,6 +49,10 @@ class Integrator {
   /// differ from them by a bias that is smooth in time (generalized-alpha: O(h)); the monitor
   /// then solves for the exact ones only now and then and corrects these in between.
   virtual const VecX* schemeMultipliers() const { return nullptr; }
+  /// The constraint rows at time()'s positions and time, when the integrator evaluated them
+  /// there (phi, phit and G exact; gamma possibly at velocities before a final projection);
+  /// nullptr when it has none (the monitor evaluates them).
+  virtual const std::vector<ConstraintRows>* currentRows() const { return nullptr; }
 
   /// Puts a state onto its constraints (positions, then velocities) and solves for its
   /// accelerations and multipliers (false with a message when it cannot), for an integrator that

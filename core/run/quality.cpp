@@ -74,6 +74,7 @@ struct QualityMonitor::Impl {
   VecX f, x;
   std::vector<BodyKinematics> kin;
   std::vector<ConstraintRows> rows;
+  const std::vector<ConstraintRows>* use = &rows;  ///< the rows at the last state: these or the integrator's
   VecX vel, lambda;
   double t = 0;  ///< of the evaluated kinematics
   std::vector<char> allRows;
@@ -138,26 +139,32 @@ QualityMonitor::QualityMonitor(const System& sys, const SolverSpec& spec, double
 QualityMonitor::~QualityMonitor() = default;
 
 bool QualityMonitor::evaluate(const State& s, double h, const std::vector<char>* activeRows, const VecX* lambda,
-                              const VecX* schemeLambda, Point& p) {
+                              const VecX* schemeLambda, const std::vector<ConstraintRows>* rowsAtState, Point& p) {
   Impl& I = *m;
   const std::vector<char>& active = activeRows ? *activeRows : I.allRows;
   p.t = I.t = s.t;
   m_sys.kinematics(s, I.kin);
-  m_sys.constraints(I.kin, s.t, I.rows);
+  if (rowsAtState) {
+    I.use = rowsAtState;
+  } else {
+    m_sys.constraints(I.kin, s.t, I.rows);
+    I.use = &I.rows;
+  }
+  const std::vector<ConstraintRows>& rows = *I.use;
   // residuals of the rows in force; a velocity-level row has no position residual
   bool rheonomic = false;
   const auto& kinds = m_sys.rowKinds();
-  for (size_t c = 0; c < I.rows.size(); ++c) {
+  for (size_t c = 0; c < rows.size(); ++c) {
     const int off = m_sys.constraintOffsets()[c], n = m_sys.constraints()[c]->rows();
     if (I.vel.size() < n) I.vel.resize(n);
-    constraintVelocity(m_sys, static_cast<int>(c), I.rows[c], s.v, I.vel.head(n));
+    constraintVelocity(m_sys, static_cast<int>(c), rows[c], s.v, I.vel.head(n));
     for (int i = 0; i < n; ++i) {
       if (!active[off + i]) continue;
-      const double pr = kinds[off + i] == RowKind::VelocityLevel ? 0.0 : std::abs(I.rows[c].phi(i));
+      const double pr = kinds[off + i] == RowKind::VelocityLevel ? 0.0 : std::abs(rows[c].phi(i));
       const double vr = std::abs(I.vel(i));
       if (pr > I.posRes) I.posRes = pr, I.posWorst = static_cast<int>(c);
       if (vr > I.velRes) I.velRes = vr, I.velWorst = static_cast<int>(c);
-      rheonomic = rheonomic || I.rows[c].phit(i) != 0;
+      rheonomic = rheonomic || rows[c].phit(i) != 0;
     }
   }
   // speed scale: of the bodies' frames (|r_dot|, L |omega|); modal rates have other units
@@ -218,6 +225,10 @@ bool QualityMonitor::multipliers(const std::vector<char>& active) {
   const int nv = m_sys.nv(), nc = m_sys.nc();
   if (!I.kkt) I.kkt = std::make_unique<KktMatrix>(m_sys, false);
   KktMatrix& K = *I.kkt;
+  if (I.use != &I.rows) {  // the integrator's rows: their gamma may be at other velocities
+    m_sys.constraints(I.kin, I.t, I.rows);
+    I.use = &I.rows;
+  }
   K.setActiveRows(active);
   K.setZero();
   for (int b = 0; b < m_sys.nblocks(); ++b) {
@@ -240,10 +251,11 @@ bool QualityMonitor::multipliers(const std::vector<char>& active) {
 
 double QualityMonitor::driversPower(const VecX& lambda, const std::vector<char>& active) const {
   double P = 0;
-  for (size_t c = 0; c < m->rows.size(); ++c) {
+  const std::vector<ConstraintRows>& rows = *m->use;
+  for (size_t c = 0; c < rows.size(); ++c) {
     const int off = m_sys.constraintOffsets()[c];
-    for (int i = 0; i < m->rows[c].phit.size(); ++i)
-      if (active[off + i]) P += lambda(off + i) * m->rows[c].phit(i);
+    for (int i = 0; i < rows[c].phit.size(); ++i)
+      if (active[off + i]) P += lambda(off + i) * rows[c].phit(i);
   }
   return P;
 }
@@ -303,7 +315,7 @@ bool QualityMonitor::correctedDriversPower(double h, const std::vector<char>& ac
 void QualityMonitor::start(const State& s, const std::vector<char>* active) {
   Impl& I = *m;
   Point p;
-  evaluate(s, 0.0, active, nullptr, nullptr, p);
+  evaluate(s, 0.0, active, nullptr, nullptr, nullptr, p);
   I.first = I.prev = p;
   I.started = true;
   I.Tmax = p.T;
@@ -313,11 +325,11 @@ void QualityMonitor::start(const State& s, const std::vector<char>* active) {
 }
 
 void QualityMonitor::step(const State& s, double tPrev, const std::vector<char>* active, const VecX* lambda,
-                          const VecX* schemeLambda) {
+                          const VecX* schemeLambda, const std::vector<ConstraintRows>* rowsAtState) {
   Impl& I = *m;
   if (!I.started) return;
   Point p;
-  evaluate(s, s.t - tPrev, active, lambda, schemeLambda, p);
+  evaluate(s, s.t - tPrev, active, lambda, schemeLambda, rowsAtState, p);
   // step sizes: the newest step is folded in when the next one comes (the last one, cut to
   // t_end, stays out)
   if (I.hPending > 0) I.sizes.add(I.hPending);

@@ -18,9 +18,11 @@ class QualityMonitor {
   void start(const State& s, const std::vector<char>* active);
   /// The state at the end of an accepted step from tPrev to s.t, with the integrator's
   /// multipliers there (nullptr: the monitor solves for them when the drivers' power needs them),
-  /// or its scheme's biased ones (Integrator::schemeMultipliers), which the monitor corrects.
+  /// or its scheme's biased ones (Integrator::schemeMultipliers), which the monitor corrects;
+  /// rowsAtState: the constraint rows at s's positions and time when the integrator has them
+  /// (Integrator::currentRows; nullptr: the monitor evaluates them).
   void step(const State& s, double tPrev, const std::vector<char>* active, const VecX* lambda,
-            const VecX* schemeLambda = nullptr);
+            const VecX* schemeLambda = nullptr, const std::vector<ConstraintRows>* rowsAtState = nullptr);
   /// Why the run should stop now (a stiffened body's energy runs away, quality::
   /// kStiffeningRunaway), which finish() also reports as a warning; empty while it may go on.
   const std::string& stopReason() const;
@@ -31,7 +33,7 @@ class QualityMonitor {
  private:
   struct Point;
   bool evaluate(const State& s, double h, const std::vector<char>* active, const VecX* lambda,
-                const VecX* schemeLambda, Point& p);
+                const VecX* schemeLambda, const std::vector<ConstraintRows>* rowsAtState, Point& p);
   bool multipliers(const std::vector<char>& active);
   void checkRunaway(const Point& p);
   double driversPower(const VecX& lambda, const std::vector<char>& active) const;

@@ -456,7 +456,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       const double tNow = integ->time();
       integ->currentState(st);
       monitor->step(st, integ->previousTime(), integ->activeRows(), integ->currentMultipliers(),
-                    integ->schemeMultipliers());
+                    integ->schemeMultipliers(), integ->currentRows());
       while (k <= kLast && outTime(k) <= tNow * (1 + 1e-13) + 1e-15) {
         integ->interpolate(outTime(k), st);
         if (!emit(st)) return finish(false, "output at t=" + std::to_string(outTime(k)) + " failed");
