@@ -51,9 +51,12 @@ InertiaResult negativeEigenvalueCount(const Eigen::SparseMatrix<double>& A, cons
   // MUMPS reads coordinates (1-based) of one triangle; take the lower one of a column-major matrix.
   std::vector<MUMPS_INT> irn, jcn;
   std::vector<double> values;
-  irn.reserve(A.nonZeros() / 2 + n);
-  jcn.reserve(A.nonZeros() / 2 + n);
-  values.reserve(A.nonZeros() / 2 + n);
+  size_t lower = 0;
+  for (Eigen::Index j = 0; j < A.outerSize(); ++j)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(A, j); it; ++it) lower += it.row() >= it.col();
+  irn.reserve(lower);
+  jcn.reserve(lower);
+  values.reserve(lower);
   for (Eigen::Index j = 0; j < A.outerSize(); ++j)
     for (Eigen::SparseMatrix<double>::InnerIterator it(A, j); it; ++it)
       if (it.row() >= it.col()) {

@@ -61,7 +61,7 @@ class ShiftInvertOp {
     m_sigma = sigma;
     ++m_factorisations;
     m_llt = std::make_unique<Factor>(m_K.rows());
-    m_llt->compute(SpMat(m_K - sigma * m_M));
+    m_llt->compute(lowerShifted(m_K, m_M, sigma));
     m_ok = m_llt->info() == Eigen::Success;
     if (m_ok) m_order = m_llt->order();
   }
@@ -290,7 +290,7 @@ double meanPositiveDiagonal(const SpMat& A) {
 /// factorisation fails. `order`: the shift-invert factorisation's elimination order (same pattern).
 int sturmCount(const SpMat& K, const SpMat& M, double s, const std::vector<int>& order, std::string& error) {
   const ScopedBlasThreads everyCore(blasThreadsAvailable());  // a factorisation (blas_threads.h)
-  const InertiaResult r = negativeEigenvalueCount(SpMat(K - s * M), order.empty() ? nullptr : &order);
+  const InertiaResult r = negativeEigenvalueCount(lowerShifted(K, M, s), order.empty() ? nullptr : &order);
   error = r.error;
   return static_cast<int>(r.negative);
 }

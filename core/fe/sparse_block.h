@@ -1,8 +1,11 @@
-// A sparse matrix times a block of dense columns (modes, load cases, a Lanczos block).
+// A sparse matrix times a block of dense columns (modes, load cases, a Lanczos block), and the
+// shifted matrix the symmetric factorisations read.
 #pragma once
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+
+#include <vector>
 
 namespace flexim::fe {
 
@@ -14,6 +17,50 @@ inline Eigen::MatrixXd timesBlock(const Eigen::SparseMatrix<double>& A, const Ei
   const RowMajor rows = X;
   const RowMajor product = A * rows;
   return product;
+}
+
+/// The lower triangle of K - s M, merged column by column from K and M (column-major,
+/// compressed, sorted): half the memory of the full difference, and all that the symmetric
+/// factorisations (CHOLMOD with Lower, MUMPS) read.
+inline Eigen::SparseMatrix<double> lowerShifted(const Eigen::SparseMatrix<double>& K, const Eigen::SparseMatrix<double>& M,
+                                                double s) {
+  using Index = Eigen::SparseMatrix<double>::StorageIndex;
+  const Index n = static_cast<Index>(K.cols());
+  auto merge = [&](Index j, auto&& emit) {
+    Eigen::SparseMatrix<double>::InnerIterator k(K, j), m(M, j);
+    while (k && k.row() < j) ++k;
+    while (m && m.row() < j) ++m;
+    while (k || m) {
+      if (m && (!k || m.row() < k.row())) {
+        emit(static_cast<Index>(m.row()), -s * m.value());
+        ++m;
+      } else if (k && (!m || k.row() < m.row())) {
+        emit(static_cast<Index>(k.row()), k.value());
+        ++k;
+      } else {
+        emit(static_cast<Index>(k.row()), k.value() - s * m.value());
+        ++k;
+        ++m;
+      }
+    }
+  };
+  std::vector<Index> starts(static_cast<size_t>(n) + 1, 0);
+  for (Index j = 0; j < n; ++j) {
+    Index count = 0;
+    merge(j, [&](Index, double) { ++count; });
+    starts[static_cast<size_t>(j) + 1] = starts[static_cast<size_t>(j)] + count;
+  }
+  Eigen::SparseMatrix<double> L(K.rows(), n);
+  L.resizeNonZeros(starts.back());
+  std::copy(starts.begin(), starts.end(), L.outerIndexPtr());
+  for (Index j = 0; j < n; ++j) {
+    Index at = starts[static_cast<size_t>(j)];
+    merge(j, [&](Index row, double value) {
+      L.innerIndexPtr()[at] = row;
+      L.valuePtr()[at++] = value;
+    });
+  }
+  return L;
 }
 
 }  // namespace flexim::fe
