@@ -99,9 +99,31 @@ Mat3 FlexibleBodyDynamics::inertiaFrom(const VecX& w, const std::vector<Mat3>& d
 }
 
 Mat3 FlexibleBodyDynamics::inertia(const VecX& w) const {
-  std::vector<Mat3> dJ;
-  inertiaDerivatives(w, dJ);
-  return inertiaFrom(w, dJ);
+  Mat3 J = m_inv.J0;
+  for (int j = 0; j < m_m; ++j) {
+    Mat3 row = m_inv.J1[j];
+    for (int l = 0; l < m_m; ++l) row += w(l) * m_inv.J2[static_cast<size_t>(j) * m_m + l];
+    J += w(j) * row;
+  }
+  return J;
+}
+
+void FlexibleBodyDynamics::massTimes(const Mat3& A, const VecX& w, const Eigen::Ref<const VecX>& a,
+                                     Eigen::Ref<VecX> out) const {
+  // massMatrix's blocks times a; M_r_phi = -A c~, so M_r_phi a_phi = -A (c x a_phi) and
+  // M_phi_r a_r = c x (A^T a_r)
+  const Vec3 c = firstMoment(w), ar = a.segment<3>(0), ap = a.segment<3>(3), arBody = A.transpose() * ar;
+  out.segment<3>(0) = m_inv.I1 * ar - A * c.cross(ap);
+  out.segment<3>(3) = c.cross(arBody) + inertia(w) * ap;
+  if (m_m > 0) {
+    const auto aw = a.tail(m_m);
+    const MatX Mpw = rotationModeCoupling(w);
+    out.segment<3>(0) += A * (m_inv.I3 * aw);
+    out.segment<3>(3) += Mpw * aw;
+    out.tail(m_m).noalias() = m_inv.I3.transpose() * arBody;
+    out.tail(m_m).noalias() += Mpw.transpose() * ap;
+    out.tail(m_m).noalias() += m_inv.Mbar * aw;
+  }
 }
 
 void FlexibleBodyDynamics::massMatrix(const Mat3& A, const VecX& w, MatX& M) const {
@@ -155,9 +177,10 @@ void FlexibleBodyDynamics::elasticForces(const VecX& w, const VecX& wdot, VecX& 
 }
 
 double FlexibleBodyDynamics::kineticEnergy(const Mat3& A, const VecX& w, const VecX& v) const {
-  MatX M;
-  massMatrix(A, w, M);
-  return 0.5 * v.dot(M * v);  // Eq. (12)
+  thread_local VecX Mv;
+  Mv.resize(6 + m_m);
+  massTimes(A, w, v, Mv);
+  return 0.5 * v.dot(Mv);  // Eq. (12)
 }
 
 double FlexibleBodyDynamics::strainEnergy(const VecX& w) const {

@@ -104,6 +104,8 @@ class FlexibleBodyDynamics {
   ///   [ c~(w) A^T    J(w)       M_phi_w ]
   ///   [ I3^T A^T     M_phi_w^T  Mbar    ]
   void massMatrix(const Mat3& A, const VecX& w, MatX& M) const;
+  /// out = M(w) a by those blocks, without forming M (size 6+m).
+  void massTimes(const Mat3& A, const VecX& w, const Eigen::Ref<const VecX>& a, Eigen::Ref<VecX> out) const;
 
   /// Quadratic-velocity vector s (size 6+m), corrected Eq. (17) in invariant form:
   ///   s_r   = -A omega~ (omega~ c + 2 I3 w_dot)

@@ -142,6 +142,14 @@ void FlexibleBodyFormulation::userPose(const Eigen::Ref<const VecX>& q, Vec3& po
 
 void FlexibleBodyFormulation::massMatrix(const BodyKinematics& k, MatX& M) const { m_body.dyn->massMatrix(k.A, k.w, M); }
 
+void FlexibleBodyFormulation::subtractMassTimes(const BodyKinematics& k, const Eigen::Ref<const VecX>& a,
+                                                Eigen::Ref<VecX> out) const {
+  thread_local VecX Ma;
+  Ma.resize(a.size());
+  m_body.dyn->massTimes(k.A, k.w, a, Ma);
+  out -= Ma;
+}
+
 void FlexibleBodyFormulation::forces(const BodyKinematics& k, const Vec3& gravity, Eigen::Ref<VecX> f) const {
   thread_local VecX part;
   const FlexibleBodyDynamics& dyn = *m_body.dyn;

@@ -69,6 +69,7 @@ class FlexibleBodyFormulation final : public Formulation {
   int deformationCoordinates() const override { return m_body.dyn->modes(); }
   void userPose(const Eigen::Ref<const VecX>& q, Vec3& position, Quat& orientation) const override;
   void massMatrix(const BodyKinematics& k, MatX& M) const override;
+  void subtractMassTimes(const BodyKinematics& k, const Eigen::Ref<const VecX>& a, Eigen::Ref<VecX> out) const override;
   void forces(const BodyKinematics& k, const Vec3& gravity, Eigen::Ref<VecX> f) const override;
   void addForceTangent(const BodyKinematics& k, double betap, double gammap, MatX& S) const override;
   double kineticEnergy(const BodyKinematics& k) const override;

@@ -175,6 +175,9 @@ class FlexibleBodyTest : public QObject {
         QVERIFY(relM(Jk, nodalJacobian(c, k, A, w)) < 1e-14);
       }
       QVERIFY(std::abs(body.kineticEnergy(A, w, v) - T) < 1e-12 * T);
+      VecX Mv(6 + c.m());  // the product by blocks against the formed matrix
+      body.massTimes(A, w, v, Mv);
+      QVERIFY2((Mv - M * v).norm() < 1e-13 * (M * v).norm(), qPrintable(QString::number((Mv - M * v).norm())));
       QVERIFY(rel(body.linearMomentum(A, w, v), p) < 1e-12);
       QVERIFY(rel(body.angularMomentum(r, A, w, v), H) < 1e-12);
     }
