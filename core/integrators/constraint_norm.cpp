@@ -1,5 +1,6 @@
 #include "core/integrators/constraint_norm.h"
 
+#include <Eigen/Cholesky>
 #include <Eigen/QR>
 
 #include <algorithm>
@@ -79,14 +80,26 @@ void ConstraintNorm::build(Eigen::SparseMatrix<double, Eigen::RowMajor> G, Proje
   P.G = std::move(G);
   const int n = static_cast<int>(P.G.rows());
   P.normalMap.resize(0, 0);
+  P.ok = true;
   if (n == 0) return;
   P.rowNorm2.resize(n);
   for (int r = 0; r < n; ++r) P.rowNorm2(r) = P.G.row(r).squaredNorm();
+  if (n <= kDenseFactorRows) {
+    // few rows: dense G G^T and its LDL^T factor, cheaper than a sparse analysis per rebuild
+    // (10 % fewer instructions on a double pendulum's run, but 19 % more on Andrews' 50 rows)
+    const MatX Gd(P.G);
+    MatX A = Gd * Gd.transpose();
+    A.diagonal() += kRegularization * P.rowNorm2;
+    const Eigen::LDLT<MatX> ldlt(A);
+    P.ok = ldlt.info() == Eigen::Success;
+    if (P.ok) P.normalMap = Gd.transpose() * ldlt.solve(MatX::Identity(n, n));
+    return;
+  }
   Eigen::SparseMatrix<double> A = P.G * Eigen::SparseMatrix<double>(P.G.transpose());
   for (int r = 0; r < n; ++r) A.coeffRef(r, r) += kRegularization * P.rowNorm2(r);
   P.GGt.compute(A);
-  if (n <= kDenseRows && P.GGt.info() == Eigen::Success)
-    P.normalMap = MatX(P.G.transpose()) * P.GGt.solve(MatX::Identity(n, n));
+  P.ok = P.GGt.info() == Eigen::Success;
+  if (P.ok && n <= kDenseRows) P.normalMap = MatX(P.G.transpose()) * P.GGt.solve(MatX::Identity(n, n));
 }
 
 void ConstraintNorm::weighRows(const Projection& P, const VecX& wv) const {
@@ -100,7 +113,7 @@ void ConstraintNorm::weighRows(const Projection& P, const VecX& wv) const {
 }
 
 void ConstraintNorm::accumulate(const Projection& P, const VecX& d, double& sum, VecX& normal) const {
-  if (P.empty() || P.GGt.info() != Eigen::Success) {
+  if (P.empty() || !P.ok) {
     normal.setZero(m_nv);
     return;
   }

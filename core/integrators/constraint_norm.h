@@ -42,13 +42,14 @@ class ConstraintNorm {
   double wrms(const double* x, const double* w, const double* mask, int N) const;
 
  private:
-  /// Up to this many rows the normal part is one dense product, G^T (G G^T)^-1 (nv x rows);
-  /// beyond, a sparse LDL^T solve.
-  static constexpr int kDenseRows = 96;
+  /// Up to kDenseRows rows the normal part is one dense product, G^T (G G^T)^-1 (nv x rows);
+  /// beyond, a sparse LDL^T solve. Up to kDenseFactorRows, G G^T is factorised dense.
+  static constexpr int kDenseRows = 96, kDenseFactorRows = 32;
   struct Projection {
     Eigen::SparseMatrix<double, Eigen::RowMajor> G;  ///< active rows x nv
-    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> GGt;
-    MatX normalMap;                                   ///< G^T (G G^T)^-1 when dense
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> GGt;  ///< beyond kDenseFactorRows
+    MatX normalMap;                                   ///< G^T (G G^T)^-1 up to kDenseRows
+    bool ok = true;                                   ///< G G^T factorised
     VecX rowNorm2;                                    ///< |G_r|^2
     mutable VecX rowWeight, residual;                 ///< per row, for the weights in use
     bool empty() const { return G.rows() == 0; }

@@ -1,5 +1,5 @@
 // SUNDIALS IDA (variable-order, variable-step BDF) on the stabilised index-2 formulation of
-// Gear, Gupta and Leimkuhler (GGL), with the KLU sparse direct solver.
+// Gear, Gupta and Leimkuhler (GGL), with a direct solver (dense LU for small models, else KLU).
 //
 // Unknowns y = [q (nq), v (nv), lambda (nc), mu (nc)]:
 //   F_q = q_dot - H(q) (v + G^T mu)     H: r_dot = v_r, p_dot = 1/2 p (x) (0, omega'), w_dot = v_w
@@ -12,8 +12,8 @@
 // Euler parameters are integrated as they are (the quaternion ODE keeps |p| = 1 exactly;
 // rotation matrices use p/|p|, so numerical drift of |p| is harmless).
 // The Jacobian dF/dy + cj dF/dy_dot is built by column-coloured finite differences over a
-// structural pattern from the body/constraint topology (O(N) per Jacobian); the KLU symbolic
-// factorisation is computed once by SUNLinSol_KLU and reused.
+// structural pattern from the body/constraint topology (O(N) per Jacobian); the linear solver
+// (ida_linear_solver.h) analyses that pattern once.
 //
 // Singular configurations (docs/theory/singular-configurations.md): where the constraint
 // Jacobian loses rank for an instant (an aligned four-bar), the multipliers have a pole and
@@ -25,11 +25,11 @@
 #include "core/integrators/integrator.h"
 #include "core/integrators/constraint_norm.h"
 #include "core/integrators/diagnosis.h"
+#include "core/integrators/ida_linear_solver.h"
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include <algorithm>
@@ -95,7 +95,7 @@ class Ida final : public Integrator {
     if (m_ctx) SUNContext_Free(&m_ctx);
   }
 
-  std::string name() const override { return "ida (SUNDIALS BDF, GGL stabilised index-2, KLU)"; }
+  std::string name() const override { return "ida (SUNDIALS BDF, GGL stabilised index-2, direct LU)"; }
   std::string settings() const override {
     std::ostringstream s;
     s << "rtol=" << m_spec.rtol << " atol=" << m_spec.atol << " hmax=" << (m_spec.step > 0 ? m_spec.step : 0);
@@ -149,8 +149,8 @@ class Ida final : public Integrator {
     IDASetInitStep(m_mem, h0);
 
     m_A = SUNSparseMatrix(m_N, m_N, static_cast<sunindextype>(m_rows.size()), CSC_MAT, m_ctx);
-    m_ls = SUNLinSol_KLU(m_y, m_A, m_ctx);
-    if (!m_ls || IDASetLinearSolver(m_mem, m_ls, m_A) != IDA_SUCCESS) return fail(error, "KLU setup failed");
+    m_ls = idaLinearSolver(m_ctx);
+    if (!m_ls || IDASetLinearSolver(m_mem, m_ls, m_A) != IDA_SUCCESS) return fail(error, "linear solver setup failed");
     IDASetJacFn(m_mem, &Ida::jacobianFn);
     // every change of cj rebuilds the iteration matrix (the cached dF/dy plus cj dF/dy', see
     // jacobian()): IDA's default band of 25 % made Newton contract only ~4x per iteration
@@ -541,7 +541,7 @@ class Ida final : public Integrator {
             dep(V(b), Q(other));
             dep(V(b), V(other));
           }
-    // keep the diagonal present so KLU always sees it
+    // keep the diagonal present so the factorisation always sees it
     for (int j = 0; j < m_N; ++j) cols[j].insert(j);
     m_colStart.assign(m_N + 1, 0);
     for (int j = 0; j < m_N; ++j) {
@@ -622,7 +622,10 @@ class Ida final : public Integrator {
     }
   }
 
-  /// Adds cj dF/dy' and the regularisation to data, and rebuilds the norm's projections.
+  /// Adds cj dF/dy' and the regularisation to data, and rebuilds the norm's projections (at
+  /// every setup, not only with fresh differences: near an aligned position G turns within a few
+  /// steps, and projections kept from an older state made the ten-bar four-bar's error at rtol
+  /// 1e-8 five times larger).
   void addRateTerms(double t, double cj, const double* yd, double* data) {
     // + cj dF/dy_dot: identity on the q rows, M on the v rows
     auto add = [&](int row, int col, double v) {
@@ -642,8 +645,39 @@ class Ida final : public Integrator {
         for (int k = 0; k < B.nv(); ++k)
           if (m_M(i, k) != 0) add(m_nq + B.v0 + i, m_nq + B.v0 + k, cj * m_M(i, k));
     }
-    regularize(cj, s, add);
+    measureRows(s);
+    regularize(cj, add);
     m_norm.update(m_sys, s.q, m_rowsEval, m_dropped, cj, m_massDiagonal);
+  }
+
+  /// Per constraint row, (G M^-1 G^T)_ii and (G G^T)_ii at s, for regularize(), and |M_ii|.
+  void measureRows(const State& s) {
+    m_sys.constraints(m_kin, s.t, m_rowsEval);
+    m_massDiagonal.resize(m_nv);
+    for (int b = 0; b < m_nb; ++b) {
+      const Block& B = m_sys.block(b);
+      m_sys.massMatrix(m_kin, b, m_M);
+      m_massDiagonal.segment(B.v0, B.nv()) = m_M.diagonal().cwiseAbs();
+    }
+    const double meanMass = m_nv ? std::max(m_massDiagonal.mean(), 1e-300) : 1.0;
+    m_rowMobility.setZero(m_nc);
+    m_rowLength.setZero(m_nc);
+    const auto& cons = m_sys.constraints();
+    for (size_t c = 0; c < cons.size(); ++c) {
+      const int off = m_sys.constraintOffsets()[c];
+      for (int i = 0; i < cons[c]->rows(); ++i)
+        for (size_t k = 0; k < cons[c]->blocks.size(); ++k) {
+          const int b = cons[c]->blocks[k];
+          if (b < 0) continue;
+          const auto g = m_rowsEval[c].G[k].row(i);
+          const int v0 = m_sys.block(b).v0;
+          for (int j = 0; j < g.size(); ++j) {
+            const double m = m_massDiagonal(v0 + j);
+            m_rowMobility(off + i) += g(j) * g(j) / (m > 0 ? m : meanMass);
+            m_rowLength(off + i) += g(j) * g(j);
+          }
+        }
+    }
   }
 
   /// Keeps the iteration matrix invertible when the constraint Jacobian G loses rank
@@ -654,36 +688,12 @@ class Ida final : public Integrator {
   /// exact solution, and the multiplier corrections stay in the range of G (the multipliers of
   /// redundant rows keep the minimum-norm split they start with).
   template <class Add>
-  void regularize(double cj, const State& s, Add&& add) {
-    m_sys.constraints(m_kin, s.t, m_rowsEval);
-    m_massDiagonal.resize(m_nv);
-    for (int b = 0; b < m_nb; ++b) {
-      const Block& B = m_sys.block(b);
-      m_sys.massMatrix(m_kin, b, m_M);
-      m_massDiagonal.segment(B.v0, B.nv()) = m_M.diagonal().cwiseAbs();
-    }
-    const double meanMass = m_nv ? std::max(m_massDiagonal.mean(), 1e-300) : 1.0;
-    const auto& cons = m_sys.constraints();
-    for (size_t c = 0; c < cons.size(); ++c) {
-      const int off = m_sys.constraintOffsets()[c];
-      for (int i = 0; i < cons[c]->rows(); ++i) {
-        double mobility = 0, length = 0;  // (G M^-1 G^T)_ii and (G G^T)_ii
-        for (size_t k = 0; k < cons[c]->blocks.size(); ++k) {
-          const int b = cons[c]->blocks[k];
-          if (b < 0) continue;
-          const auto g = m_rowsEval[c].G[k].row(i);
-          const int v0 = m_sys.block(b).v0;
-          for (int j = 0; j < g.size(); ++j) {
-            const double m = m_massDiagonal(v0 + j);
-            mobility += g(j) * g(j) / (m > 0 ? m : meanMass);
-            length += g(j) * g(j);
-          }
-        }
-        if (!m_dropped.empty() && m_dropped[off + i]) continue;
-        const int l = m_nq + m_nv + off + i, mu = l + m_nc;
-        add(mu, l, -kRegularization * mobility / cj);                                     // (F_m, lambda)
-        if (m_sys.rowKinds()[off + i] != RowKind::VelocityLevel) add(l, mu, kRegularization * length / cj);  // (F_l, mu)
-      }
+  void regularize(double cj, Add&& add) {
+    for (int r = 0; r < m_nc; ++r) {
+      if (!m_dropped.empty() && m_dropped[r]) continue;
+      const int l = m_nq + m_nv + r, mu = l + m_nc;
+      add(mu, l, -kRegularization * m_rowMobility(r) / cj);                                          // (F_m, lambda)
+      if (m_sys.rowKinds()[r] != RowKind::VelocityLevel) add(l, mu, kRegularization * m_rowLength(r) / cj);  // (F_l, mu)
     }
   }
 
@@ -735,6 +745,7 @@ class Ida final : public Integrator {
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rowsEval;
   VecX m_f, m_GtLambda, m_GtMu, m_vbar, m_massDiagonal;
+  VecX m_rowMobility, m_rowLength;  ///< per row, measured with the last dF/dy (measureRows)
   MatX m_M;
   mutable VecX m_lambda;  ///< currentMultipliers()
   // hand-overs to generalized-alpha (file comment)

