@@ -3,9 +3,9 @@
 #include <nvector/nvector_serial.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
-#include <klu.h>
+#include "core/base/small_lu.h"
 
-#include <Eigen/LU>
+#include <klu.h>
 
 #include <algorithm>
 #include <vector>
@@ -21,7 +21,7 @@ constexpr double kPivotDegradation = 1e-4;
 struct Content {
   bool dense = false;  ///< the last setup's matrix was small: lu holds its factors
   Eigen::MatrixXd matrix;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  SmallLu lu;
   klu_l_common common;
   klu_l_symbolic* symbolic = nullptr;
   klu_l_numeric* numeric = nullptr;
@@ -52,12 +52,9 @@ int setupDense(Content& c, SuiteSparse_long n, const SuiteSparse_long* Ap, const
   c.matrix.setZero(n, n);
   for (SuiteSparse_long j = 0; j < n; ++j)
     for (SuiteSparse_long p = Ap[j]; p < Ap[j + 1]; ++p) c.matrix(Ai[p], j) = Ax[p];
-  c.lu.compute(c.matrix);
   ++c.counts.factorizations;
   // an exactly zero pivot is a singular matrix, which is recoverable: IDA retries a smaller step
-  const auto pivots = c.lu.matrixLU().diagonal().cwiseAbs();
-  const bool ok = pivots.allFinite() && pivots.minCoeff() > 0;
-  return c.lastFlag = ok ? SUNLS_SUCCESS : SUNLS_PACKAGE_FAIL_REC;
+  return c.lastFlag = c.lu.compute(c.matrix) ? SUNLS_SUCCESS : SUNLS_PACKAGE_FAIL_REC;
 }
 
 int setup(SUNLinearSolver S, SUNMatrix A) {
@@ -101,13 +98,12 @@ int setup(SUNLinearSolver S, SUNMatrix A) {
 int solve(SUNLinearSolver S, SUNMatrix, N_Vector x, N_Vector b, realtype) {
   Content& c = content(S);
   const auto n = N_VGetLength(b);
+  N_VScale(1.0, b, x);
   if (c.dense) {
-    Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(x), n) =
-        c.lu.solve(Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(b), n));
+    c.lu.solveInPlace(N_VGetArrayPointer(x));
     return c.lastFlag = SUNLS_SUCCESS;
   }
   if (!c.numeric) return c.lastFlag = SUNLS_PACKAGE_FAIL_UNREC;
-  N_VScale(1.0, b, x);
   if (!klu_l_solve(c.symbolic, c.numeric, n, 1, N_VGetArrayPointer(x), &c.common))
     return c.lastFlag = SUNLS_PACKAGE_FAIL_REC;
   return c.lastFlag = SUNLS_SUCCESS;

@@ -9,9 +9,9 @@
 // condition estimate each) were a third of the setups and 13 % of Andrews' mechanism's run.
 // Here a refactorisation is kept unless its pivot ratio fell by more than 1e-4 against that of
 // the last full factorisation (degraded pivots), as KktMatrix does.
-// Why dense below kDenseSize: the GGL matrices of small models are 15-55 % full (a slider-crank
+// Why dense up to kDenseSize: the GGL matrices of small models are 15-55 % full (a slider-crank
 // 75 x 75 with 1 768 entries, the flexible pendulum 88 x 88 with 4 077), where KLU's sparse
-// refactorisation costs more than a dense blocked LU (8-15 % of those runs; measured crossover
+// refactorisation costs more than a dense LU (SmallLu; 8-15 % of those runs; measured crossover
 // between 88 and 125 unknowns).
 #pragma once
 

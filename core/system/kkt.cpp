@@ -1,5 +1,7 @@
 #include "core/system/kkt.h"
 
+#include "core/base/small_lu.h"
+
 #include <klu.h>
 
 #include <algorithm>
@@ -9,6 +11,8 @@
 namespace flexim {
 
 struct KktMatrix::Klu {
+  Eigen::MatrixXd dense;  ///< small matrices: the row-scaled matrix, and its LU
+  SmallLu lu;
   klu_common common;
   klu_symbolic* symbolic = nullptr;
   klu_numeric* numeric = nullptr;
@@ -39,6 +43,8 @@ void KktMatrix::freeFactors() {
   if (m_klu->numeric) klu_free_numeric(&m_klu->numeric, &m_klu->common);
   if (m_klu->symbolic) klu_free_symbolic(&m_klu->symbolic, &m_klu->common);
   m_klu->needFullFactor = true;
+  m_dense = false;
+  m_analysed = false;
 }
 
 void KktMatrix::setActiveRows(const std::vector<char>& active) {
@@ -222,9 +228,12 @@ void KktMatrix::setRegularization(Regularization r) {
 
 bool KktMatrix::factor() {
   if (m_n == 0) return true;
-  if (!m_klu->symbolic) {
-    m_klu->symbolic = klu_analyze(m_n, m_Ap.data(), m_Ai.data(), &m_klu->common);
-    if (!m_klu->symbolic) return false;
+  if (!m_analysed) {  // the first factorisation of a new pattern (the dense path counts it too)
+    if (m_n > kDenseSize) {
+      m_klu->symbolic = klu_analyze(m_n, m_Ap.data(), m_Ai.data(), &m_klu->common);
+      if (!m_klu->symbolic) return false;
+    }
+    m_analysed = true;
     ++m_analyses;
   }
   if (m_regularization == Regularization::Always) return factorNumeric(true);
@@ -241,6 +250,7 @@ bool KktMatrix::factorNumeric(bool regularize) {
   m_regularized = regularize;
   if (regularize) regularizationDiagonal();
   const double minRcond = regularize ? 1e-18 : kSingularRcond;
+  if (m_n <= kDenseSize) return factorDense(regularize, minRcond);
   // refactor reuses the pivot order and the row scaling; fall back to a fresh factorisation
   // when it degrades
   if (m_klu->numeric && !m_klu->needFullFactor) {
@@ -248,6 +258,7 @@ bool KktMatrix::factorNumeric(bool regularize) {
     if (klu_refactor(m_Ap.data(), m_Ai.data(), m_Sx.data(), m_klu->symbolic, m_klu->numeric, &m_klu->common) &&
         klu_rcond(m_klu->symbolic, m_klu->numeric, &m_klu->common) &&
         m_klu->common.rcond > 1e-4 * m_klu->rcondFull && m_klu->common.rcond >= minRcond) {
+      m_rcond = m_klu->common.rcond;
       m_regularizedCount += regularize;
       return true;
     }
@@ -264,11 +275,30 @@ bool KktMatrix::factorNumeric(bool regularize) {
     return false;
   }
   klu_rcond(m_klu->symbolic, m_klu->numeric, &m_klu->common);
-  m_klu->rcondFull = m_klu->common.rcond;
+  m_klu->rcondFull = m_rcond = m_klu->common.rcond;
   // KLU's cheap estimate (min/max pivot): mixed units make it small, but a dependent row
   // leaves a pivot of round-off size
   m_klu->needFullFactor = m_klu->common.rcond < minRcond;
   if (m_klu->needFullFactor) return false;
+  m_regularizedCount += regularize;
+  return true;
+}
+
+bool KktMatrix::factorDense(bool regularize, double minRcond) {
+  // rows scaled as for KLU, so that the pivot ratio means the same on both paths
+  m_rowScale.assign(m_n, 0.0);
+  for (size_t p = 0; p < m_Ax.size(); ++p) m_rowScale[m_Ai[p]] = std::max(m_rowScale[m_Ai[p]], std::abs(m_Ax[p]));
+  for (double& s : m_rowScale) s = s > 0 ? 1.0 / s : 1.0;
+  scaleRows();
+  Eigen::MatrixXd& A = m_klu->dense;
+  A.setZero(m_n, m_n);
+  for (int j = 0; j < m_n; ++j)
+    for (int p = m_Ap[j]; p < m_Ap[j + 1]; ++p) A(m_Ai[p], j) = m_Sx[p];
+  const bool factored = m_klu->lu.compute(A);
+  const auto pivots = m_klu->lu.pivots();
+  m_rcond = factored ? pivots.minCoeff() / pivots.maxCoeff() : 0.0;
+  m_dense = m_rcond >= minRcond;
+  if (!m_dense) return false;
   m_regularizedCount += regularize;
   return true;
 }
@@ -317,9 +347,13 @@ void KktMatrix::scaleRows() {
 
 bool KktMatrix::solve(VecX& rhs, bool refine) const {
   if (m_n == 0) return true;
-  if (!m_klu->numeric || rhs.size() != m_n) return false;
+  if ((m_n <= kDenseSize ? !m_dense : !m_klu->numeric) || rhs.size() != m_n) return false;
   auto solveFactored = [&](VecX& x) {
     for (int i = 0; i < m_n; ++i) x(i) *= m_rowScale[i];
+    if (m_n <= kDenseSize) {
+      m_klu->lu.solveInPlace(x.data());
+      return x.allFinite();
+    }
     return klu_solve(m_klu->symbolic, m_klu->numeric, m_n, 1, x.data(), &m_klu->common) && x.allFinite();
   };
   if (!m_regularized || !refine) return solveFactored(rhs);
@@ -357,6 +391,6 @@ void KktMatrix::multiply(const VecX& x, VecX& y) const {
     for (int p = m_Ap[j]; p < m_Ap[j + 1]; ++p) y(m_Ai[p]) += m_Ax[p] * x(j);
 }
 
-double KktMatrix::rcond() const { return m_klu->common.rcond; }
+double KktMatrix::rcond() const { return m_rcond; }
 
 }  // namespace flexim
