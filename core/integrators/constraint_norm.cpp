@@ -97,7 +97,19 @@ void ConstraintNorm::build(Eigen::SparseMatrix<double, Eigen::RowMajor> G, Proje
   }
   Eigen::SparseMatrix<double> A = P.G * Eigen::SparseMatrix<double>(P.G.transpose());
   for (int r = 0; r < n; ++r) A.coeffRef(r, r) += kRegularization * P.rowNorm2(r);
-  P.GGt.compute(A);
+  A.makeCompressed();
+  // the ordering and symbolic factor are kept while G's pattern is (most rebuilds)
+  const bool samePattern = P.analysed && A.rows() + 1 == static_cast<Eigen::Index>(P.outer.size()) &&
+                           std::equal(A.outerIndexPtr(), A.outerIndexPtr() + A.rows() + 1, P.outer.begin()) &&
+                           A.nonZeros() == static_cast<Eigen::Index>(P.inner.size()) &&
+                           std::equal(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros(), P.inner.begin());
+  if (!samePattern) {
+    P.GGt.analyzePattern(A);
+    P.outer.assign(A.outerIndexPtr(), A.outerIndexPtr() + A.rows() + 1);
+    P.inner.assign(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros());
+    P.analysed = true;
+  }
+  P.GGt.factorize(A);
   P.ok = P.GGt.info() == Eigen::Success;
   if (P.ok && n <= kDenseRows) P.normalMap = MatX(P.G.transpose()) * P.GGt.solve(MatX::Identity(n, n));
 }

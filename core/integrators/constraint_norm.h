@@ -48,6 +48,8 @@ class ConstraintNorm {
   struct Projection {
     Eigen::SparseMatrix<double, Eigen::RowMajor> G;  ///< active rows x nv
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> GGt;  ///< beyond kDenseFactorRows
+    std::vector<int> outer, inner;                    ///< the pattern GGt was analysed for
+    bool analysed = false;
     MatX normalMap;                                   ///< G^T (G G^T)^-1 up to kDenseRows
     bool ok = true;                                   ///< G G^T factorised
     VecX rowNorm2;                                    ///< |G_r|^2
