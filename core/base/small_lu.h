@@ -1,8 +1,8 @@
 // LU factorisation with partial pivoting of a small dense matrix, unblocked and without
 // allocation after the first use. For the iteration and KKT matrices of small models (tens of
 // unknowns, a quarter full or more), where both KLU's sparse refactorisation and Eigen's blocked
-// PartialPivLU spend most of their time on bookkeeping: on a 37 x 37 KKT matrix either took some
-// 150 000 instructions per factorisation, this loop about a quarter of that.
+// PartialPivLU spend much of their time on bookkeeping: on an 8-mode pendulum's 43 x 43 KKT
+// matrix either took some 150 000 instructions per factorisation, this loop about half of that.
 #pragma once
 
 #include <Eigen/Core>
