@@ -637,10 +637,12 @@ class Ida final : public Integrator {
     s.q = Eigen::Map<const VecX>(yd, m_nq);
     s.v = Eigen::Map<const VecX>(yd + m_nq, m_nv);
     m_sys.kinematics(s, m_kin);
+    m_massDiagonal.resize(m_nv);
     for (int b = 0; b < m_nb; ++b) {
       const Block& B = m_sys.block(b);
       for (int i = 0; i < B.nq(); ++i) add(B.q0 + i, B.q0 + i, cj);
       m_sys.massMatrix(m_kin, b, m_M);
+      m_massDiagonal.segment(B.v0, B.nv()) = m_M.diagonal().cwiseAbs();
       for (int i = 0; i < B.nv(); ++i)
         for (int k = 0; k < B.nv(); ++k)
           if (m_M(i, k) != 0) add(m_nq + B.v0 + i, m_nq + B.v0 + k, cj * m_M(i, k));
@@ -650,15 +652,10 @@ class Ida final : public Integrator {
     m_norm.update(m_sys, s.q, m_rowsEval, m_dropped, cj, m_massDiagonal);
   }
 
-  /// Per constraint row, (G M^-1 G^T)_ii and (G G^T)_ii at s, for regularize(), and |M_ii|.
+  /// Per constraint row, (G M^-1 G^T)_ii and (G G^T)_ii at s, for regularize() (m_kin and
+  /// m_massDiagonal at s already).
   void measureRows(const State& s) {
     m_sys.constraints(m_kin, s.t, m_rowsEval);
-    m_massDiagonal.resize(m_nv);
-    for (int b = 0; b < m_nb; ++b) {
-      const Block& B = m_sys.block(b);
-      m_sys.massMatrix(m_kin, b, m_M);
-      m_massDiagonal.segment(B.v0, B.nv()) = m_M.diagonal().cwiseAbs();
-    }
     const double meanMass = m_nv ? std::max(m_massDiagonal.mean(), 1e-300) : 1.0;
     m_rowMobility.setZero(m_nc);
     m_rowLength.setZero(m_nc);
@@ -745,7 +742,7 @@ class Ida final : public Integrator {
   std::vector<BodyKinematics> m_kin;
   std::vector<ConstraintRows> m_rowsEval;
   VecX m_f, m_GtLambda, m_GtMu, m_vbar, m_massDiagonal;
-  VecX m_rowMobility, m_rowLength;  ///< per row, measured with the last dF/dy (measureRows)
+  VecX m_rowMobility, m_rowLength;  ///< per row, at the last setup (measureRows)
   MatX m_M;
   mutable VecX m_lambda;  ///< currentMultipliers()
   // hand-overs to generalized-alpha (file comment)

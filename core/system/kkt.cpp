@@ -265,10 +265,7 @@ bool KktMatrix::factorNumeric(bool regularize) {
   }
   if (m_klu->numeric) klu_free_numeric(&m_klu->numeric, &m_klu->common);
   // each row divided by its largest entry (KLU's own choice), so pivots compare across units
-  m_rowScale.assign(m_n, 0.0);
-  for (size_t p = 0; p < m_Ax.size(); ++p) m_rowScale[m_Ai[p]] = std::max(m_rowScale[m_Ai[p]], std::abs(m_Ax[p]));
-  for (double& s : m_rowScale) s = s > 0 ? 1.0 / s : 1.0;
-  scaleRows();
+  scaleRowsAfresh();
   m_klu->numeric = klu_factor(m_Ap.data(), m_Ai.data(), m_Sx.data(), m_klu->symbolic, &m_klu->common);
   if (!m_klu->numeric || m_klu->common.status != KLU_OK) {
     m_klu->needFullFactor = true;
@@ -286,10 +283,7 @@ bool KktMatrix::factorNumeric(bool regularize) {
 
 bool KktMatrix::factorDense(bool regularize, double minRcond) {
   // rows scaled as for KLU, so that the pivot ratio means the same on both paths
-  m_rowScale.assign(m_n, 0.0);
-  for (size_t p = 0; p < m_Ax.size(); ++p) m_rowScale[m_Ai[p]] = std::max(m_rowScale[m_Ai[p]], std::abs(m_Ax[p]));
-  for (double& s : m_rowScale) s = s > 0 ? 1.0 / s : 1.0;
-  scaleRows();
+  scaleRowsAfresh();
   Eigen::MatrixXd& A = m_klu->dense;
   A.setZero(m_n, m_n);
   for (int j = 0; j < m_n; ++j)
@@ -332,6 +326,13 @@ void KktMatrix::regularizationDiagonal() {
     }
     m_D[i] = kRegularization * (d > 0 ? d : dMassless);
   }
+}
+
+void KktMatrix::scaleRowsAfresh() {
+  m_rowScale.assign(m_n, 0.0);
+  for (size_t p = 0; p < m_Ax.size(); ++p) m_rowScale[m_Ai[p]] = std::max(m_rowScale[m_Ai[p]], std::abs(m_Ax[p]));
+  for (double& s : m_rowScale) s = s > 0 ? 1.0 / s : 1.0;
+  scaleRows();
 }
 
 void KktMatrix::scaleRows() {

@@ -72,6 +72,7 @@ class KktMatrix {
  private:
   void buildPattern();
   void scaleRows();  ///< m_Sx = the values with the rows scaled by m_rowScale
+  void scaleRowsAfresh();  ///< m_rowScale = 1 / each row's largest entry, then scaleRows()
   void freeFactors();
   bool factorNumeric(bool regularize);
   bool factorDense(bool regularize, double minRcond);
