@@ -58,9 +58,12 @@ BlockLanczosResult blockLanczos(const BlockSolve& solve, const SpMat& M, int wan
     if (deflated) X -= *deflated * (MD.transpose() * X);
   };
 
-  // the basis, one M-orthonormal block per step, and M times each block: with M V at hand the
-  // reorthogonalisation needs no product with M
-  std::vector<Eigen::MatrixXd> V, MV;
+  // the basis, one M-orthonormal block per step, and M times its newest block (the next
+  // solve's right-hand side). M times the older blocks is not kept: the reorthogonalisation
+  // takes M W instead, one product with M per pass, which holds one basis less in memory
+  // (107 MB at 84 vectors of a 53 369-node mesh, where the basis and the factor are the peak).
+  std::vector<Eigen::MatrixXd> V;
+  Eigen::MatrixXd MVnewest;
   {
     std::mt19937 random(options.seed);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
@@ -74,21 +77,23 @@ BlockLanczosResult blockLanczos(const BlockSolve& solve, const SpMat& M, int wan
       return out;
     }
     V.push_back(std::move(X));
-    MV.push_back(std::move(MX));
+    MVnewest = std::move(MX);
   }
   Eigen::MatrixXd T = Eigen::MatrixXd::Zero(maxDim, maxDim);  // V^T M A V, a column block per step
   const double floor = std::pow(std::numeric_limits<double>::epsilon(), 2.0 / 3.0);
   for (int step = 0;; ++step) {
     Eigen::MatrixXd W;
-    solve(MV.back(), W);  // W = A V_step
+    solve(MVnewest, W);  // W = A V_step
     ++out.block_solves;
-    // full reorthogonalisation against the whole basis: classical Gram-Schmidt, twice
-    for (int pass = 0; pass < 2; ++pass)
-      for (int k = 0; k <= step; ++k) {
-        const Eigen::MatrixXd H = MV[std::size_t(k)].transpose() * W;  // V_k^T M W
-        W.noalias() -= V[std::size_t(k)] * H;
-        T.block(k * b, step * b, b, b) += H;
-      }
+    // full reorthogonalisation against the whole basis: classical Gram-Schmidt, twice (the
+    // second pass removes what rounding left of the first)
+    for (int pass = 0; pass < 2; ++pass) {
+      const Eigen::MatrixXd MWpass = timesBlock(M, W);
+      Eigen::MatrixXd H((step + 1) * b, b);
+      for (int k = 0; k <= step; ++k) H.middleRows(k * b, b).noalias() = V[std::size_t(k)].transpose() * MWpass;
+      for (int k = 0; k <= step; ++k) W.noalias() -= V[std::size_t(k)] * H.middleRows(k * b, b);
+      T.block(0, step * b, (step + 1) * b, b) += H;
+    }
     project(W);
     Eigen::MatrixXd MW = timesBlock(M, W);
     const int cols = (step + 1) * b;
@@ -129,7 +134,7 @@ BlockLanczosResult blockLanczos(const BlockSolve& solve, const SpMat& M, int wan
       return out;
     }
     V.push_back(std::move(W));
-    MV.push_back(std::move(MW));
+    MVnewest = std::move(MW);
   }
 }
 
