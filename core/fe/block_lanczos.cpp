@@ -38,6 +38,26 @@ bool mOrthonormaliseBlock(Eigen::MatrixXd& W, Eigen::MatrixXd& MW) {
   return true;
 }
 
+/// V S for the basis blocks V (n x b each) and S (basis size x w), formed row chunk by row chunk
+/// in the storage of the first blocks, which are all the result needs: the rest of the basis is
+/// freed before the result is allocated. The end of the iteration, with the factor still held,
+/// is the peak of an eigen solution's memory (27 MB less for 21 vectors of a 53 369-node mesh).
+Eigen::MatrixXd basisTimes(std::vector<Eigen::MatrixXd>& V, const Eigen::MatrixXd& S) {
+  const Eigen::Index n = V.front().rows(), b = V.front().cols(), w = S.cols();
+  constexpr Eigen::Index kChunk = 2048;
+  Eigen::MatrixXd rows(std::min(kChunk, n), S.rows()), product;
+  for (Eigen::Index r0 = 0; r0 < n; r0 += kChunk) {
+    const Eigen::Index m = std::min(kChunk, n - r0);
+    for (std::size_t k = 0; k < V.size(); ++k) rows.block(0, Eigen::Index(k) * b, m, b) = V[k].middleRows(r0, m);
+    product.noalias() = rows.topRows(m) * S;  // every block's rows are read before any is written
+    for (Eigen::Index c = 0; c < w; ++c) V[std::size_t(c / b)].col(c % b).segment(r0, m) = product.col(c);
+  }
+  V.resize(std::size_t((w + b - 1) / b));
+  Eigen::MatrixXd X(n, w);
+  for (Eigen::Index c = 0; c < w; ++c) X.col(c) = V[std::size_t(c / b)].col(c % b);
+  return X;
+}
+
 }  // namespace
 
 BlockLanczosResult blockLanczos(const BlockSolve& solve, const SpMat& M, int wanted, const BlockLanczosOptions& options,
@@ -119,10 +139,11 @@ BlockLanczosResult blockLanczos(const BlockSolve& solve, const SpMat& M, int wan
     if (converged) {
       out.converged = true;
       out.theta.resize(wanted);
-      out.vectors = Eigen::MatrixXd::Zero(n, wanted);
       const Eigen::MatrixXd S = ritz.eigenvectors().rightCols(wanted).rowwise().reverse();
       for (int w = 0; w < wanted; ++w) out.theta(w) = ritz.eigenvalues()(cols - 1 - w);
-      for (int k = 0; k <= step; ++k) out.vectors.noalias() += V[std::size_t(k)] * S.middleRows(k * b, b);
+      W = Eigen::MatrixXd();
+      MW = Eigen::MatrixXd();
+      out.vectors = basisTimes(V, S);
       return out;
     }
     if (!mOrthonormaliseBlock(W, MW)) {

@@ -61,7 +61,7 @@ class ShiftInvertOp {
     m_sigma = sigma;
     ++m_factorisations;
     m_llt = std::make_unique<Factor>(m_K.rows());
-    m_llt->compute(lowerShifted(m_K, m_M, sigma));
+    m_llt->factorizeLower(lowerShifted(m_K, m_M, sigma));
     m_ok = m_llt->info() == Eigen::Success;
     if (m_ok) m_order = m_llt->order();
   }

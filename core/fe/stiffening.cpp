@@ -220,7 +220,7 @@ bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat
   eachEntry([&](int r, int c, double v) { Kf.insert(r, c) = v; });
   Kf.makeCompressed();
   CholeskyFactor llt(nf);
-  llt.compute(Kf);
+  llt.factorizeLower(std::move(Kf));
   if (llt.info() != Eigen::Success) {
     error = "the stiffness on a statically determinate support is singular: the mesh is not one connected piece";
     return false;

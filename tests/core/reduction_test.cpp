@@ -6,6 +6,7 @@
 #include "core/fe/active_dofs.h"
 #include "core/fe/assembly.h"
 #include "core/fe/block_lanczos.h"
+#include "core/fe/cholesky_factor.h"
 #include "core/fe/inertia.h"
 #include "core/fe/modal.h"
 #include "core/fe/reduction.h"
@@ -343,6 +344,49 @@ class ReductionTest : public QObject {
 
   /// The block Lanczos (the default) and the restarted single-vector Lanczos (Spectra) give the
   /// same modes of the free beam, and both pass the checks.
+  // The factorisation that makes the permuted matrix itself and hands it to CHOLMOD as if in
+  // its natural order: the same solution as a plain sparse LDL^T, on a matrix whose fill-reducing
+  // order is far from the identity (a 2-D grid's Laplacian numbered at random, shifted to be
+  // definite), for both of CHOLMOD's ordering paths (AMD below kMetisDirectly rows); and a matrix
+  // that is not positive definite is reported, not factorised.
+  void choleskyFactorOfThePermutedLowerTriangle() {
+    const int side = 60, n = side * side;
+    std::vector<int> number(n);
+    std::iota(number.begin(), number.end(), 0);
+    std::shuffle(number.begin(), number.end(), std::mt19937(7));
+    std::vector<Eigen::Triplet<double>> t;
+    const auto at = [&](int i, int j) { return number[std::size_t(i * side + j)]; };
+    for (int i = 0; i < side; ++i)
+      for (int j = 0; j < side; ++j) {
+        t.emplace_back(at(i, j), at(i, j), 4.0 + 1e-3 * (i + j));
+        if (i + 1 < side) t.emplace_back(std::max(at(i, j), at(i + 1, j)), std::min(at(i, j), at(i + 1, j)), -1.0);
+        if (j + 1 < side) t.emplace_back(std::max(at(i, j), at(i, j + 1)), std::min(at(i, j), at(i, j + 1)), -1.0);
+      }
+    Eigen::SparseMatrix<double> lower(n, n);
+    lower.setFromTriplets(t.begin(), t.end());
+    const Eigen::SparseMatrix<double> full = lower.selfadjointView<Eigen::Lower>();
+    const Eigen::MatrixXd b = Eigen::MatrixXd::Random(n, 3);
+    const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> reference(full);
+    QVERIFY(reference.info() == Eigen::Success);
+    const Eigen::MatrixXd expected = reference.solve(b);
+    CholeskyFactor llt(n);
+    llt.factorizeLower(Eigen::SparseMatrix<double>(lower));
+    QVERIFY(llt.info() == Eigen::Success);
+    const std::vector<int> order = llt.order();
+    QCOMPARE(static_cast<int>(order.size()), n);
+    int moved = 0;
+    for (int k = 0; k < n; ++k) moved += order[std::size_t(k)] != k;
+    QVERIFY(moved > n / 2);  // a real permutation, not the identity
+    const Eigen::MatrixXd x = llt.solve(b);
+    QVERIFY2((x - expected).norm() <= 1e-12 * expected.norm(), qPrintable(QString::number((x - expected).norm() / expected.norm())));
+    // shifted past the lowest eigenvalue (about 4 - 4 cos(pi / 61) * 2 > 0.005): indefinite
+    Eigen::SparseMatrix<double> indefinite = lower;
+    for (int k = 0; k < n; ++k) indefinite.coeffRef(k, k) -= 0.5;
+    CholeskyFactor bad(n);
+    bad.factorizeLower(std::move(indefinite));
+    QVERIFY(bad.info() != Eigen::Success);
+  }
+
   void blockAndSingleVectorLanczosAgree() {
     const FeModel mesh = load("beam/beam_free.inp");
     const AssembledMatrices mats = assembled(mesh);
