@@ -4,6 +4,7 @@
 #include "core/fe/assembly.h"
 #include "core/fe/linear_constraints.h"
 #include "core/fe/modal.h"
+#include "core/fe/sparse_block.h"
 #include "core/fe/reduction.h"
 #include "core/fe/surface.h"
 #include "core/fe/validation_report.h"
@@ -272,6 +273,9 @@ int modesCommand(const std::vector<std::string>& args) {
   fe::ModalResult modes;
   const std::optional<fe::FeModel> applied = fe::withCouplingsApplied(mesh, {}, diag);  // no interfaces here
   fe::noteLeftOut(applied ? *applied : mesh, fe::activeDofs(mats.K, mats.M, mesh.nodeCount()), diag);
+  // the eigen solution reads the lower triangles only: half the memory of K and M at its peak
+  fe::keepLowerTriangle(mats.K);
+  fe::keepLowerTriangle(mats.M);
   const bool ok = fe::freeModesOfMesh(applied ? *applied : mesh, mats.K, mats.M, mopt, modes, diag);
   printDiagnostics(diag);
   if (!ok) return fail("eigen solution failed for '" + a.input + "'");

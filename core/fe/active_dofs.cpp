@@ -114,10 +114,10 @@ constexpr std::size_t kMaxMassless = 3000;
 
 }  // namespace
 
-bool freeModesCondensingMassless(const SpMat& K, const SpMat& M, const std::vector<Eigen::Vector3d>& coords,
+bool freeModesCondensingMassless(const SpMat& Kgiven, const SpMat& M, const std::vector<Eigen::Vector3d>& coords,
                                  const std::vector<DofPlace>& places, const ModalOptions& options, ModalResult& out,
                                  Diagnostics& diag) {
-  const auto n = static_cast<int>(K.rows());
+  const auto n = static_cast<int>(Kgiven.rows());
   std::vector<int> massless, massive, at(static_cast<std::size_t>(n), -1), mAt(static_cast<std::size_t>(n), -1);
   for (int i = 0; i < n; ++i) {
     if (M.coeff(i, i) > 0) {
@@ -128,7 +128,7 @@ bool freeModesCondensingMassless(const SpMat& K, const SpMat& M, const std::vect
       massless.push_back(i);
     }
   }
-  if (massless.empty()) return freeModes(K, M, coords, places, options, out, diag);
+  if (massless.empty()) return freeModes(Kgiven, M, coords, places, options, out, diag);
   if (massive.empty()) {
     diag.error("modes", "no degree of freedom has mass: nothing vibrates");
     return false;
@@ -142,6 +142,7 @@ bool freeModesCondensingMassless(const SpMat& K, const SpMat& M, const std::vect
   // semidefinite, so a direction K_mm does not resist is one K_ms does not load either, and the
   // pseudo-inverse condenses exactly: a spring to a free massless end adds nothing.
   const auto ns = static_cast<Eigen::Index>(massive.size()), nm = static_cast<Eigen::Index>(massless.size());
+  const SpMat K = Kgiven.selfadjointView<Eigen::Lower>();  // the blocks below need both triangles
   const Eigen::MatrixXd Kmm = Eigen::MatrixXd(block(K, mAt, nm, mAt, nm));
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(0.5 * (Kmm + Kmm.transpose()));
   const double largest = eig.eigenvalues().cwiseAbs().maxCoeff();

@@ -283,7 +283,8 @@ bool freeModesOfMesh(const FeModel& mesh, const SpMat& K, const SpMat& M, const 
   }
   const Elimination e = eliminateConstraints(mesh);
   const SpMat Tt = e.T.transpose();
-  const SpMat Kc = Tt * K * e.T, Mc = Tt * M * e.T;
+  // K and M may be stored as their lower triangles (modal.h): T^T K T needs them whole
+  const SpMat Kc = Tt * SpMat(K.selfadjointView<Eigen::Lower>()) * e.T, Mc = Tt * SpMat(M.selfadjointView<Eigen::Lower>()) * e.T;
   const std::vector<DofPlace> all = nodeMajorPlaces(mesh.coords.size());
   std::vector<DofPlace> places;
   for (int d : e.kept) places.push_back(all[std::size_t(d)]);

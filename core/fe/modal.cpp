@@ -319,13 +319,10 @@ std::vector<Residual> modeResiduals(const SpMat& K, const SpMat& M, const Eigen:
     RowMajor x = RowMajor::Zero(n, kBlock);  // the columns past the last mode stay zero
     x.leftCols(c) = X.middleCols(first, c);
     const RowMajor absX = x.cwiseAbs();
-    RowMajor Kx = RowMajor::Zero(n, kBlock), absKx = RowMajor::Zero(n, kBlock);
-    for (Eigen::Index j = 0; j < K.outerSize(); ++j)
-      for (SpMat::InnerIterator it(K, j); it; ++it) {
-        Kx.row(it.row()) += it.value() * x.row(j);
-        absKx.row(it.row()) += std::abs(it.value()) * absX.row(j);
-      }
-    const RowMajor Mx = M * x;
+    RowMajor Kx = RowMajor::Zero(n, kBlock), absKx = RowMajor::Zero(n, kBlock), Mx = RowMajor::Zero(n, kBlock);
+    addSymmetricTimes(K, x, Kx, [](double a) { return a; });
+    addSymmetricTimes(K, absX, absKx, [](double a) { return std::abs(a); });
+    addSymmetricTimes(M, x, Mx, [](double a) { return a; });
     for (Eigen::Index k = 0; k < c; ++k) {
       const double l = lambda(first + k);
       const double scale = std::max({Kx.col(k).norm(), std::abs(l) * Mx.col(k).norm(), 1e-300});
@@ -426,7 +423,7 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
   const int maxNev = static_cast<int>(n) - 1 - static_cast<int>(R.cols());
   if (deflate) {
     // the rigid fields must be zero-energy; otherwise the body is supported or K is wrong
-    const double energy = timesBlock(K, R).norm() / std::max(K.norm() * R.norm(), 1e-300);
+    const double energy = timesBlock(K, R).norm() / std::max(symmetricNorm(K) * R.norm(), 1e-300);
     if (energy > 1e-8) {
       std::ostringstream ratio;
       ratio.precision(3);
@@ -482,7 +479,8 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
   // Lanczos returns at most n - 1 modes and leaves no spare above them for the Sturm check.
   if (n <= kDenseLimit) {
     // M x = mu (K - sigma M) x with K - sigma M positive definite (M may be singular): lambda = sigma + 1 / mu
-    const Eigen::MatrixXd A = Eigen::MatrixXd(K) - sigma * Eigen::MatrixXd(M), B = Eigen::MatrixXd(M);
+    const Eigen::MatrixXd B = SpMat(M.selfadjointView<Eigen::Lower>());
+    const Eigen::MatrixXd A = Eigen::MatrixXd(SpMat(K.selfadjointView<Eigen::Lower>())) - sigma * B;
     Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> dense(B, A);
     if (dense.info() != Eigen::Success) {
       diag.error("modes", "dense eigen solution failed; is the stiffness symmetric and K - sigma M positive definite?");
@@ -718,8 +716,8 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
 
 Eigen::MatrixXd modalAssurance(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, const SpMat& M) {
   const bool useM = M.rows() == a.rows();
-  const Eigen::MatrixXd Mb = useM ? Eigen::MatrixXd(M * b) : b;
-  const Eigen::MatrixXd Ma = useM ? Eigen::MatrixXd(M * a) : a;
+  const Eigen::MatrixXd Mb = useM ? timesBlock(M, b) : b;
+  const Eigen::MatrixXd Ma = useM ? timesBlock(M, a) : a;
   Eigen::MatrixXd mac(a.cols(), b.cols());
   for (int i = 0; i < a.cols(); ++i)
     for (int j = 0; j < b.cols(); ++j) {

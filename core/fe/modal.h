@@ -100,7 +100,8 @@ std::vector<int> dofParts(const Eigen::SparseMatrix<double>& K, const Eigen::Spa
 Eigen::MatrixXd rigidBodyModesOfParts(const std::vector<Eigen::Vector3d>& coords, const std::vector<DofPlace>& places,
                                       const Eigen::SparseMatrix<double>& M, const std::vector<int>& part, int parts);
 
-/// Computes the lowest modes. K and M must be full symmetric (both triangles stored). A free mesh
+/// Computes the lowest modes. K and M are symmetric, and only their lower triangles are read: they
+/// may be stored whole or as their lower triangles (keepLowerTriangle, half the memory). A free mesh
 /// (expected_rigid 6) in several parts gets six rigid modes per part, and elastic_modes on top.
 /// `places` says where each dof acts (empty: no geometry, no exact rigid fields).
 bool freeModes(const Eigen::SparseMatrix<double>& K, const Eigen::SparseMatrix<double>& M,

@@ -1,22 +1,56 @@
-// A sparse matrix times a block of dense columns (modes, load cases, a Lanczos block), and the
-// shifted matrix the symmetric factorisations read.
+// A symmetric sparse matrix (of which only the lower triangle is read) times a block of dense
+// columns (modes, load cases, a Lanczos block), and the shifted matrix the symmetric
+// factorisations read.
 #pragma once
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include <cmath>
 #include <vector>
 
 namespace flexim::fe {
 
-/// A X, through row-major copies: each entry of A then updates a contiguous row of the result,
-/// where Eigen's product of a column-major sparse matrix with a column-major block makes one pass
-/// over A per column (24e6 entries of K read once instead of 26 times for 26 modes).
+/// y += f(a_ij) x_j over a symmetric A of which only the lower triangle is read (A may hold
+/// both triangles or its lower one only), for row-major blocks x and y: each entry updates a
+/// contiguous row (and its mirror a second one), where Eigen's product of a column-major sparse
+/// matrix with a column-major block makes one pass over A per column (24e6 entries of K read
+/// once instead of 26 times for 26 modes).
+template <class RowMajorIn, class RowMajorOut, class Entry>
+void addSymmetricTimes(const Eigen::SparseMatrix<double>& A, const RowMajorIn& x, RowMajorOut& y, Entry f) {
+  for (Eigen::Index j = 0; j < A.outerSize(); ++j)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(A, j); it; ++it) {
+      const Eigen::Index i = it.row();
+      if (i < j) continue;
+      const double a = f(it.value());
+      y.row(i) += a * x.row(j);
+      if (i != j) y.row(j) += a * x.row(i);
+    }
+}
+
+/// A X for a symmetric A of which only the lower triangle is read (addSymmetricTimes).
 inline Eigen::MatrixXd timesBlock(const Eigen::SparseMatrix<double>& A, const Eigen::MatrixXd& X) {
   using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const RowMajor rows = X;
-  const RowMajor product = A * rows;
-  return product;
+  const RowMajor x = X;
+  RowMajor y = RowMajor::Zero(X.rows(), X.cols());
+  addSymmetricTimes(A, x, y, [](double a) { return a; });
+  return y;
+}
+
+/// The Frobenius norm of a symmetric A of which only the lower triangle is read.
+inline double symmetricNorm(const Eigen::SparseMatrix<double>& A) {
+  double sum = 0.0;
+  for (Eigen::Index j = 0; j < A.outerSize(); ++j)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(A, j); it; ++it)
+      if (it.row() >= j) sum += (it.row() == j ? 1.0 : 2.0) * it.value() * it.value();
+  return std::sqrt(sum);
+}
+
+/// Replaces a symmetric matrix by its lower triangle and frees the rest: all the eigen solution
+/// reads (modal.h), in half the memory.
+inline void keepLowerTriangle(Eigen::SparseMatrix<double>& A) {
+  Eigen::SparseMatrix<double> lower = A.triangularView<Eigen::Lower>();
+  A.swap(lower);  // the full matrix is freed with `lower` (assigning would keep its storage)
 }
 
 /// The lower triangle of K - s M, merged column by column from K and M (column-major,

@@ -14,6 +14,7 @@
 #include "core/fe/assembly.h"
 #include "machine_info.h"
 #include "core/fe/modal.h"
+#include "core/fe/sparse_block.h"
 #include "io/fe/import.h"
 
 #include <Eigen/CholmodSupport>
@@ -294,6 +295,9 @@ int main(int argc, char** argv) {
   std::printf("mass_kg         %.6g\n", mats.mass);
   std::printf("rss_assembly_mb %.0f\n", peakRssMb());
   std::fflush(stdout);
+  // as flexim-cli modes: the eigen solution reads the lower triangles only
+  fe::keepLowerTriangle(mats.K);
+  fe::keepLowerTriangle(mats.M);
 
   // ---- modes
   fe::ModalResult res;

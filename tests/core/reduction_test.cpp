@@ -10,6 +10,8 @@
 #include "core/fe/inertia.h"
 #include "core/fe/modal.h"
 #include "core/fe/reduction.h"
+#include "core/fe/sparse_block.h"
+#include "core/fe/linear_constraints.h"
 #include "core/fe/validation_report.h"
 #include "io/fe/calculix_dat.h"
 #include "io/fe/import.h"
@@ -385,6 +387,106 @@ class ReductionTest : public QObject {
     CholeskyFactor bad(n);
     bad.factorizeLower(std::move(indefinite));
     QVERIFY(bad.info() != Eigen::Success);
+  }
+
+  /// The eigen solution reads only the lower triangles of K and M (flexim-cli modes hands it
+  /// nothing else, for half the memory): with them it returns what it returns with the whole
+  /// matrices, on every path. The Lanczos path with several parts (two beams nothing connects),
+  /// the static condensation of a massless spring end, linear constraints (two blocks joined by
+  /// *EQUATION) and the dense path of a small problem. A product that read the upper triangle
+  /// would halve the off-diagonal stiffness and move every frequency.
+  void lowerTrianglesGiveTheSameModes() {
+    const auto same = [](const char* what, const ModalResult& whole, const ModalResult& lower) {
+      QVERIFY2(whole.eigenvalues.size() == lower.eigenvalues.size() && whole.eigenvalues.size() > 0, what);
+      QCOMPARE(whole.rigid_count, lower.rigid_count);
+      const double scale = whole.eigenvalues.cwiseAbs().maxCoeff();
+      for (Eigen::Index j = 0; j < whole.eigenvalues.size(); ++j)
+        QVERIFY2(std::abs(whole.eigenvalues(j) - lower.eigenvalues(j)) <= 1e-9 * scale,
+                 qPrintable(QString("%1, mode %2: %3 against %4").arg(what).arg(j + 1).arg(whole.eigenvalues(j)).arg(lower.eigenvalues(j))));
+      QCOMPARE(whole.max_residual > 0, lower.max_residual > 0);
+    };
+    const auto lowerOf = [](Eigen::SparseMatrix<double> A) {
+      keepLowerTriangle(A);
+      return A;
+    };
+    Diagnostics diag;
+    ModalOptions opt;
+    opt.elastic_modes = 6;
+    {  // two parts, the Lanczos path
+      const FeModel one = load("beam/beam_free.inp");
+      FeModel two = one;
+      const int n = one.nodeCount();
+      for (int k = 0; k < n; ++k) two.addNode(one.node_ids[std::size_t(k)] + 1000000, one.coords[std::size_t(k)] + Eigen::Vector3d(0, 0.05, 0));
+      for (Element e : one.elements) {
+        for (int& node : e.nodes) node += n;
+        two.elements.push_back(e);
+      }
+      const AssembledMatrices mats = assembled(two);
+      const Eigen::SparseMatrix<double> K = lowerOf(mats.K), M = lowerOf(mats.M);
+      QVERIFY(K.nonZeros() < mats.K.nonZeros() * 0.6);
+      ModalResult whole, lower;
+      QVERIFY2(freeModes(mats.K, mats.M, two.coords, opt, whole, diag), diag.str().c_str());
+      QVERIFY2(freeModes(K, M, two.coords, opt, lower, diag), diag.str().c_str());
+      QCOMPARE(lower.parts, 2);
+      same("two parts", whole, lower);
+    }
+    {  // a massless spring end, condensed
+      QTemporaryDir dir;
+      const QString deck = dir.filePath("spring.inp");
+      QFile f(deck);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(("*INCLUDE, INPUT=" + kData + "beam/mesh_ccx.inp\n"
+               "*MATERIAL, NAME=STEEL\n*ELASTIC\n2.1e11, 0.3\n*DENSITY\n7850\n*SOLID SECTION, ELSET=BEAM, MATERIAL=STEEL\n"
+               "*NODE\n900001, 0.4, 0.02, 0.01\n*ELEMENT, TYPE=SPRINGA, ELSET=SP\n900001, 1, 900001\n"
+               "*SPRING, ELSET=SP\n\n1e6\n")
+                  .c_str());
+      f.close();
+      FeModel mesh;
+      QVERIFY2(io::importFe(deck.toStdString(), mesh, diag), diag.str().c_str());
+      const AssembledMatrices mats = assembled(mesh);
+      const Eigen::SparseMatrix<double> K = lowerOf(mats.K), M = lowerOf(mats.M);
+      ModalResult whole, lower;
+      QVERIFY2(freeModesOfActive(mats.K, mats.M, mesh.coords, opt, activeDofs(mats.K, mats.M, mesh.nodeCount()), whole, diag),
+               diag.str().c_str());
+      QVERIFY2(freeModesOfActive(K, M, mesh.coords, opt, activeDofs(K, M, mesh.nodeCount()), lower, diag), diag.str().c_str());
+      QCOMPARE(lower.condensed, 3);
+      same("massless spring end", whole, lower);
+      QVERIFY((whole.modes.cwiseAbs() - lower.modes.cwiseAbs()).cwiseAbs().maxCoeff() < 1e-6 * whole.modes.cwiseAbs().maxCoeff());
+    }
+    {  // linear constraints
+      const FeModel mesh = load("tied/equation.inp");
+      QVERIFY(!mesh.constraints.empty());
+      const AssembledMatrices mats = assembled(mesh);
+      const Eigen::SparseMatrix<double> K = lowerOf(mats.K), M = lowerOf(mats.M);
+      ModalResult whole, lower;
+      QVERIFY2(freeModesOfMesh(mesh, mats.K, mats.M, opt, whole, diag), diag.str().c_str());
+      QVERIFY2(freeModesOfMesh(mesh, K, M, opt, lower, diag), diag.str().c_str());
+      same("*EQUATION", whole, lower);
+    }
+    {  // the dense path: a free chain of 12 masses
+      const int n = 12;
+      std::vector<Eigen::Triplet<double>> tk, tm;
+      for (int i = 0; i < n; ++i) {
+        tm.emplace_back(i, i, 1.0 + 0.1 * i);
+        if (i + 1 < n) {
+          const double k = 100.0 + 10.0 * i;
+          tk.emplace_back(i, i, k);
+          tk.emplace_back(i + 1, i + 1, k);
+          tk.emplace_back(i, i + 1, -k);
+          tk.emplace_back(i + 1, i, -k);
+        }
+      }
+      Eigen::SparseMatrix<double> Kw(n, n), Mw(n, n);
+      Kw.setFromTriplets(tk.begin(), tk.end());
+      Mw.setFromTriplets(tm.begin(), tm.end());
+      ModalOptions small;
+      small.elastic_modes = 5;
+      small.expected_rigid = 1;
+      ModalResult whole, lower;
+      QVERIFY2(freeModes(Kw, Mw, {}, small, whole, diag), diag.str().c_str());
+      QVERIFY2(freeModes(lowerOf(Kw), lowerOf(Mw), {}, small, lower, diag), diag.str().c_str());
+      same("dense chain", whole, lower);
+    }
   }
 
   void blockAndSingleVectorLanczosAgree() {
