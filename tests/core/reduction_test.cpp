@@ -59,6 +59,36 @@ std::vector<double> ccxFrequencies(const std::string& dat) {
   return f;
 }
 
+/// The free beam with an axial spring (askew) from its node 1 to a node of no element, which
+/// carries no mass: a deck written into `dir`, imported.
+FeModel beamWithASpringToAMasslessNode(const QTemporaryDir& dir) {
+  const QString deck = dir.filePath("spring.inp");
+  QFile f(deck);
+  if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(deck));
+  f.write(("*INCLUDE, INPUT=" + kData + "beam/mesh_ccx.inp\n"
+           "*MATERIAL, NAME=STEEL\n*ELASTIC\n2.1e11, 0.3\n*DENSITY\n7850\n*SOLID SECTION, ELSET=BEAM, MATERIAL=STEEL\n"
+           "*NODE\n900001, 0.4, 0.02, 0.01\n*ELEMENT, TYPE=SPRINGA, ELSET=SP\n900001, 1, 900001\n"
+           "*SPRING, ELSET=SP\n\n1e6\n")
+              .c_str());
+  f.close();
+  FeModel m;
+  Diagnostics diag;
+  if (!io::importFe(deck.toStdString(), m, diag)) qFatal("cannot import the spring deck: %s", diag.str().c_str());
+  return m;
+}
+
+/// Two copies of a mesh side by side (the second 0.05 m along y) that nothing connects.
+FeModel twoCopies(const FeModel& one) {
+  FeModel two = one;
+  const int n = one.nodeCount();
+  for (int k = 0; k < n; ++k) two.addNode(one.node_ids[std::size_t(k)] + 1000000, one.coords[std::size_t(k)] + Eigen::Vector3d(0, 0.05, 0));
+  for (Element e : one.elements) {
+    for (int& node : e.nodes) node += n;
+    two.elements.push_back(e);
+  }
+  return two;
+}
+
 /// Euler-Bernoulli bending frequency of a square a x a beam of length L for a root beta L.
 double eulerBernoulli(double betaL, double L, double a) {
   const double I = a * a * a * a / 12, A = a * a;
@@ -102,19 +132,8 @@ class ReductionTest : public QObject {
   /// the free end follows the beam's node along the spring's axis.
   void springToAMasslessEndIsCondensed() {
     QTemporaryDir dir;
-    const QString deck = dir.filePath("spring.inp");
-    {
-      QFile f(deck);
-      QVERIFY(f.open(QIODevice::WriteOnly));
-      f.write(("*INCLUDE, INPUT=" + kData + "beam/mesh_ccx.inp\n"
-               "*MATERIAL, NAME=STEEL\n*ELASTIC\n2.1e11, 0.3\n*DENSITY\n7850\n*SOLID SECTION, ELSET=BEAM, MATERIAL=STEEL\n"
-               "*NODE\n900001, 0.4, 0.02, 0.01\n*ELEMENT, TYPE=SPRINGA, ELSET=SP\n900001, 1, 900001\n"
-               "*SPRING, ELSET=SP\n\n1e6\n")
-                  .c_str());
-    }
-    FeModel withSpring;
+    const FeModel withSpring = beamWithASpringToAMasslessNode(dir);
     Diagnostics diag;
-    QVERIFY2(io::importFe(deck.toStdString(), withSpring, diag), diag.str().c_str());
     const FeModel beam = load("beam/beam_free.inp");
     ModalOptions opt;
     opt.elastic_modes = 4;
@@ -160,13 +179,8 @@ class ReductionTest : public QObject {
   /// report names both parts.
   void twoPartsThatNothingConnects() {
     const FeModel one = load("beam/beam_free.inp");
-    FeModel two = one;
+    const FeModel two = twoCopies(one);
     const int n = one.nodeCount();
-    for (int k = 0; k < n; ++k) two.addNode(one.node_ids[std::size_t(k)] + 1000000, one.coords[std::size_t(k)] + Eigen::Vector3d(0, 0.05, 0));
-    for (Element e : one.elements) {
-      for (int& node : e.nodes) node += n;
-      two.elements.push_back(e);
-    }
     ModalOptions opt;
     opt.elastic_modes = 6;
     ModalResult single, both;
@@ -413,14 +427,7 @@ class ReductionTest : public QObject {
     ModalOptions opt;
     opt.elastic_modes = 6;
     {  // two parts, the Lanczos path
-      const FeModel one = load("beam/beam_free.inp");
-      FeModel two = one;
-      const int n = one.nodeCount();
-      for (int k = 0; k < n; ++k) two.addNode(one.node_ids[std::size_t(k)] + 1000000, one.coords[std::size_t(k)] + Eigen::Vector3d(0, 0.05, 0));
-      for (Element e : one.elements) {
-        for (int& node : e.nodes) node += n;
-        two.elements.push_back(e);
-      }
+      const FeModel two = twoCopies(load("beam/beam_free.inp"));
       const AssembledMatrices mats = assembled(two);
       const Eigen::SparseMatrix<double> K = lowerOf(mats.K), M = lowerOf(mats.M);
       QVERIFY(K.nonZeros() < mats.K.nonZeros() * 0.6);
@@ -432,17 +439,7 @@ class ReductionTest : public QObject {
     }
     {  // a massless spring end, condensed
       QTemporaryDir dir;
-      const QString deck = dir.filePath("spring.inp");
-      QFile f(deck);
-      QVERIFY(f.open(QIODevice::WriteOnly));
-      f.write(("*INCLUDE, INPUT=" + kData + "beam/mesh_ccx.inp\n"
-               "*MATERIAL, NAME=STEEL\n*ELASTIC\n2.1e11, 0.3\n*DENSITY\n7850\n*SOLID SECTION, ELSET=BEAM, MATERIAL=STEEL\n"
-               "*NODE\n900001, 0.4, 0.02, 0.01\n*ELEMENT, TYPE=SPRINGA, ELSET=SP\n900001, 1, 900001\n"
-               "*SPRING, ELSET=SP\n\n1e6\n")
-                  .c_str());
-      f.close();
-      FeModel mesh;
-      QVERIFY2(io::importFe(deck.toStdString(), mesh, diag), diag.str().c_str());
+      const FeModel mesh = beamWithASpringToAMasslessNode(dir);
       const AssembledMatrices mats = assembled(mesh);
       const Eigen::SparseMatrix<double> K = lowerOf(mats.K), M = lowerOf(mats.M);
       ModalResult whole, lower;
