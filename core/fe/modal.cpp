@@ -56,7 +56,7 @@ class ShiftInvertOp {
   Eigen::Index cols() const { return m_K.cols(); }
   void set_shift(double sigma) {
     if (m_llt && m_ok && sigma == m_sigma) return;  // the factor of this shift is still held
-    const ScopedBlasThreads everyCore(blasThreadsAvailable());  // level-3 kernels (blas_threads.h)
+    const ScopedBlasThreads freeCores(blasThreadsForFactorisation(m_K.rows()));  // level-3 kernels (blas_threads.h)
     const AddSeconds timed(m_factorSeconds);
     m_sigma = sigma;
     ++m_factorisations;
@@ -289,7 +289,7 @@ double meanPositiveDiagonal(const SpMat& A) {
 /// Eigenvalues of (K, M) below s by the inertia of K - s M (Sylvester's law), -1 if the
 /// factorisation fails. `order`: the shift-invert factorisation's elimination order (same pattern).
 int sturmCount(const SpMat& K, const SpMat& M, double s, const std::vector<int>& order, std::string& error) {
-  const ScopedBlasThreads everyCore(blasThreadsAvailable());  // a factorisation (blas_threads.h)
+  const ScopedBlasThreads freeCores(blasThreadsForFactorisation(K.rows()));  // a factorisation (blas_threads.h)
   const InertiaResult r = negativeEigenvalueCount(lowerShifted(K, M, s), order.empty() ? nullptr : &order);
   error = r.error;
   return static_cast<int>(r.negative);

@@ -1,5 +1,6 @@
 #include "core/fe/stiffening.h"
 
+#include "core/fe/blas_threads.h"
 #include "core/fe/cholesky_factor.h"
 #include "core/fe/sparse_block.h"
 
@@ -220,7 +221,11 @@ bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat
   eachEntry([&](int r, int c, double v) { Kf.insert(r, c) = v; });
   Kf.makeCompressed();
   CholeskyFactor llt(nf);
-  llt.factorizeLower(std::move(Kf));
+  {
+    const ScopedBlasThreads freeCores(blasThreadsForFactorisation(nf));  // a factorisation (blas_threads.h)
+    llt.factorizeLower(std::move(Kf));
+  }
+  const ScopedBlasThreads oneThread(1);  // the solves
   if (llt.info() != Eigen::Success) {
     error = "the stiffness on a statically determinate support is singular: the mesh is not one connected piece";
     return false;

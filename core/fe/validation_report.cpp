@@ -1,6 +1,7 @@
 #include "core/fe/validation_report.h"
 
 #include "core/base/rotation.h"
+#include "core/fe/sparse_block.h"
 #include "core/fe/surface.h"
 
 #include <algorithm>
@@ -103,9 +104,7 @@ void reportMesh(const FeModel& mesh, ValidationReport& r, const GivenMaterial& g
 }
 
 void reportMatrices(const FeModel& mesh, const AssembledMatrices& mats, ValidationReport& r) {
-  const Eigen::SparseMatrix<double> Kt = mats.K.transpose(), Mt = mats.M.transpose();
-  const double symK = (mats.K - Kt).norm() / std::max(mats.K.norm(), 1e-300);
-  const double symM = (mats.M - Mt).norm() / std::max(mats.M.norm(), 1e-300);
+  const double symK = relativeAsymmetry(mats.K), symM = relativeAsymmetry(mats.M);
   r.add(format("stiffness: %ld x %ld, %ld nonzeros, symmetry |K - K^T|/|K| = %.1e", static_cast<long>(mats.K.rows()),
                static_cast<long>(mats.K.cols()), static_cast<long>(mats.K.nonZeros()), symK));
   r.add(format("mass: symmetry |M - M^T|/|M| = %.1e", symM));

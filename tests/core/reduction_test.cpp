@@ -5,6 +5,7 @@
 #include "core/base/rotation.h"
 #include "core/fe/active_dofs.h"
 #include "core/fe/assembly.h"
+#include "core/fe/blas_threads.h"
 #include "core/fe/block_lanczos.h"
 #include "core/fe/cholesky_factor.h"
 #include "core/fe/inertia.h"
@@ -25,10 +26,13 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
-#include <numeric>
 #include <numbers>
+#include <numeric>
 #include <random>
+#include <thread>
 
 using namespace flexim;
 using namespace flexim::fe;
@@ -484,6 +488,43 @@ class ReductionTest : public QObject {
       QVERIFY2(freeModes(lowerOf(Kw), lowerOf(Mw), {}, small, lower, diag), diag.str().c_str());
       same("dense chain", whole, lower);
     }
+  }
+
+  /// |A - A^T| / |A| without the transpose equals the formed one: a mirror that differs, one that
+  /// is not stored, and a symmetric matrix (0).
+  void asymmetryWithoutTheTranspose() {
+    Eigen::SparseMatrix<double> A(4, 4);
+    std::vector<Eigen::Triplet<double>> t{{0, 0, 4.0}, {1, 0, 1.0}, {0, 1, 1.5}, {2, 1, -2.0}, {1, 2, -2.0}, {3, 0, 0.7}, {3, 3, 2.0}};
+    A.setFromTriplets(t.begin(), t.end());
+    const Eigen::SparseMatrix<double> At = A.transpose();
+    const double formed = (A - At).norm() / A.norm();
+    QVERIFY(formed > 0.1);
+    QVERIFY2(std::abs(relativeAsymmetry(A) - formed) <= 1e-15, qPrintable(QString("%1 against %2").arg(relativeAsymmetry(A)).arg(formed)));
+    const Eigen::SparseMatrix<double> S = A + At;
+    QCOMPARE(relativeAsymmetry(S), 0.0);
+  }
+
+  /// A large factorisation takes no more BLAS threads than there are cores no other thread holds:
+  /// with every core kept busy by other threads it takes one (a second would wait for cores that
+  /// are not free at each of its BLAS calls), and never more than the BLAS has; a small one
+  /// always takes one.
+  void blasThreadsLeaveBusyCoresAlone() {
+    const int available = blasThreadsAvailable();
+    const int now = blasThreadsForFactorisation(kThreadedRows);
+    QVERIFY(now >= 1 && now <= available);
+    QCOMPARE(blasThreadsForFactorisation(kThreadedRows - 1), 1);  // small: one thread, whatever the load
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> busy;
+    for (unsigned k = 0; k < std::max(2u, std::thread::hardware_concurrency()); ++k)
+      busy.emplace_back([&stop] {
+        volatile double x = 0;
+        while (!stop.load(std::memory_order_relaxed)) x = x + 1;
+      });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const int loaded = blasThreadsForFactorisation(kThreadedRows);
+    stop = true;
+    for (std::thread& t : busy) t.join();
+    QCOMPARE(loaded, 1);
   }
 
   void blockAndSingleVectorLanczosAgree() {
