@@ -5,10 +5,10 @@
 // solves, one right-hand side) in a row: its workers then spin all the time, on a core that other
 // work (the GUI, a second solve, another program) could use, for little gain.
 //
-// So: every free core for a large factorisation (blasThreadsForFactorisation), one thread for the rest
-// (ScopedBlasThreads). A BLAS
-// without a thread control (reference BLAS, BLIS, MKL through the alternatives) is left alone:
-// the calls do nothing. OPENBLAS_NUM_THREADS still sets "every core".
+// So: every free core for a large factorisation (blasThreadsForFactorisation), one thread for
+// the rest (ScopedBlasThreads). A BLAS without a thread control (reference BLAS, BLIS, MKL
+// through the alternatives) is left alone: the calls do nothing. OPENBLAS_NUM_THREADS still sets
+// "every core".
 #pragma once
 
 namespace flexim::fe {
