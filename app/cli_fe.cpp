@@ -412,8 +412,8 @@ int infoCommand(const std::vector<std::string>& args) {
     }
     solveDiag.append(diag);  // warnings of the assembly
     fe::reportMatrices(mesh, mats, r);
-    K = mats.K;
-    M = mats.M;
+    K.swap(mats.K);
+    M.swap(mats.M);
   } else if (K.rows() > 0) {
     r.add("matrix set: " + std::to_string(K.rows()) + " dofs");
     if (static_cast<long>(coords.size()) * 3 != K.rows()) coords.clear();  // no geometry: no exact rigid modes
@@ -428,6 +428,9 @@ int infoCommand(const std::vector<std::string>& args) {
         fe::activeDofs(K, M, static_cast<long>(coords.size()) * 3 == K.rows() ? static_cast<int>(coords.size()) : 0);
     const std::optional<fe::FeModel> applied = assembled ? fe::withCouplingsApplied(mesh, {}, diag) : std::nullopt;
     fe::noteLeftOut(applied ? *applied : mesh, active, diag);
+    // the eigen solution reads the lower triangles only: half the memory of K and M at its peak
+    fe::keepLowerTriangle(K);
+    fe::keepLowerTriangle(M);
     solved = assembled ? fe::freeModesOfMesh(applied ? *applied : mesh, K, M, mopt, modes, diag)  // with the deck's constraints
                        : fe::freeModesOfActive(K, M, coords, mopt, active, modes, diag);
     if (solved) {
