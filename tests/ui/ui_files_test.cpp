@@ -324,9 +324,11 @@ class FilesTest : public QObject {
     app.start(QStringLiteral(FLEXIM_GUI), {model, "--set", "bodies[0].mass=0.25"});
     QVERIFY(app.waitForStarted());
     const QString saved = m_dir.filePath(QString("killed-data/Flexim/recovery/session-%1.json").arg(app.processId()));
+    // the autosave writes the session and then its ".origin" beside it: the kill must come after
+    // both (on a loaded machine it once fell between them)
     const auto holdsTheEdit = [&] {
       QFile file(saved);
-      return file.open(QIODevice::ReadOnly) && file.readAll().contains("\"mass\": 0.25");
+      return file.open(QIODevice::ReadOnly) && file.readAll().contains("\"mass\": 0.25") && QFile::exists(saved + ".origin");
     };
     QTRY_VERIFY_WITH_TIMEOUT(holdsTheEdit(), 20000);
     QCOMPARE(::kill(pid_t(app.processId()), SIGKILL), 0);
