@@ -362,11 +362,15 @@ int reduceCommand(const std::vector<std::string>& args) {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);  // ru_maxrss in KiB on Linux
   const fe::ModalResult::Seconds& eigen = report.modal.seconds;
+  char onEigenFactor[96] = "";
+  if (report.stiffening_on_eigen_factor)
+    std::snprintf(onEigenFactor, sizeof onEigenFactor, " (solves %.2f s: %d iterations on the eigen solution's factor)",
+                  eigen.statics, report.modal.static_iterations);
   std::printf("assembly %.2f s, eigen solution %.2f s (factorisation %.2f s, Lanczos %.2f s, residual check %.2f s, "
-              "Sturm check %.2f s), stresses %.2f s, stiffening load cases %.2f s; peak memory %.0f MB\nwritten: %s\n",
+              "Sturm check %.2f s), stresses %.2f s, stiffening load cases %.2f s%s; peak memory %.0f MB\nwritten: %s\n",
               report.seconds_assembly, report.seconds_eigen, eigen.factorise, eigen.iterate, eigen.residuals, eigen.sturm,
-              report.seconds_stress, report.seconds_stiffening, static_cast<double>(usage.ru_maxrss) / 1024.0,
-              a.out.c_str());
+              report.seconds_stress, report.seconds_stiffening, onEigenFactor,
+              static_cast<double>(usage.ru_maxrss) / 1024.0, a.out.c_str());
   return 0;
 }
 

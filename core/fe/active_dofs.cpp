@@ -178,8 +178,10 @@ bool freeModesCondensingMassless(const SpMat& Kgiven, const SpMat& M, const std:
   diag.info("modes", std::to_string(massless.size()) +
                          " degrees of freedom with stiffness but no mass (the free ends of springs or dashpots) "
                          "condensed statically (Guyan): they follow the rest without inertia");
+  ModalOptions condensed = options;
+  condensed.static_loads = nullptr;  // the caller solves them on its own (static_displacements empty)
   ModalResult r;
-  if (!freeModes(Kc, block(M, at, ns, at, ns), coords, massivePlaces, options, r, diag)) return false;
+  if (!freeModes(Kc, block(M, at, ns, at, ns), coords, massivePlaces, condensed, r, diag)) return false;
   out = r;
   out.modes = Eigen::MatrixXd::Zero(n, r.modes.cols());
   const Eigen::MatrixXd follow = -pinv * (Kms * r.modes);
@@ -209,12 +211,30 @@ bool freeModesOfActive(const SpMat& K, const SpMat& M, const std::vector<Eigen::
   std::vector<DofPlace> activePlaces;
   if (geometry)
     for (int d : a.full) activePlaces.push_back(places[std::size_t(d)]);
+  // the static loads on the active dofs, their solution zero on the others; a load on a left-out
+  // dof (a point mass's inertia) would go unbalanced: the caller solves such loads on its own
+  ModalOptions onActive = options;
+  onActive.static_loads = nullptr;
+  Eigen::MatrixXd activeLoads;
+  bool loadsOnActiveOnly = options.static_loads != nullptr;
+  for (int d = 0; loadsOnActiveOnly && d < n; ++d)
+    if (a.index[std::size_t(d)] < 0 && !options.static_loads->row(d).isZero(0.0)) loadsOnActiveOnly = false;
+  if (loadsOnActiveOnly) {
+    activeLoads.resize(static_cast<Eigen::Index>(a.full.size()), options.static_loads->cols());
+    for (std::size_t i = 0; i < a.full.size(); ++i) activeLoads.row(static_cast<Eigen::Index>(i)) = options.static_loads->row(a.full[i]);
+    onActive.static_loads = &activeLoads;
+  }
   ModalResult r;
-  if (!freeModesCondensingMassless(restrictToActive(K, a), restrictToActive(M, a), coords, activePlaces, options, r, diag))
+  if (!freeModesCondensingMassless(restrictToActive(K, a), restrictToActive(M, a), coords, activePlaces, onActive, r, diag))
     return false;
   out = r;
   out.modes = Eigen::MatrixXd::Zero(n, r.modes.cols());
   for (std::size_t i = 0; i < a.full.size(); ++i) out.modes.row(a.full[i]) = r.modes.row(static_cast<Eigen::Index>(i));
+  if (r.static_displacements.size()) {
+    out.static_displacements = Eigen::MatrixXd::Zero(n, r.static_displacements.cols());
+    for (std::size_t i = 0; i < a.full.size(); ++i)
+      out.static_displacements.row(a.full[i]) = r.static_displacements.row(static_cast<Eigen::Index>(i));
+  }
   if (!geometry) return true;
   // rigid modes: the left-out dofs follow the rigid field fitted to the active dofs
   const auto rigidRow = [&](int d) {

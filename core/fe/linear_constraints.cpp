@@ -297,10 +297,14 @@ bool freeModesOfMesh(const FeModel& mesh, const SpMat& K, const SpMat& M, const 
                                (e.redundant ? ", " + counted(std::size_t(e.redundant), "constraint", "constraints") +
                                                   " implied by the others"
                                             : ""));
+  ModalOptions independent = options;  // the static loads on the independent dofs: T^T F
+  const Eigen::MatrixXd loads = options.static_loads ? Eigen::MatrixXd(Tt * *options.static_loads) : Eigen::MatrixXd();
+  if (options.static_loads) independent.static_loads = &loads;
   ModalResult r;
-  if (!freeModesOfActive(Kc, Mc, mesh.coords, places, options, activeDofs(Kc, Mc, 0), r, diag)) return false;
+  if (!freeModesOfActive(Kc, Mc, mesh.coords, places, independent, activeDofs(Kc, Mc, 0), r, diag)) return false;
   out = r;
   out.modes = e.T * r.modes;
+  if (r.static_displacements.size()) out.static_displacements = e.T * r.static_displacements;
   return true;
 }
 

@@ -36,6 +36,10 @@ struct ModalOptions {
   /// The residual may also be up to this many times what rounding alone leaves in it (modal.cpp;
   /// a low mode of a slender body); 0 = the tolerance alone.
   double roundoff_factor = 10.0;
+  /// Static loads on the pencil's dofs (columns), each balanced (no component on the rigid
+  /// fields): K U = F is also solved, on the shift-invert factor before it is freed
+  /// (ModalResult::static_displacements). nullptr: none.
+  const Eigen::MatrixXd* static_loads = nullptr;
 };
 
 struct ModalResult {
@@ -55,12 +59,21 @@ struct ModalResult {
   int attempts = 0;               ///< Lanczos runs (1 unless a check failed and was retried)
   int parts = 1;                  ///< parts of a free mesh that nothing connects (six rigid modes each)
   int condensed = 0;              ///< massless dofs condensed statically (active_dofs.h)
+  /// K U = ModalOptions::static_loads with no rigid part (U M-orthogonal to the rigid fields), by
+  /// conjugate gradients preconditioned with the shift-invert factor: (K - sigma M)^-1 with the
+  /// rigid fields deflated has the eigenvalues lambda / (lambda - sigma) on K's range, all near 1
+  /// for the small shift. Empty when not solved so (no loads, the dense path, no exact rigid
+  /// fields, several parts, a load with a rigid part, massless dofs condensed, or no
+  /// convergence); the caller then solves on its own.
+  Eigen::MatrixXd static_displacements;
+  int static_iterations = 0;      ///< conjugate-gradient iterations (the most any column took)
   /// Wall time of the solution's phases [s], summed over the attempts.
   struct Seconds {
     double factorise = 0.0;       ///< factorisations of K - sigma M for the iteration
     double iterate = 0.0;         ///< the Lanczos iterations (their solves included)
     double residuals = 0.0;       ///< check 1
     double sturm = 0.0;           ///< check 2: forming K - s M and its LDL^T factorisation
+    double statics = 0.0;         ///< the static loads' solution
   } seconds;
   std::vector<double> frequenciesHz() const;
 };

@@ -430,6 +430,13 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
   mopt.elastic_modes = opt.modes;
   mopt.max_frequency_hz = opt.max_frequency_hz;
   start = std::chrono::steady_clock::now();
+  // the stiffening's static load cases of a free body ride on the eigen solution's factorisation
+  // (ModalResult::static_displacements) instead of a second one
+  Eigen::MatrixXd stiffeningForces;
+  if (opt.geometric_stiffening && opt.method == ReductionOptions::Method::FreeFree) {
+    std::string error;
+    if (stiffeningLoads(mesh.coords, mats.M, interfaces, stiffeningForces, error)) mopt.static_loads = &stiffeningForces;
+  }
   if (opt.method == ReductionOptions::Method::FreeFree) {
     mopt.exact_rigid_modes = opt.exact_rigid_modes;
     if (!freeModesOfMesh(model, mats.K, mats.M, mopt, report.modal, diag)) return false;
@@ -535,7 +542,7 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
       out.method += ", orthonormalised";
     }
   }
-  report.seconds_eigen = seconds(start);
+  report.seconds_eigen = seconds(start) - report.modal.seconds.statics;
   if (opt.stress_modes) {
     start = std::chrono::steady_clock::now();
     if (!nodalStresses(mesh, aopt, out.modes, out.stress_modes, diag)) return false;
@@ -547,15 +554,23 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
     start = std::chrono::steady_clock::now();
     Eigen::MatrixXd loadCases;
     std::string error;
-    const Elimination tied = model.constraints.empty() ? Elimination{} : eliminateConstraints(model);
-    if (!stiffeningLoadCases(mesh.coords, mats.K, mats.M, active, out.interfaces, loadCases, error,
+    report.stiffening_on_eigen_factor =
+        stiffeningForces.cols() > 0 && report.modal.static_displacements.cols() == stiffeningForces.cols();
+    if (report.stiffening_on_eigen_factor) {
+      loadCases = std::move(report.modal.static_displacements);
+      report.modal.static_displacements.resize(0, 0);
+    }
+    stiffeningForces.resize(0, 0);
+    const Elimination tied = model.constraints.empty() || report.stiffening_on_eigen_factor ? Elimination{} : eliminateConstraints(model);
+    if (!report.stiffening_on_eigen_factor &&
+        !stiffeningLoadCases(mesh.coords, mats.K, mats.M, active, out.interfaces, loadCases, error,
                              model.constraints.empty() ? nullptr : &tied)) {
       diag.warning("reduce", "geometric stiffening left out: " + error);
     } else {
       if (!modalGeometricStiffness(mesh, aopt, loadCases, out.modes, out.geometric_stiffness, diag)) return false;
       out.method += ", geometric stiffening (" + std::to_string(out.geometric_stiffness.size()) + " load cases)";
     }
-    report.seconds_stiffening = seconds(start);
+    report.seconds_stiffening = seconds(start) + report.modal.seconds.statics;
   }
   Eigen::MatrixXd Kbar = out.modes.transpose() * (mats.K * out.modes);
   Kbar = 0.5 * (Kbar + Kbar.transpose());

@@ -69,6 +69,9 @@ struct ReductionReport {
   double other_mass_centre_shift = 0.0, other_mass_inertia_change = 0.0, other_mass_modal_mass_change = 0.0;
   int other_mass_modal_mass_mode = -1;  ///< 0-based mode of that largest change
   double seconds_assembly = 0.0, seconds_eigen = 0.0, seconds_stress = 0.0, seconds_stiffening = 0.0;
+  /// The stiffening load cases were solved on the eigen solution's factorisation (free-free;
+  /// ModalResult::static_displacements), not on a factorisation of their own.
+  bool stiffening_on_eigen_factor = false;
 };
 
 /// Reduces `mesh`. Errors name the set/element/material; false when any occurred.

@@ -106,24 +106,34 @@ std::array<Eigen::MatrixXd, kInertiaLoadCases> balancedInertiaCases(const Reduce
   return out;
 }
 
-bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat& K, const SpMat& M,
-                         const ActiveDofs& active, const std::vector<Interface>& interfaces, Eigen::MatrixXd& U,
-                         std::string& error, const Elimination* constraints) {
+namespace {
+
+/// The rigid displacement fields about the FE origin (3n x 6): translations, then rotations.
+Eigen::MatrixXd rigidFields(const std::vector<Eigen::Vector3d>& coords) {
+  Eigen::MatrixXd rigid(3 * static_cast<Eigen::Index>(coords.size()), 6);
+  for (std::size_t k = 0; k < coords.size(); ++k)
+    rigid.middleRows<3>(3 * static_cast<Eigen::Index>(k)) << Eigen::Matrix3d::Identity(), -skew3(coords[k]);
+  return rigid;
+}
+
+}  // namespace
+
+bool stiffeningLoads(const std::vector<Eigen::Vector3d>& coords, const SpMat& M, const std::vector<Interface>& interfaces,
+                     Eigen::MatrixXd& F, std::string& error) {
   const Eigen::Index n = static_cast<Eigen::Index>(coords.size()), N = 3 * n;
   const Eigen::Index L = kInertiaLoadCases + 6 * static_cast<Eigen::Index>(interfaces.size());
-  U.resize(0, 0);
+  F.resize(0, 0);
 
   // loads: -M times the unit acceleration fields, then the interface loads
-  Eigen::MatrixXd field(N, kInertiaLoadCases), rigid(N, 6);
+  Eigen::MatrixXd field(N, kInertiaLoadCases);
   for (int c = 0; c < kInertiaLoadCases; ++c) {
     Eigen::Vector3d f0;
     Eigen::Matrix3d B;
     inertiaCaseField(c, f0, B);
     for (Eigen::Index k = 0; k < n; ++k) field.block<3, 1>(3 * k, c) = f0 + B * coords[static_cast<std::size_t>(k)];
   }
-  for (Eigen::Index k = 0; k < n; ++k)
-    rigid.middleRows<3>(3 * k) << Eigen::Matrix3d::Identity(), -skew3(coords[static_cast<std::size_t>(k)]);
-  Eigen::MatrixXd F(N, L);
+  const Eigen::MatrixXd rigid = rigidFields(coords);
+  F.resize(N, L);
   F.leftCols(kInertiaLoadCases) = -timesBlock(M, field);
   for (std::size_t i = 0; i < interfaces.size(); ++i)
     F.middleCols(interfaceLoadCase(static_cast<int>(i), 0), 6) = interfaceLoads(coords, interfaces[i]);
@@ -137,6 +147,18 @@ bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat
     return false;
   }
   F -= Mrigid * rigidMassLdlt.solve(rigid.transpose() * F);
+  return true;
+}
+
+bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat& K, const SpMat& M,
+                         const ActiveDofs& active, const std::vector<Interface>& interfaces, Eigen::MatrixXd& U,
+                         std::string& error, const Elimination* constraints) {
+  const Eigen::Index n = static_cast<Eigen::Index>(coords.size()), N = 3 * n;
+  U.resize(0, 0);
+  Eigen::MatrixXd F;
+  if (!stiffeningLoads(coords, M, interfaces, F, error)) return false;
+  const Eigen::Index L = F.cols();
+  const Eigen::MatrixXd rigid = rigidFields(coords);
 
   // with linear constraints the solve is on the independent dofs q (u = T q): its coordinates
   // are their dofs, and a coordinate takes part when it has stiffness

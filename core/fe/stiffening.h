@@ -15,6 +15,11 @@
 
 namespace flexim::fe {
 
+/// The loads of the stiffening load cases (3n x (kInertiaLoadCases + 6 * interfaces)), balanced
+/// by inertia relief (see stiffeningLoadCases). False with a message when the mesh has no mass.
+bool stiffeningLoads(const std::vector<Eigen::Vector3d>& coords, const Eigen::SparseMatrix<double>& M,
+                     const std::vector<Interface>& interfaces, Eigen::MatrixXd& F, std::string& error);
+
 /// Static displacements of the stiffening load cases (reduced_body.h), one column each
 /// (3n x (kInertiaLoadCases + 6 * interfaces)). The loads are the consistent nodal loads of the
 /// unit inertia fields (-M times the acceleration field, exact for these linear fields) and the
