@@ -19,9 +19,14 @@ Eigen::SparseMatrix<double> scalarMass(const Eigen::SparseMatrix<double>& M) {
   const Eigen::Index n = M.rows() / 3;
   std::vector<Eigen::Triplet<double>> t;
   t.reserve(static_cast<std::size_t>(M.nonZeros() / 3));
+  // from the lower triangle, mirrored: M may be stored whole or as its lower triangle (the only
+  // entries within a node's block that count are its diagonal ones, r == c)
   for (Eigen::Index j = 0; j < M.outerSize(); ++j)
     for (Eigen::SparseMatrix<double>::InnerIterator it(M, j); it; ++it)
-      if (it.row() % 3 == it.col() % 3) t.emplace_back(it.row() / 3, it.col() / 3, it.value() / 3);
+      if (it.row() >= it.col() && it.row() % 3 == it.col() % 3) {
+        t.emplace_back(it.row() / 3, it.col() / 3, it.value() / 3);
+        if (it.row() != it.col()) t.emplace_back(it.col() / 3, it.row() / 3, it.value() / 3);
+      }
   Eigen::SparseMatrix<double> Ms(n, n);
   Ms.setFromTriplets(t.begin(), t.end());  // sums the three components
   return Ms;

@@ -43,7 +43,8 @@ ModalInvariants computeInvariants(const std::vector<Eigen::Vector3d>& coords, co
 ModalInvariants computeInvariants(const std::vector<Eigen::Vector3d>& coords, const std::vector<double>& node_mass,
                                   const Eigen::MatrixXd& modes, const Eigen::MatrixXd& Kbar);
 /// The scalar mass of a 3n x 3n mass matrix: Ms_ab = mean over the components p of M(3a+p, 3b+p).
-/// Exact for element masses (m (x) I3) and point masses; a mass in one direction counts 1/3.
+/// Exact for element masses (m (x) I3) and point masses; a mass in one direction counts 1/3. Only
+/// M's lower triangle is read (M may be stored as its lower triangle, keepLowerTriangle).
 Eigen::SparseMatrix<double> scalarMass(const Eigen::SparseMatrix<double>& M);
 /// The invariants of the first m modes.
 ModalInvariants sliceInvariants(const ModalInvariants& in, int m);

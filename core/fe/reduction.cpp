@@ -389,6 +389,12 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
   report.mass = mats.mass;
   report.volume = mats.volume;
   report.symmetry_error = relativeAsymmetry(mats.K);
+  // a free-free reduction reads only the lower triangles from here on (half the memory of K and
+  // M); Craig-Bampton's interface transformation T^T K T needs them whole
+  if (opt.method == ReductionOptions::Method::FreeFree) {
+    keepLowerTriangle(mats.K);
+    keepLowerTriangle(mats.M);
+  }
 
   std::vector<Interface> interfaces;
   if (!resolveInterfaces(mesh, opt.interfaces, interfaces, diag)) return false;
@@ -572,7 +578,7 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
     }
     report.seconds_stiffening = seconds(start) + report.modal.seconds.statics;
   }
-  Eigen::MatrixXd Kbar = out.modes.transpose() * (mats.K * out.modes);
+  Eigen::MatrixXd Kbar = out.modes.transpose() * timesBlock(mats.K, out.modes);
   Kbar = 0.5 * (Kbar + Kbar.transpose());
   const bool consistent = opt.invariant_mass == ReductionOptions::InvariantMass::Consistent;
   const ModalInvariants withConsistent = computeInvariants(out.coords, scalarMass(mats.M), out.modes, Kbar);

@@ -165,7 +165,7 @@ bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat
   std::vector<int> coordinateOf(static_cast<std::size_t>(N), -1);
   SpMat Kq;
   if (constraints) {
-    Kq = SpMat(constraints->T.transpose()) * K * constraints->T;
+    Kq = SpMat(constraints->T.transpose()) * SpMat(K.selfadjointView<Eigen::Lower>()) * constraints->T;
     for (std::size_t j = 0; j < constraints->kept.size(); ++j)
       if (Kq.coeff(Eigen::Index(j), Eigen::Index(j)) > 0) coordinateOf[std::size_t(constraints->kept[j])] = static_cast<int>(j);
   } else {

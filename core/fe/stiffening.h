@@ -29,6 +29,7 @@ bool stiffeningLoads(const std::vector<Eigen::Vector3d>& coords, const Eigen::Sp
 /// take part (left-out dofs stay zero). False with a message when no support is found (all
 /// nodes on a line) or the supported stiffness is singular (the mesh is not one piece). With
 /// `constraints` (the mesh's linear constraints eliminated) the solve is on the independent dofs.
+/// Only the lower triangles of K and M are read (they may be stored so).
 bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const Eigen::SparseMatrix<double>& K,
                          const Eigen::SparseMatrix<double>& M, const ActiveDofs& active,
                          const std::vector<Interface>& interfaces, Eigen::MatrixXd& U, std::string& error,

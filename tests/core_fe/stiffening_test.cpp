@@ -168,6 +168,42 @@ class StiffeningTest : public QObject {
     QVERIFY(QString::fromStdString(body.method).contains("geometric stiffening (18 load cases)"));
   }
 
+  void geometricStiffnessOfUniformStressIsClosedForm() {
+    // linear displacement fields give a uniform stress sigma on any mesh, and linear "modes"
+    // x -> G x a constant gradient: phi_a^T K_G(sigma) phi_b = V tr(G_a sigma G_b^T) exactly
+    const FeModel mesh = spinMesh();
+    const Material kane = kaneMaterial();
+    AssemblyOptions aopt;
+    aopt.override_material = &kane;
+    const Eigen::Index N = 3 * mesh.nodeCount();
+    std::srand(7);
+    std::vector<Eigen::Matrix3d> strain(3), gradient(4);
+    for (Eigen::Matrix3d& e : strain) e = 1e-4 * Eigen::Matrix3d::Random();  // shears too (its symmetric part)
+    for (Eigen::Matrix3d& g : gradient) g = Eigen::Matrix3d::Random();
+    Eigen::MatrixXd U(N, 3), modes(N, 4);
+    for (int k = 0; k < mesh.nodeCount(); ++k) {
+      const Eigen::Vector3d& x = mesh.coords[static_cast<std::size_t>(k)];
+      for (int c = 0; c < 3; ++c) U.block<3, 1>(3 * k, c) = strain[std::size_t(c)] * x;
+      for (int a = 0; a < 4; ++a) modes.block<3, 1>(3 * k, a) = gradient[std::size_t(a)] * x;
+    }
+    std::vector<Eigen::MatrixXd> Kg;
+    Diagnostics diag;
+    QVERIFY2(modalGeometricStiffness(mesh, aopt, U, modes, Kg, diag), diag.str().c_str());
+    QCOMPARE(Kg.size(), std::size_t(3));
+    const double lambda = kane.E * kane.nu / ((1 + kane.nu) * (1 - 2 * kane.nu)), mu = kane.E / (2 * (1 + kane.nu));
+    const double volume = kLength * 0.0774597 * 0.0774597;
+    for (int c = 0; c < 3; ++c) {
+      const Eigen::Matrix3d eps = 0.5 * (strain[std::size_t(c)] + strain[std::size_t(c)].transpose());
+      const Eigen::Matrix3d sigma = lambda * eps.trace() * Eigen::Matrix3d::Identity() + 2 * mu * eps;
+      Eigen::Matrix4d expected;
+      for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b)
+          expected(a, b) = volume * (gradient[std::size_t(a)] * sigma * gradient[std::size_t(b)].transpose()).trace();
+      QVERIFY2((Kg[std::size_t(c)] - expected).norm() < 1e-6 * expected.norm(),
+               qPrintable(QString("case %1: %2 of %3").arg(c).arg((Kg[std::size_t(c)] - expected).norm()).arg(expected.norm())));
+    }
+  }
+
   void freeBodyLoadCasesOnTheEigenFactorAreTheDirectOnes() {
     // a free body's load cases are solved by conjugate gradients on the shift-invert factor; the
     // direct solve on a statically determinate support differs by a rigid motion only, which
