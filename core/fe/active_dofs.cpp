@@ -212,18 +212,18 @@ bool freeModesOfActive(const SpMat& K, const SpMat& M, const std::vector<Eigen::
   if (geometry)
     for (int d : a.full) activePlaces.push_back(places[std::size_t(d)]);
   // the static loads on the active dofs, their solution zero on the others; a load on a left-out
-  // dof (a point mass's inertia) would go unbalanced: the caller solves such loads on its own
+  // dof (a point mass's inertia) would go unbalanced: none then, and the caller solves on its own
   ModalOptions onActive = options;
-  onActive.static_loads = nullptr;
-  Eigen::MatrixXd activeLoads;
-  bool loadsOnActiveOnly = options.static_loads != nullptr;
-  for (int d = 0; loadsOnActiveOnly && d < n; ++d)
-    if (a.index[std::size_t(d)] < 0 && !options.static_loads->row(d).isZero(0.0)) loadsOnActiveOnly = false;
-  if (loadsOnActiveOnly) {
-    activeLoads.resize(static_cast<Eigen::Index>(a.full.size()), options.static_loads->cols());
-    for (std::size_t i = 0; i < a.full.size(); ++i) activeLoads.row(static_cast<Eigen::Index>(i)) = options.static_loads->row(a.full[i]);
-    onActive.static_loads = &activeLoads;
-  }
+  if (options.static_loads)
+    onActive.static_loads = [&options, &a, n]() -> Eigen::MatrixXd {
+      const Eigen::MatrixXd F = options.static_loads();
+      if (F.rows() != n) return {};
+      for (int d = 0; d < n; ++d)
+        if (a.index[std::size_t(d)] < 0 && !F.row(d).isZero(0.0)) return {};
+      Eigen::MatrixXd onActiveDofs(static_cast<Eigen::Index>(a.full.size()), F.cols());
+      for (std::size_t i = 0; i < a.full.size(); ++i) onActiveDofs.row(static_cast<Eigen::Index>(i)) = F.row(a.full[i]);
+      return onActiveDofs;
+    };
   ModalResult r;
   if (!freeModesCondensingMassless(restrictToActive(K, a), restrictToActive(M, a), coords, activePlaces, onActive, r, diag))
     return false;

@@ -298,8 +298,11 @@ bool freeModesOfMesh(const FeModel& mesh, const SpMat& K, const SpMat& M, const 
                                                   " implied by the others"
                                             : ""));
   ModalOptions independent = options;  // the static loads on the independent dofs: T^T F
-  const Eigen::MatrixXd loads = options.static_loads ? Eigen::MatrixXd(Tt * *options.static_loads) : Eigen::MatrixXd();
-  if (options.static_loads) independent.static_loads = &loads;
+  if (options.static_loads)
+    independent.static_loads = [&options, &Tt]() -> Eigen::MatrixXd {
+      const Eigen::MatrixXd F = options.static_loads();
+      return F.rows() == Tt.cols() ? Eigen::MatrixXd(Tt * F) : Eigen::MatrixXd();
+    };
   ModalResult r;
   if (!freeModesOfActive(Kc, Mc, mesh.coords, places, independent, activeDofs(Kc, Mc, 0), r, diag)) return false;
   out = r;

@@ -115,57 +115,55 @@ class ShiftInvertOp {
 
 /// K U = F by conjugate gradients preconditioned with the shift-invert factor, rigid fields
 /// deflated (ModalResult::static_displacements), the columns in one block per iteration. The
-/// factor's (lambda - sigma)^-1 is corrected to lambda^-1 on the computed modes: the columns of
-/// `lowModes` are x sqrt(1 / lambda - 1 / (lambda - sigma)) for M-normalised modes x, a positive
-/// semidefinite term, so the preconditioner stays positive definite however rough the modes. A
-/// column stops when r^T z, its error's energy for a preconditioner this close to K^-1 on K's
-/// range, is below 1e-20 of its solution's energy u^T f (= u^T K u for conjugate gradients from
-/// zero). False when a column has not converged in 40 iterations or loses positive curvature.
-bool conjugateGradientsOnFactor(const ShiftInvertOp& op, const SpMat& K, const Eigen::MatrixXd& lowModes,
-                                const Eigen::MatrixXd& F, Eigen::MatrixXd& U, int& iterations) {
-  const auto precondition = [&](const Eigen::MatrixXd& r, Eigen::MatrixXd& z) {
-    op.solveBlock(r, z);
-    z.noalias() += lowModes * (lowModes.transpose() * r);
-  };
+/// factor's (lambda - sigma)^-1 is corrected to lambda^-1 on the computed modes: `modes` x are
+/// M-normalised up to `weights` c (1 / lambda - 1 / (lambda - sigma)) / (x^T M x), and the term
+/// X diag(c) X^T is positive semidefinite, so the preconditioner stays positive definite however
+/// rough the modes. A column stops when r^T z, its error's energy for a preconditioner this
+/// close to K^-1 on K's range, is below 1e-20 of its solution's energy u^T f = sum alpha r^T z
+/// (conjugate gradients from zero). `R` holds the loads and is left with the residuals. Five
+/// blocks of the loads' size are held (the factor is held too: this is near the eigen solution's
+/// peak); a converged column is left alone, not taken out of the blocks. False when a column has
+/// not converged in 40 iterations or loses positive curvature.
+bool conjugateGradientsOnFactor(const ShiftInvertOp& op, const SpMat& K, const Eigen::MatrixXd& modes,
+                                const Eigen::VectorXd& weights, Eigen::MatrixXd& R, Eigen::MatrixXd& U, int& iterations) {
   constexpr double kEnergyTolerance = 1e-20;
   constexpr int kMaxIterations = 40;
-  const Eigen::Index n = F.rows();
-  U = Eigen::MatrixXd::Zero(n, F.cols());
-  Eigen::MatrixXd R = F, Z;
-  precondition(R, Z);
+  Eigen::MatrixXd Z;
+  const auto precondition = [&] {
+    op.solveBlock(R, Z);
+    Z.noalias() += modes * (weights.asDiagonal() * (modes.transpose() * R));
+  };
+  const Eigen::Index columns = R.cols();
+  U = Eigen::MatrixXd::Zero(R.rows(), columns);
+  precondition();
   Eigen::MatrixXd P = Z;
-  Eigen::VectorXd rz = R.cwiseProduct(Z).colwise().sum().transpose();
-  std::vector<Eigen::Index> open;  // the columns not yet converged
-  for (Eigen::Index j = 0; j < F.cols(); ++j)
-    if (rz(j) > 0) open.push_back(j);
+  Eigen::VectorXd rz = R.cwiseProduct(Z).colwise().sum().transpose(), energy = Eigen::VectorXd::Zero(columns);
+  std::vector<char> open(static_cast<std::size_t>(columns));
+  for (Eigen::Index j = 0; j < columns; ++j) open[std::size_t(j)] = rz(j) > 0;
   iterations = 0;
-  while (!open.empty()) {
+  while (std::find(open.begin(), open.end(), 1) != open.end()) {
     if (iterations++ == kMaxIterations) return false;
-    const auto m = static_cast<Eigen::Index>(open.size());
-    Eigen::MatrixXd Pc(n, m), Rc(n, m);
-    for (Eigen::Index k = 0; k < m; ++k) Pc.col(k) = P.col(open[std::size_t(k)]);
-    const Eigen::MatrixXd KPc = timesBlock(K, Pc);
-    for (Eigen::Index k = 0; k < m; ++k) {
-      const Eigen::Index j = open[std::size_t(k)];
-      const double curvature = Pc.col(k).dot(KPc.col(k));
+    const Eigen::MatrixXd KP = timesBlock(K, P);
+    for (Eigen::Index j = 0; j < columns; ++j) {
+      if (!open[std::size_t(j)]) continue;
+      const double curvature = P.col(j).dot(KP.col(j));
       if (!(curvature > 0)) return false;
       const double alpha = rz(j) / curvature;
-      U.col(j) += alpha * Pc.col(k);
-      R.col(j) -= alpha * KPc.col(k);
-      Rc.col(k) = R.col(j);
+      U.col(j) += alpha * P.col(j);
+      R.col(j) -= alpha * KP.col(j);
+      energy(j) += alpha * rz(j);
     }
-    Eigen::MatrixXd Zc;
-    precondition(Rc, Zc);
-    std::vector<Eigen::Index> still;
-    for (Eigen::Index k = 0; k < m; ++k) {
-      const Eigen::Index j = open[std::size_t(k)];
-      const double rzNew = Rc.col(k).dot(Zc.col(k));
-      if (rzNew <= kEnergyTolerance * U.col(j).dot(F.col(j))) continue;
-      P.col(j) = Zc.col(k) + (rzNew / rz(j)) * P.col(j);
+    precondition();
+    for (Eigen::Index j = 0; j < columns; ++j) {
+      if (!open[std::size_t(j)]) continue;
+      const double rzNew = R.col(j).dot(Z.col(j));
+      if (rzNew <= kEnergyTolerance * energy(j)) {
+        open[std::size_t(j)] = 0;
+        continue;
+      }
+      P.col(j) = Z.col(j) + (rzNew / rz(j)) * P.col(j);
       rz(j) = rzNew;
-      still.push_back(j);
     }
-    open = std::move(still);
   }
   return true;
 }
@@ -587,24 +585,21 @@ bool freeModes(const SpMat& K0, const SpMat& M0, const std::vector<Eigen::Vector
     // the static loads, once, on the first factor; their solution does not depend on the modes
     bool staticsTried = false;
     const auto solveStatics = [&](const ShiftInvertOp& factor) {
-      if (!deflate || parts > 1 || opt.static_loads->rows() != n) return;  // a load balanced for the whole body
-                                                                           // is not for each of several parts
+      // a load balanced for the whole body is not for each of several parts
+      if (!deflate || parts > 1) return;
       const AddSeconds timed(out.seconds.statics);
+      Eigen::MatrixXd F = opt.static_loads();
+      if (F.rows() != n) return;
       // the loads are balanced (no rigid part) to their rounding: that too is taken out, since
       // conjugate gradients would try to solve for it
-      Eigen::MatrixXd F = *opt.static_loads;
       F -= timesBlock(M, R) * (R.transpose() * F);
       // the computed elastic modes correct the preconditioner where it is furthest from K^-1
-      std::vector<int> elastic;
+      Eigen::VectorXd weights = Eigen::VectorXd::Zero(vectors.cols());
       for (int j = 0; j < keep; ++j)
-        if (values(j) > 1e-6 * std::abs(sigma)) elastic.push_back(j);
-      Eigen::MatrixXd lowModes(n, static_cast<Eigen::Index>(elastic.size()));
-      for (std::size_t k = 0; k < elastic.size(); ++k) {
-        const int j = elastic[k];
-        lowModes.col(static_cast<Eigen::Index>(k)) =
-            vectors.col(j) * std::sqrt((1 / values(j) - 1 / (values(j) - sigma)) / modalMass[std::size_t(j)]);
-      }
-      if (!conjugateGradientsOnFactor(factor, K, lowModes, F, out.static_displacements, out.static_iterations))
+        if (values(j) > 1e-6 * std::abs(sigma))
+          weights(j) = (1 / values(j) - 1 / (values(j) - sigma)) / modalMass[std::size_t(j)];
+      if (!conjugateGradientsOnFactor(factor, K, vectors, weights, F, out.static_displacements,
+                                      out.static_iterations))
         out.static_displacements.resize(0, 0);
     };
     for (int attempt = 0; attempt < kAttempts; ++attempt) {

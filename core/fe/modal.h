@@ -18,6 +18,7 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include <functional>
 #include <vector>
 
 namespace flexim::fe {
@@ -36,10 +37,12 @@ struct ModalOptions {
   /// The residual may also be up to this many times what rounding alone leaves in it (modal.cpp;
   /// a low mode of a slender body); 0 = the tolerance alone.
   double roundoff_factor = 10.0;
-  /// Static loads on the pencil's dofs (columns), each balanced (no component on the rigid
-  /// fields): K U = F is also solved, on the shift-invert factor before it is freed
-  /// (ModalResult::static_displacements). nullptr: none.
-  const Eigen::MatrixXd* static_loads = nullptr;
+  /// Makes static loads on the pencil's dofs (columns), each balanced (no component on the rigid
+  /// fields but rounding, which is taken out): K U = F is also solved, on the shift-invert factor
+  /// before it is freed (ModalResult::static_displacements). Called once, after the Lanczos
+  /// iteration, so that the loads are not held through the factorisation, the memory's peak. Empty
+  /// (or returning an empty matrix): none.
+  std::function<Eigen::MatrixXd()> static_loads;
 };
 
 struct ModalResult {
@@ -63,8 +66,8 @@ struct ModalResult {
   /// conjugate gradients preconditioned with the shift-invert factor: (K - sigma M)^-1 with the
   /// rigid fields deflated has the eigenvalues lambda / (lambda - sigma) on K's range, all near 1
   /// for the small shift. Empty when not solved so (no loads, the dense path, no exact rigid
-  /// fields, several parts, a load with a rigid part, massless dofs condensed, or no
-  /// convergence); the caller then solves on its own.
+  /// fields, several parts, massless dofs condensed, a load on a dof left out of the eigen
+  /// solution, or no convergence); the caller then solves on its own.
   Eigen::MatrixXd static_displacements;
   int static_iterations = 0;      ///< conjugate-gradient iterations (the most any column took)
   /// Wall time of the solution's phases [s], summed over the attempts.

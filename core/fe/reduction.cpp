@@ -438,11 +438,13 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
   start = std::chrono::steady_clock::now();
   // the stiffening's static load cases of a free body ride on the eigen solution's factorisation
   // (ModalResult::static_displacements) instead of a second one
-  Eigen::MatrixXd stiffeningForces;
-  if (opt.geometric_stiffening && opt.method == ReductionOptions::Method::FreeFree) {
-    std::string error;
-    if (stiffeningLoads(mesh.coords, mats.M, interfaces, stiffeningForces, error)) mopt.static_loads = &stiffeningForces;
-  }
+  if (opt.geometric_stiffening && opt.method == ReductionOptions::Method::FreeFree)
+    mopt.static_loads = [&] {
+      Eigen::MatrixXd F;
+      std::string error;  // a failure leaves F empty: the solve below then reports it
+      stiffeningLoads(mesh.coords, mats.M, interfaces, F, error);
+      return F;
+    };
   if (opt.method == ReductionOptions::Method::FreeFree) {
     mopt.exact_rigid_modes = opt.exact_rigid_modes;
     if (!freeModesOfMesh(model, mats.K, mats.M, mopt, report.modal, diag)) return false;
@@ -560,13 +562,11 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
     start = std::chrono::steady_clock::now();
     Eigen::MatrixXd loadCases;
     std::string error;
-    report.stiffening_on_eigen_factor =
-        stiffeningForces.cols() > 0 && report.modal.static_displacements.cols() == stiffeningForces.cols();
+    report.stiffening_on_eigen_factor = report.modal.static_displacements.size() > 0;
     if (report.stiffening_on_eigen_factor) {
       loadCases = std::move(report.modal.static_displacements);
       report.modal.static_displacements.resize(0, 0);
     }
-    stiffeningForces.resize(0, 0);
     const Elimination tied = model.constraints.empty() || report.stiffening_on_eigen_factor ? Elimination{} : eliminateConstraints(model);
     if (!report.stiffening_on_eigen_factor &&
         !stiffeningLoadCases(mesh.coords, mats.K, mats.M, active, out.interfaces, loadCases, error,
