@@ -490,11 +490,14 @@ class ReductionTest : public QObject {
     }
   }
 
-  /// |A - A^T| / |A| without the transpose equals the formed one: a mirror that differs, one that
-  /// is not stored, and a symmetric matrix (0).
+  /// |A - A^T| / |A| without the transpose equals the formed one: a mirror that differs, lower
+  /// and upper entries whose mirrors are not stored (one passed over on the way to a mirror, one
+  /// never reached), and a symmetric matrix (0).
   void asymmetryWithoutTheTranspose() {
-    Eigen::SparseMatrix<double> A(4, 4);
-    std::vector<Eigen::Triplet<double>> t{{0, 0, 4.0}, {1, 0, 1.0}, {0, 1, 1.5}, {2, 1, -2.0}, {1, 2, -2.0}, {3, 0, 0.7}, {3, 3, 2.0}};
+    Eigen::SparseMatrix<double> A(5, 5);
+    std::vector<Eigen::Triplet<double>> t{{0, 0, 4.0},  {1, 0, 1.0},  {0, 1, 1.5}, {2, 1, -2.0}, {1, 2, -2.0}, {3, 0, 0.7},
+                                          {3, 3, 2.0},  {0, 3, 0.25}, {1, 3, 0.3}, {3, 2, 0.5},  {0, 2, 0.9},  {1, 4, 0.6},
+                                          {4, 4, 1.0}};
     A.setFromTriplets(t.begin(), t.end());
     const Eigen::SparseMatrix<double> At = A.transpose();
     const double formed = (A - At).norm() / A.norm();
