@@ -567,10 +567,10 @@ bool reduce(const FeModel& mesh, const ReductionOptions& opt, ReducedBody& out, 
       loadCases = std::move(report.modal.static_displacements);
       report.modal.static_displacements.resize(0, 0);
     }
-    const Elimination tied = model.constraints.empty() || report.stiffening_on_eigen_factor ? Elimination{} : eliminateConstraints(model);
-    if (!report.stiffening_on_eigen_factor &&
-        !stiffeningLoadCases(mesh.coords, mats.K, mats.M, active, out.interfaces, loadCases, error,
-                             model.constraints.empty() ? nullptr : &tied)) {
+    const bool ownSolve = !report.stiffening_on_eigen_factor;
+    const Elimination tied = model.constraints.empty() || !ownSolve ? Elimination{} : eliminateConstraints(model);
+    if (ownSolve && !stiffeningLoadCases(mesh.coords, mats.K, mats.M, active, out.interfaces, loadCases, error,
+                                         model.constraints.empty() ? nullptr : &tied)) {
       diag.warning("reduce", "geometric stiffening left out: " + error);
     } else {
       if (!modalGeometricStiffness(mesh, aopt, loadCases, out.modes, out.geometric_stiffness, diag)) return false;
