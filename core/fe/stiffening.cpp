@@ -108,12 +108,12 @@ std::array<Eigen::MatrixXd, kInertiaLoadCases> balancedInertiaCases(const Reduce
 
 namespace {
 
-/// The rigid displacement fields about the FE origin (3n x 6): translations, then rotations.
-Eigen::MatrixXd rigidFields(const std::vector<Eigen::Vector3d>& coords) {
-  Eigen::MatrixXd rigid(3 * static_cast<Eigen::Index>(coords.size()), 6);
-  for (std::size_t k = 0; k < coords.size(); ++k)
-    rigid.middleRows<3>(3 * static_cast<Eigen::Index>(k)) << Eigen::Matrix3d::Identity(), -skew3(coords[k]);
-  return rigid;
+/// The rows of a node at x in the rigid displacement fields about the FE origin: translations,
+/// then rotations.
+Eigen::Matrix<double, 3, 6> rigidRows(const Eigen::Vector3d& x) {
+  Eigen::Matrix<double, 3, 6> rows;
+  rows << Eigen::Matrix3d::Identity(), -skew3(x);
+  return rows;
 }
 
 }  // namespace
@@ -132,7 +132,8 @@ bool stiffeningLoads(const std::vector<Eigen::Vector3d>& coords, const SpMat& M,
     inertiaCaseField(c, f0, B);
     for (Eigen::Index k = 0; k < n; ++k) field.block<3, 1>(3 * k, c) = f0 + B * coords[static_cast<std::size_t>(k)];
   }
-  const Eigen::MatrixXd rigid = rigidFields(coords);
+  Eigen::MatrixXd rigid(N, 6);
+  for (Eigen::Index k = 0; k < n; ++k) rigid.middleRows<3>(3 * k) = rigidRows(coords[static_cast<std::size_t>(k)]);
   F.resize(N, L);
   F.leftCols(kInertiaLoadCases) = -timesBlock(M, field);
   for (std::size_t i = 0; i < interfaces.size(); ++i)
@@ -158,7 +159,6 @@ bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat
   Eigen::MatrixXd F;
   if (!stiffeningLoads(coords, M, interfaces, F, error)) return false;
   const Eigen::Index L = F.cols();
-  const Eigen::MatrixXd rigid = rigidFields(coords);
 
   // with linear constraints the solve is on the independent dofs q (u = T q): its coordinates
   // are their dofs, and a coordinate takes part when it has stiffness
@@ -202,7 +202,7 @@ bool stiffeningLoadCases(const std::vector<Eigen::Vector3d>& coords, const SpMat
   const Eigen::Index c = farthest([&](const Eigen::Vector3d& x) { return (x - xa).cross(ab).squaredNorm(); });
   const std::array<Eigen::Index, 3> three{a, b, c};
   Eigen::Matrix<double, 9, 6> rows;
-  for (int i = 0; i < 3; ++i) rows.middleRows<3>(3 * i) = rigid.middleRows<3>(3 * three[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < 3; ++i) rows.middleRows<3>(3 * i) = rigidRows(coords[static_cast<std::size_t>(three[static_cast<std::size_t>(i)])]);
   // scale the rotation columns by the size, so the pivots compare
   const double size = std::max((coords[static_cast<std::size_t>(b)] - xa).norm(), 1e-300);
   rows.rightCols<3>() /= size;
