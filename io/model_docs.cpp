@@ -103,6 +103,14 @@ std::string forceKindsTable() {
   return out;
 }
 
+std::string contactKindsTable() {
+  std::string out = "| `type` | points | friction | geometry |\n|---|---|---|---|\n";
+  for (const auto& k : contactKinds())
+    out += "| " + code(k.key) + " | " + std::to_string(k.points) + " | " +
+           (k.tangents == 2 ? "spatial (a cone)" : "planar (an interval)") + " | " + k.help + " |\n";
+  return out;
+}
+
 std::string sensorQuantitiesTable() {
   std::string out = "| sensor type | quantity | components | unit | meaning |\n|---|---|---|---|---|\n";
   for (const auto& kind : sensorKinds())
@@ -124,6 +132,7 @@ std::vector<std::string> generatedSections() {
     if (d->kind != "ground") sections.push_back(d->kind);
   sections.push_back("joint_kinds");
   sections.push_back("force_kinds");
+  sections.push_back("contact_kinds");
   sections.push_back("sensor_quantities");
   return sections;
 }
@@ -131,6 +140,7 @@ std::vector<std::string> generatedSections() {
 std::string generatedTable(const std::string& section) {
   if (section == "joint_kinds") return jointKindsTable();
   if (section == "force_kinds") return forceKindsTable();
+  if (section == "contact_kinds") return contactKindsTable();
   if (section == "sensor_quantities") return sensorQuantitiesTable();
   const ItemDescription* d = findItemDescription(section);
   return d ? itemTable(*d) : std::string();

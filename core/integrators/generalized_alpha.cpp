@@ -29,6 +29,7 @@
 #include "core/integrators/integrator.h"
 #include "core/base/rotation.h"
 #include "core/integrators/diagnosis.h"
+#include "core/integrators/iteration_matrix.h"
 #include "core/system/kkt.h"
 
 #include <algorithm>
@@ -472,70 +473,11 @@ class GeneralizedAlpha final : public Integrator {
     const double c = (1 - m_af) / (1 - m_am);
     const double betap = h * h * m_beta * c, gammap = h * m_gamma * c;
     m_S.setZero();
-    for (int b = 0; b < m_sys.nblocks(); ++b) {
-      const Formulation& F = *m_sys.block(b).formulation;
-      F.massMatrix(m_kin[b + 1], m_M);
-      F.addForceTangent(m_kin[b + 1], betap, gammap, m_M);
-      m_S.addBodyBlock(b, b, m_M);
-    }
-    addForceTangents(betap, gammap);
-    addGeometricStiffness(t, lambda, betap);
+    m_blocks.assemble(m_kin, t, lambda, 1.0, betap, gammap,
+                      [this](int b1, int b2, const MatX& block) { m_S.addBodyBlock(b1, b2, block); });
     m_S.setConstraints(m_rows);
     m_matrixValid = m_S.factor();
     return m_matrixValid;
-  }
-
-  /// beta' K_t + gamma' C_t of every force element, by one-sided differences of the element
-  /// alone over its blocks' tangent coordinates (cheap: elements touch few blocks).
-  void addForceTangents(double betap, double gammap) {
-    const double eps = 1e-7;
-    for (size_t e = 0; e < m_sys.forces().size(); ++e) {
-      const auto& blocks = m_sys.forces()[e]->blocks;
-      m_sys.force(static_cast<int>(e), m_kin, 0.0, m_f0);  // time-only terms cancel in the difference
-      for (size_t side = 0; side < blocks.size(); ++side) {
-        const int b = blocks[side];
-        if (b < 0 || std::find(blocks.begin(), blocks.begin() + side, b) != blocks.begin() + side) continue;
-        const int n = m_sys.block(b).nv(), frame = m_sys.block(b).formulation->frameSize();
-        const BodyKinematics saved = m_kin[b + 1];
-        if (m_T.size() < blocks.size()) m_T.resize(blocks.size());
-        for (size_t k = 0; k < blocks.size(); ++k) m_T[k].setZero(m_sys.blockNv(blocks[k]), n);
-        for (int i = 0; i < n; ++i) {
-          for (int kind = 0; kind < 2; ++kind) {
-            // perturb along the tangent: [dr global, dtheta body axes, dw] or the velocity [r_dot, omega', w_dot]
-            const bool velocity = kind == 1;
-            perturbKinematics(saved, frame, i, eps, velocity, m_kin[b + 1]);
-            m_sys.force(static_cast<int>(e), m_kin, 0.0, m_f1);
-            const double scale = velocity ? gammap : betap;
-            for (size_t r = 0; r < blocks.size(); ++r) m_T[r].col(i) -= scale * (m_f1.f[r] - m_f0.f[r]) / eps;
-          }
-        }
-        m_kin[b + 1] = saved;
-        for (size_t r = 0; r < blocks.size(); ++r)
-          if (blocks[r] >= 0 && std::find(blocks.begin(), blocks.begin() + r, blocks[r]) == blocks.begin() + r)
-            m_S.addBodyBlock(blocks[r], b, m_T[r]);
-      }
-    }
-  }
-
-  /// beta' d(G^T lambda)/dq of every constraint element: without it Newton converges only
-  /// linearly once the joint forces are large.
-  void addGeometricStiffness(double t, const VecX& lambda, double betap) {
-    const auto& cons = m_sys.constraints();
-    for (size_t c = 0; c < cons.size(); ++c) {
-      const ConstraintElement& e = *cons[c];
-      const auto lam = lambda.segment(m_sys.constraintOffsets()[c], e.rows());
-      if (lam.isZero(0.0)) continue;  // open or unloaded rows
-      m_sizes.clear();
-      for (int b : e.blocks) m_sizes.push_back(m_sys.blockNv(b));
-      m_K.resize(m_sizes);
-      e.addGeometricStiffness(m_sys, m_kin, t, lam, betap, m_K);
-      const int n = static_cast<int>(e.blocks.size());
-      for (int r = 0; r < n; ++r)
-        for (int k = 0; k < n; ++k) {
-          const int b1 = e.blocks[r], b2 = e.blocks[k];
-          if (b1 >= 0 && b2 >= 0 && (b1 == b2 || e.geometricStiffnessCouplesBlocks())) m_S.addBodyBlock(b1, b2, m_K.at(r, k));
-        }
-    }
   }
 
   /// Unilateral rows at the end of a converged step (m_rows holds them): an open row that
@@ -668,10 +610,7 @@ class GeneralizedAlpha final : public Integrator {
   VecX m_b, m_x, m_r;  ///< scratch: projection right-hand side, solution, residual
   VecX m_vel;          ///< scratch: one element's constraint velocity
   VecX m_f, m_rhs, m_phi, m_Gtl, m_dx;  ///< scratch: Newton residual and position increment
-  ForceRows m_f0, m_f1;                 ///< scratch: force tangents
-  std::vector<MatX> m_T;                ///< scratch: force tangent blocks
-  ElementTangent m_K;                   ///< scratch: one constraint element's geometric stiffness
-  std::vector<int> m_sizes;             ///< scratch: its blocks' sizes
+  IterationMatrixBlocks m_blocks{m_sys};
   bool m_allEquality = std::all_of(m_sys.rowKinds().begin(), m_sys.rowKinds().end(),
                                    [](RowKind k) { return k == RowKind::Equality; });
 };

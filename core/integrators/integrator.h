@@ -18,6 +18,18 @@ struct IntegratorStats {
   long active_set_changes = 0;  ///< unilateral rows opened or closed (each redoes a step)
 };
 
+/// What a contact point did in the last step, for the output channels (core/run/contact_channels.h).
+struct ContactChannelValues {
+  double gap = 0;              ///< [m] at the step's end
+  double normal_velocity = 0;  ///< [m/s] after the step (post-impact)
+  double normal_force = 0;     ///< [N] within the step (at its end)
+  Eigen::Vector2d tangential_force = Eigen::Vector2d::Zero();
+  double normal_impulse = 0;   ///< [N s] of an impact at the step's end
+  Eigen::Vector2d tangential_impulse = Eigen::Vector2d::Zero();
+  int status = 0;              ///< 0 open, 1 closed (sticking), 2 closed and slipping
+  long impacts = 0;            ///< impacts so far
+};
+
 class Integrator {
  public:
   virtual ~Integrator() = default;
@@ -68,10 +80,18 @@ class Integrator {
   /// Facts about how the run was integrated that a reader of the results must know (e.g.
   /// intervals stepped by another method); empty by default.
   virtual std::vector<std::string> notes() const { return {}; }
+  /// For schemes whose states the consistency solver must not touch (contacts, which it does
+  /// not know): the accelerations and multipliers at a sample time t in [previousTime(), time()],
+  /// true; false for integrators whose samples are made consistent by the run.
+  virtual bool sampleDynamics(double t, VecX& vdot, VecX& lambda) const { return false; }
+  /// The contact points' values (System::contacts() order) at time(); empty without contacts.
+  virtual std::vector<ContactChannelValues> contactValues() const { return {}; }
 };
 
 std::unique_ptr<Integrator> makeGeneralizedAlpha(const System& sys, const SolverSpec& spec);
 std::unique_ptr<Integrator> makeIda(const System& sys, const SolverSpec& spec);
+/// The integrator spec.integrator names (IDA, generalized-alpha or a mixed timestepping scheme).
+std::unique_ptr<Integrator> makeIntegrator(const System& sys, const SolverSpec& spec);
 
 /// Active rows for a state whose rows are evaluated: every equality and velocity-level row, and
 /// the unilateral rows that touch or penetrate (phi <= tolerance).

@@ -341,7 +341,7 @@ BodyPose virtualBodyStart(const ModelSpec& model, const void* item) {
 /// Every description, built once; members so that the pointers between them stay valid.
 struct Registry {
   ItemDescription model, ground, marker, visual, body, damping, flexible, virtualBody, pointMass, joint, function,
-      driver, coupling, limit, force, sensor, simulation;
+      driver, coupling, limit, contact, force, sensor, simulation;
   std::vector<const ItemDescription*> all;
 
   Registry() {
@@ -355,12 +355,13 @@ struct Registry {
     describeDriver();
     describeCoupling();
     describeLimit();
+    describeContact();
     describeForce();
     describeSensor();
     describeSimulation();
     describeModel();
     all = {&model,  &ground,   &marker,   &visual, &body,  &flexible, &damping, &virtualBody, &pointMass,
-           &joint,  &driver,   &function, &coupling, &limit, &force,    &sensor,  &simulation};
+           &joint,  &driver,   &function, &coupling, &limit, &contact, &force, &sensor,  &simulation};
   }
 
   void describeMarker() {
@@ -607,6 +608,45 @@ struct Registry {
     f.check(checkJointLimit);
   }
 
+  void describeContact() {
+    describe(contact, "contact", "contacts", "Contact", "contact",
+             "A unilateral contact between two bodies (either may be the ground): a gap that closes and opens, "
+             "Newton's impact law (restitution) and Coulomb friction. Needs a mixed timestepping integrator "
+             "(`mixed-gen-alpha`, `mixed-bathe`, `mixed-ed-alpha` or `moreau`).");
+    Fields<ContactSpec> f(contact);
+    using C = ContactSpec;
+    f.name("unique among contacts; no `,` `\"` `.` `[` `]` or control characters (it starts column names)");
+    f.kind(&C::type, "the geometry of the contact", contactKinds()).require();
+    f.bodyAndMarker("body1", &C::body1, "marker1", &C::marker1,
+                    "the body of the point, the first sphere or the slider");
+    f.bodyAndMarker("body2", &C::body2, "marker2", &C::marker2,
+                    "the body of the plane, the second sphere, the line or the guide");
+    f.number("friction", &C::friction, "", "Coulomb's coefficient μ (0: frictionless)").atLeast(0).byDefault("0");
+    f.number("restitution", &C::restitution, "",
+             "Newton's normal coefficient ε_N: the separating normal velocity after an impact is ε_N times the "
+             "approaching one (0: plastic, 1: elastic)")
+        .atLeast(0)
+        .atMost(1)
+        .byDefault("0");
+    f.number("tangential_restitution", &C::tangential_restitution, "",
+             "Newton's tangential coefficient ε_T of an impact that sticks")
+        .atLeast(0)
+        .atMost(1)
+        .byDefault("0");
+    for (const auto& kind : contactKinds())
+      for (FieldDescription p : kind.parameters) {
+        // a parameter several kinds share (radius) is one field, in use for all of them
+        auto same = std::find_if(contact.fields.begin(), contact.fields.end(),
+                                 [&](const FieldDescription& x) { return x.key == p.key; });
+        if (same != contact.fields.end()) {
+          if (same->condition) same->condition->values.push_back(kind.key);
+          continue;
+        }
+        contact.fields.push_back(std::move(p.when("type", {kind.key})));
+      }
+    f.check(checkContact);
+  }
+
   void describeForce() {
     describe(force, "force", "forces", "Force", "force",
              "A force element; gravity is the model's `gravity`.");
@@ -740,7 +780,10 @@ struct Registry {
         .above(0)
         .byDefault("0.001");
     f.choice("integrator", &SolverSpec::integrator,
-             "SUNDIALS IDA (adaptive BDF) or generalized-α (Arnold–Brüls, fixed or adaptive step)")
+             "SUNDIALS IDA (adaptive BDF), generalized-α (Arnold–Brüls, fixed or adaptive step), or a mixed "
+             "timestepping scheme for contacts with impacts and friction (fixed step): a smooth base scheme — "
+             "generalized-α (`rho_inf`), Bathe's composite scheme or the energy-decaying ED-α (`rho_inf`) — with an "
+             "impulsive correction after each step; `moreau`: Moreau's midpoint scheme (first order)")
         .byDefault("\"ida\"");
     f.choice("step_control", &SolverSpec::step_control,
              "generalized-α: `fixed` step `step`, or `adaptive`: the step follows a local error estimate of "
@@ -762,6 +805,22 @@ struct Registry {
     f.integer("max_newton", &SolverSpec::max_newton, "generalized-α Newton iterations per step before the step is halved")
         .atLeast(1)
         .byDefault("20");
+    f.number("prox_r", &SolverSpec::prox_r, "",
+             "contacts: the prox parameter r of the contact equations λ = proj(λ − r ġ): r for the forces within a "
+             "step and r · step for the impulses (`constant`), or the share of each contact's own scale "
+             "(`per_contact`: r / (κ G_kk)); the solution does not depend on it, the iterations do")
+        .above(0)
+        .byDefault("0.1");
+    f.choice("prox_scaling", &SolverSpec::prox_scaling, "contacts: how r is chosen (see `prox_r`)")
+        .byDefault("\"constant\"");
+    f.number("contact_tol", &SolverSpec::contact_tol, "",
+             "contacts: tolerance on the contact equations' residual, relative to the largest force or impulse")
+        .above(0)
+        .byDefault("1e-10");
+    f.integer("contact_iterations", &SolverSpec::contact_iterations,
+              "contacts: Gauss–Newton iterations before the fixed-point fallback")
+        .atLeast(1)
+        .byDefault("50");
     f.check(checkSimulation);
   }
 
@@ -810,6 +869,8 @@ struct Registry {
         .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.couplings.empty(); });
     f.list("limits", &ModelSpec::limits, limit, "limits of joint coordinates (stops)")
         .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.limits.empty(); });
+    f.list("contacts", &ModelSpec::contacts, contact, "unilateral contacts with impacts and friction")
+        .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.contacts.empty(); });
     f.list("forces", &ModelSpec::forces, force, "forces");
     f.list("sensors", &ModelSpec::sensors, sensor, "sensors");
     f.object("simulation", &ModelSpec::solver, simulation, "solver settings (all defaults when left out)");
@@ -859,6 +920,18 @@ FieldDescription jointParameter(std::string key, std::string unit, std::string h
   return kindParameter<JointSpec>(std::move(key), std::move(unit), std::move(help), defaultValue);
 }
 
+FieldDescription contactParameter(std::string key, std::string unit, std::string help, double defaultValue) {
+  return kindParameter<ContactSpec>(std::move(key), std::move(unit), std::move(help), defaultValue);
+}
+
+double contactParameterValue(const ContactSpec& contact, const std::string& key) {
+  if (const auto it = contact.parameters.find(key); it != contact.parameters.end()) return it->second;
+  if (const ContactKindDescription* kind = findContactKind(contact.type.key()))
+    for (const FieldDescription& p : kind->parameters)
+      if (p.key == key && p.get) return std::get<double>(p.get(&contact));
+  return 0.0;
+}
+
 FieldDescription forceParameter(std::string key, std::string unit, std::string help, double defaultValue) {
   return kindParameter<ForceSpec>(std::move(key), std::move(unit), std::move(help), defaultValue);
 }
@@ -901,6 +974,17 @@ const JointKindDescription* findJointKind(std::string_view key) { return findJoi
 const std::vector<ForceKindDescription>& forceKinds() {
   static const std::vector<ForceKindDescription> kinds = registeredForceKinds();
   return kinds;
+}
+
+const std::vector<ContactKindDescription>& contactKinds() {
+  static const std::vector<ContactKindDescription> kinds = registeredContactKinds();
+  return kinds;
+}
+
+const ContactKindDescription* findContactKind(std::string_view key) {
+  for (const auto& kind : contactKinds())
+    if (kind.key == key) return &kind;
+  return nullptr;
 }
 
 const ForceKindDescription* findForceKind(std::string_view key) {

@@ -235,4 +235,28 @@ const ForceKindDescription* findForceKind(std::string_view key);
 /// The force kinds' registrations (core/model/force_kinds.cpp).
 std::vector<ForceKindDescription> registeredForceKinds();
 
+/// A kind of contact. Adding one: this description in core/model/contact_kinds.cpp, its
+/// geometry (gap, normal, tangents) in core/system/contacts.cpp and one line in the builder table
+/// there; the contact law, the solver and the outputs are shared by every kind.
+struct ContactKindDescription {
+  std::string key;   ///< "sphere_plane"
+  std::string help;  ///< the geometry: what marker1 and marker2 stand for, where the gap is measured
+  /// Contact points the kind makes (the translational clearance: its four corners).
+  int points = 1;
+  /// Friction directions per point: 2 spatial (a cone), 1 planar (an interval).
+  int tangents = 2;
+  std::vector<FieldDescription> parameters;  ///< numbers of its own: make them with contactParameter()
+};
+
+/// A number kept in ContactSpec::parameters under key.
+FieldDescription contactParameter(std::string key, std::string unit, std::string help, double defaultValue);
+
+/// The registered contact kinds, in document order.
+const std::vector<ContactKindDescription>& contactKinds();
+const ContactKindDescription* findContactKind(std::string_view key);
+/// The contact kinds' registrations (core/model/contact_kinds.cpp).
+std::vector<ContactKindDescription> registeredContactKinds();
+/// The value of a contact's parameter (the kind's default when the spec does not give it).
+double contactParameterValue(const ContactSpec& contact, const std::string& key);
+
 }  // namespace flexim

@@ -248,6 +248,19 @@ void checkForce(ItemCheck& c) {
     checkNode(c, "node", f.node, f.body1, body->data.get());
 }
 
+void checkContact(ItemCheck& c) {
+  const auto& k = c.item<ContactSpec>();
+  if (!validSensorName(k.name))
+    c.error("name", "must not contain , \" . [ ] or control characters (it starts CSV column names)");
+  if (!k.body1.empty() && k.body1 == k.body2)
+    c.error("body2", "is the same body as body1: a body cannot touch itself");
+  else if (k.body1 == kGroundName && k.body2 == kGroundName)
+    c.error("body2", "both ends are the ground: nothing can move");
+  const bool sliderTurns = k.type == ContactSpec::Type::TranslationalClearance;
+  if (sliderTurns && c.index().fixedAxes.count(k.body1))
+    c.error("body1", inQuotes(k.body1) + " is a point mass: a slider's corners need a body that turns");
+}
+
 void checkSensor(ItemCheck& c) {
   const auto& s = c.item<SensorSpec>();
   using T = SensorSpec::Type;
@@ -326,7 +339,14 @@ void checkSimulation(ItemCheck& c) {
                           count(kMaxSteps) + ")");
   }
   if (!c.model().limits.empty() && s.integrator == IntegratorType::Ida)
-    c.error("integrator", "joint limits (unilateral stops) need \"gen-alpha\"; ida cannot switch contacts");
+    c.error("integrator", "joint limits (unilateral stops) need \"gen-alpha\" or a mixed timestepping scheme; ida "
+                          "cannot switch contacts");
+  if (!c.model().contacts.empty() && !isMixedTimestepping(s.integrator))
+    c.error("integrator", "contact " + inQuotes(c.model().contacts.front().name) + " needs a mixed timestepping "
+                          "scheme (\"mixed-bathe\", \"mixed-gen-alpha\", \"mixed-ed-alpha\" or \"moreau\"): " +
+                          toString(s.integrator) + " cannot integrate impacts and friction");
+  if (isMixedTimestepping(s.integrator) && s.step_control == StepControl::Adaptive)
+    c.error("step_control", std::string(toString(s.integrator)) + " takes fixed steps: use \"fixed\"");
 }
 
 }  // namespace flexim

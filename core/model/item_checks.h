@@ -14,6 +14,7 @@ void checkDriver(ItemCheck& c);
 void checkCoupling(ItemCheck& c);
 void checkJointLimit(ItemCheck& c);
 void checkForce(ItemCheck& c);
+void checkContact(ItemCheck& c);
 void checkSensor(ItemCheck& c);
 /// Solver settings together: t_end at least output_interval, a fixed step (gen-alpha) not
 /// longer than t_end, and at most kMaxOutputSamples output samples and kMaxSteps steps.

@@ -39,9 +39,17 @@ constexpr std::array<std::pair<ReferenceFrame, const char*>, 3> kReferenceNames{
     {ReferenceFrame::PrincipalAxis, "principal_axis"},
     {ReferenceFrame::Interface, "interface"},
 }};
-constexpr std::array<std::pair<IntegratorType, const char*>, 2> kIntegratorNames{{
+constexpr std::array<std::pair<IntegratorType, const char*>, 6> kIntegratorNames{{
     {IntegratorType::Ida, "ida"},
     {IntegratorType::GeneralizedAlpha, "gen-alpha"},
+    {IntegratorType::MixedGenAlpha, "mixed-gen-alpha"},
+    {IntegratorType::MixedBathe, "mixed-bathe"},
+    {IntegratorType::MixedEdAlpha, "mixed-ed-alpha"},
+    {IntegratorType::Moreau, "moreau"},
+}};
+constexpr std::array<std::pair<ProxScaling, const char*>, 2> kProxScalingNames{{
+    {ProxScaling::Constant, "constant"},
+    {ProxScaling::PerContact, "per_contact"},
 }};
 constexpr std::array<std::pair<StepControl, const char*>, 2> kStepControlNames{{
     {StepControl::Fixed, "fixed"},
@@ -93,6 +101,8 @@ bool fromString(const std::string& s, SensorSpec::AngleUnit& out) { return value
 bool fromString(const std::string& s, VisualSpec::Shape& out) { return valueOf(kShapeNames, s, out); }
 bool fromString(const std::string& s, TimeFunctionSpec::Type& out) { return valueOf(kFunctionNames, s, out); }
 bool fromString(const std::string& s, IntegratorType& out) { return valueOf(kIntegratorNames, s, out); }
+const char* toString(ProxScaling t) { return nameOf(kProxScalingNames, t); }
+bool fromString(const std::string& s, ProxScaling& out) { return valueOf(kProxScalingNames, s, out); }
 bool fromString(const std::string& s, StepControl& out) { return valueOf(kStepControlNames, s, out); }
 bool fromString(const std::string& s, ReferenceFrame& out) { return valueOf(kReferenceNames, s, out); }
 
@@ -117,6 +127,14 @@ const char* toString(const ForceType& t) { return t.key().c_str(); }
 bool fromString(const std::string& s, ForceType& out) {
   if (!findForceKind(s)) return false;
   out = ForceType(s);
+  return true;
+}
+
+const char* toString(const ContactType& t) { return t.key().c_str(); }
+
+bool fromString(const std::string& s, ContactType& out) {
+  if (!findContactKind(s)) return false;
+  out = ContactType(s);
   return true;
 }
 

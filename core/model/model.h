@@ -270,6 +270,32 @@ struct ForceSpec {
   std::map<std::string, double> parameters;
 };
 
+enum class BuiltinContact { PointPlane, SpherePlane, SphereSphere, PointLine, TranslationalClearance };
+inline constexpr std::array<const char*, 5> kBuiltinContactKeys{"point_plane", "sphere_plane", "sphere_sphere",
+                                                                "point_line", "translational_clearance"};
+/// A contact kind (its description: core/model/description.h, contactKinds()).
+class ContactType : public KindKey<BuiltinContact, kBuiltinContactKeys> {
+ public:
+  using enum BuiltinContact;
+  using KindKey::KindKey;
+  ContactType() : KindKey(PointPlane) {}
+};
+
+/// A unilateral contact between two bodies (either may be the ground): a gap that may close and
+/// open, Newton's impact law and Coulomb friction. Integrated by the mixed timestepping schemes.
+struct ContactSpec {
+  using Type = ContactType;
+  std::string name;
+  Type type = Type::PointPlane;
+  std::string body1, marker1;  ///< the point, the sphere's centre, the slider's centre
+  std::string body2, marker2;  ///< the plane, the other sphere's centre, the line, the guide
+  double friction = 0.0;                ///< Coulomb coefficient mu
+  double restitution = 0.0;             ///< Newton's normal coefficient eps_N, [0, 1]
+  double tangential_restitution = 0.0;  ///< eps_T, [0, 1]
+  /// Numbers of the kind (radius, half sizes, clearance) by the keys its description gives.
+  std::map<std::string, double> parameters;
+};
+
 enum class BuiltinSensor { Marker, Joint, Energy, Node, Deflection, Modal, Stress };
 inline constexpr std::array<const char*, 7> kBuiltinSensorKeys{"marker",     "joint", "energy", "node",
                                                                "deflection", "modal", "stress"};
@@ -316,7 +342,15 @@ struct SensorSpec {
   std::string body2, marker2;  ///< kinds that observe two markers (relative): the second one
 };
 
-enum class IntegratorType { Ida, GeneralizedAlpha };
+/// Ida and GeneralizedAlpha integrate smooth systems (joint limits: gen-alpha's active set); the
+/// mixed timestepping schemes (core/integrators/mixed_timestepping.h) integrate contacts with
+/// impacts and friction: a smooth base scheme within the step, an impulsive correction after it.
+enum class IntegratorType { Ida, GeneralizedAlpha, MixedGenAlpha, MixedBathe, MixedEdAlpha, Moreau };
+/// True for the mixed timestepping schemes (and Moreau's), which integrate contacts.
+inline bool isMixedTimestepping(IntegratorType t) { return t != IntegratorType::Ida && t != IntegratorType::GeneralizedAlpha; }
+/// How the prox parameter r of the contact equations is chosen: the constant `prox_r` for forces
+/// (prox_r * step for impulses), or per contact, prox_r / (kappa G_kk) (the contact's own scale).
+enum class ProxScaling { Constant, PerContact };
 /// Generalized-alpha step: fixed (`step`), or chosen by a local error estimate against rtol/atol.
 enum class StepControl { Fixed, Adaptive };
 
@@ -331,6 +365,11 @@ struct SolverSpec {
   double rho_inf = 0.8;           ///< generalized-alpha spectral radius at infinity, [0, 1]
   double newton_tol = 1e-10;      ///< generalized-alpha Newton tolerance (scaled increment)
   int max_newton = 20;            ///< Newton iterations per step before the step is halved
+  // contacts (mixed timestepping)
+  double prox_r = 0.1;                           ///< prox parameter r of the contact equations
+  ProxScaling prox_scaling = ProxScaling::Constant;
+  double contact_tol = 1e-10;                    ///< contact equations' residual [N or N s, scaled]
+  int contact_iterations = 50;                   ///< Gauss-Newton iterations before the fixed-point fallback
 };
 
 /// The whole document.
@@ -348,6 +387,7 @@ struct ModelSpec {
   std::vector<DriverSpec> drivers;
   std::vector<CouplingSpec> couplings;
   std::vector<JointLimitSpec> limits;
+  std::vector<ContactSpec> contacts;
   std::vector<ForceSpec> forces;
   std::vector<SensorSpec> sensors;
   SolverSpec solver;
@@ -360,6 +400,8 @@ const char* toString(const ForceType& t);
 const char* toString(const SensorType& t);
 const char* toString(IntegratorType t);
 const char* toString(StepControl t);
+const char* toString(ProxScaling t);
+const char* toString(const ContactType& t);
 const char* toString(ReferenceFrame t);
 const char* toString(DriverSpec::Coordinate c);
 const char* toString(ForceSpec::Frame f);
@@ -375,6 +417,8 @@ bool fromString(const std::string& s, ForceType& out);
 bool fromString(const std::string& s, SensorType& out);
 bool fromString(const std::string& s, IntegratorType& out);
 bool fromString(const std::string& s, StepControl& out);
+bool fromString(const std::string& s, ProxScaling& out);
+bool fromString(const std::string& s, ContactType& out);
 bool fromString(const std::string& s, ReferenceFrame& out);
 bool fromString(const std::string& s, DriverSpec::Coordinate& out);
 bool fromString(const std::string& s, ForceSpec::Frame& out);

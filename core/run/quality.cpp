@@ -125,6 +125,11 @@ struct QualityMonitor::Impl {
 QualityMonitor::QualityMonitor(const System& sys, const SolverSpec& spec, double lengthScale)
     : m_sys(sys), m_spec(spec), m_L(lengthScale), m(std::make_unique<Impl>()) {
   m->allRows.assign(sys.nc(), 1);
+  if (!sys.contacts().empty()) {
+    m->note = sys.contacts().front()->label + " is a contact: impacts and friction lose energy that no power "
+              "accounts for";
+    m->known = false;
+  }
   // contacts (joint limits) lose energy in impacts, velocity jumps that no power accounts for
   for (int r = 0; r < sys.nc() && m->known; ++r)
     if (sys.rowKinds()[r] == RowKind::Unilateral) {

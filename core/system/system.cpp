@@ -168,6 +168,8 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
     sys->addConstraint(std::move(c));
   }
 
+  addContacts(*sys, model, diag);
+
   // forces
   for (const ForceSpec& spec : model.forces) {
     if (const FlexibleBody* flex = sys->flexibleBody(sys->bodyIndex(spec.body1))) {
@@ -330,6 +332,12 @@ void System::constraint(int c, const std::vector<BodyKinematics>& kin, double t,
   const ConstraintElement& e = *m_constraints[c];
   out.resize(e.rows(), blockSizes(e.blocks));
   e.evaluate(*this, kin, t, out);
+}
+
+void System::contact(int k, const std::vector<BodyKinematics>& kin, ContactPoint& out) const {
+  const ContactElement& e = *m_contacts[std::size_t(k)];
+  out.resize(e.rows(), blockSizes(e.blocks));
+  e.evaluate(*this, kin, out);
 }
 
 double System::kineticEnergy(const std::vector<BodyKinematics>& kin) const {

@@ -12,6 +12,7 @@
 #include "core/model/model.h"
 #include "core/model/time_function.h"
 
+#include "core/system/contacts.h"
 #include "core/system/contract.h"
 #include "core/system/formulations.h"
 
@@ -64,6 +65,11 @@ class System {
   const std::vector<std::unique_ptr<ConstraintElement>>& constraints() const { return m_constraints; }
   const std::vector<int>& constraintOffsets() const { return m_offsets; }
   const std::vector<std::unique_ptr<ForceElement>>& forces() const { return m_forces; }
+  /// Contact points (core/system/contacts.h); not constraint rows.
+  const std::vector<std::unique_ptr<ContactElement>>& contacts() const { return m_contacts; }
+  void addContact(std::unique_ptr<ContactElement> element) { m_contacts.push_back(std::move(element)); }
+  /// Evaluates contact point k.
+  void contact(int k, const std::vector<BodyKinematics>& kin, ContactPoint& out) const;
   const Vec3& gravity() const { return m_gravity; }
   const ModelSpec& model() const { return m_model; }
 
@@ -152,6 +158,7 @@ class System {
   std::vector<int> m_offsets;  ///< first row of each constraint element
   int m_rows = 0;
   std::vector<std::unique_ptr<ForceElement>> m_forces;
+  std::vector<std::unique_ptr<ContactElement>> m_contacts;
   std::unordered_map<int, int> m_jointCoordinates;  ///< model joint -> its coordinate block
   Vec3 m_gravity = Vec3::Zero();
   std::unordered_map<std::string, std::array<int, 3>> m_virtualNodes;

@@ -653,7 +653,8 @@ class ModelJsonTest : public QObject {
     row("step negative", "/simulation/step", "-1e-3", "simulation.step: must not be negative");
     row("rho_inf", "/simulation/rho_inf", "1.5", "simulation.rho_inf: must be in [0, 1]");
     row("integrator", "/simulation/integrator", "\"euler\"",
-        "simulation.integrator: expected one of ida, gen-alpha, got 'euler'");
+        "simulation.integrator: expected one of ida, gen-alpha, mixed-gen-alpha, mixed-bathe, mixed-ed-alpha, moreau, "
+        "got 'euler'");
     row("step_control", "/simulation/step_control", "\"variable\"",
         "simulation.step_control: expected one of fixed, adaptive, got 'variable'");
     row("max_newton", "/simulation/max_newton", "2.5", "simulation.max_newton: expected an integer");
