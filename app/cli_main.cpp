@@ -1,5 +1,5 @@
 // flexim-cli: headless front end. Thin: parse arguments, load, run, report.
-//   flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator ida|gen-alpha]
+//   flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator NAME] [--rho-inf R]
 //                  [--rtol R] [--atol A] [--step-control fixed|adaptive]
 //     exit status 0 ok, 1 failed, 3 finished with a run-quality warning
 //   flexim-cli validate MODEL.json
@@ -41,8 +41,11 @@ constexpr int kExitWarning = 3;
 int usage(FILE* out, int code) {
   std::fprintf(out,
                "usage:\n"
-               "  flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator ida|gen-alpha]\n"
-               "                 [--rtol R] [--atol A] [--step-control fixed|adaptive]\n"
+               "  flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator NAME]\n"
+               "                 [--rho-inf R] [--rtol R] [--atol A] [--step-control fixed|adaptive]\n"
+               "      (NAME: ida, gen-alpha, or for contacts with impacts and friction mixed-bathe,\n"
+               "       mixed-gen-alpha, mixed-ed-alpha or moreau; --rho-inf: the spectral radius at\n"
+               "       infinity of gen-alpha, mixed-gen-alpha and mixed-ed-alpha, in [0, 1])\n"
                "      (--rtol/--atol: IDA's tolerances; with gen-alpha they also select the adaptive step\n"
                "       unless --step-control fixed is given)\n"
                "  flexim-cli validate MODEL.json\n"
@@ -122,7 +125,7 @@ class Progress {
 int runCommand(const std::vector<std::string>& args) {
   std::string modelPath, outPath;
   ModelSpec model;
-  double tEnd = -1, step = -1, rtol = -1, atol = -1;
+  double tEnd = -1, step = -1, rtol = -1, atol = -1, rhoInf = -1;
   std::string integrator, stepControl;
   std::map<std::string, std::string> given;  // "simulation.<key>" -> "--option VALUE"
   for (size_t i = 0; i < args.size(); ++i) {
@@ -142,6 +145,10 @@ int runCommand(const std::vector<std::string>& args) {
       if (!v || !parseNumber(*v, x) || x <= 0) return fail(a + " needs a positive number");
       (a == "--t-end" ? tEnd : step) = x;
       given[a == "--t-end" ? "simulation.t_end" : "simulation.step"] = a + " " + *v;
+    } else if (a == "--rho-inf") {
+      const std::string* v = value(a.c_str());
+      if (!v || !parseNumber(*v, rhoInf) || !(rhoInf >= 0 && rhoInf <= 1)) return fail("--rho-inf needs a number in [0, 1]");
+      given["simulation.rho_inf"] = a + " " + *v;
     } else if (a == "--rtol" || a == "--atol") {
       const std::string* v = value(a.c_str());
       double x = 0;
@@ -155,7 +162,7 @@ int runCommand(const std::vector<std::string>& args) {
       given["simulation.step_control"] = a + " " + *v;
     } else if (a == "--integrator") {
       const std::string* v = value("--integrator");
-      if (!v) return fail("--integrator needs ida or gen-alpha");
+      if (!v) return fail("--integrator needs a name (ida, gen-alpha, mixed-bathe, mixed-gen-alpha, mixed-ed-alpha, moreau)");
       integrator = *v;
       given["simulation.integrator"] = a + " " + *v;
     } else if (!a.empty() && a[0] == '-') {
@@ -171,7 +178,9 @@ int runCommand(const std::vector<std::string>& args) {
   if (tEnd > 0) model.solver.t_end = tEnd;
   if (step > 0) model.solver.step = step;
   if (!integrator.empty() && !fromString(integrator, model.solver.integrator))
-    return fail("unknown integrator '" + integrator + "' (use ida or gen-alpha)");
+    return fail("unknown integrator '" + integrator +
+                "' (use ida, gen-alpha, mixed-bathe, mixed-gen-alpha, mixed-ed-alpha or moreau)");
+  if (rhoInf >= 0) model.solver.rho_inf = rhoInf;
   if (rtol > 0) model.solver.rtol = rtol;
   if (atol > 0) model.solver.atol = atol;
   if (!stepControl.empty()) {

@@ -445,10 +445,11 @@ def inp_nodes(path):
     return nodes
 
 
-def axis_nodes(nodes, path):
-    """Node ids at (x, 0, 0) for the x of ROD_AXIS; every one must exist exactly."""
+def axis_nodes(nodes, path, length=ROD_L):
+    """Node ids at (x, 0, 0) for AXIS_A, AXIS_MID, AXIS_B at 0, length/2, length; every one must
+    exist exactly."""
     found = []
-    for name, x in ROD_AXIS:
+    for name, x in (("AXIS_A", 0.0), ("AXIS_MID", length / 2), ("AXIS_B", length)):
         hit = [i for i, c in nodes.items() if abs(c[0] - x) <= 1e-12 and c[1] == 0.0 and c[2] == 0.0]
         if len(hit) != 1:
             raise SystemExit("%s: %d nodes at (%g, 0, 0)" % (path, len(hit), x))
@@ -456,10 +457,10 @@ def axis_nodes(nodes, path):
     return found
 
 
-def rod_mesh(d, geo, stem, params=None):
+def rod_mesh(d, geo, stem, params=None, material=ROD_MATERIAL):
     """Meshes geo (a copy with other parameters when params are given) and writes the ccx deck
     <stem>.inp in d: the converted gmsh mesh inline, node sets AXIS_A/AXIS_MID/AXIS_B, steel
-    (ROD_MATERIAL) and a free-free *FREQUENCY step. Returns (node count, axis node ids)."""
+    (material: E, nu, rho) and a free-free *FREQUENCY step. Returns (node count, axis node ids)."""
     if params:
         set_geo_params(os.path.join(DATA, "rod", geo), os.path.join(d, geo), params)
     gmsh(d, geo)
@@ -469,19 +470,19 @@ def rod_mesh(d, geo, stem, params=None):
     with open(conv) as f:
         mesh = f.read()
     nodes = inp_nodes(conv)
-    axis = axis_nodes(nodes, raw)
+    axis = axis_nodes(nodes, raw, float(params["L"]) if params and "L" in params else ROD_L)
     os.remove(raw)
     os.remove(conv)
     if params:
         os.remove(os.path.join(d, geo))
     title = "%s: %s, %d nodes, C3D10, free-free; steel E = %s Pa, nu = %s, rho = %s kg/m^3" % (
-        stem, geo, len(nodes), ROD_MATERIAL[0], ROD_MATERIAL[1], ROD_MATERIAL[2])
+        stem, geo, len(nodes), material[0], material[1], material[2])
     with open(os.path.join(d, stem + ".inp"), "w") as f:
         f.write("*HEADING\n%s\n" % title)
         f.write(mesh)
         for name, node in axis:
             f.write("*NSET, NSET=%s\n%d\n" % (name, node))
-        f.write(material_block("ROD", ROD_MATERIAL))
+        f.write(material_block("ROD", material))
         f.write("*STEP\n" + freq_step(20) + "*END STEP\n")
     return len(nodes), axis
 
@@ -521,6 +522,25 @@ def make_rod():
                 "--modes", "8"])
 
 
+def make_clearance_rod():
+    """The connecting rod of the slider-crank with a translational clearance joint (Flores et
+    al. 2010; Rezaei and Schindler, Table 1): 0.306 m long, 0.038 kg of steel (E = 2e11 Pa,
+    rho = 7800 kg/m^3, nu = 0.3), round, 4.5 mm in diameter (A = 1.5904e-5 m^2: 7800 * 0.306 * A =
+    0.03796 kg); the round rod's mesh with 2 x 10 layers. Reduced free-free (6 rigid + 8 elastic
+    modes, mean axis in the model) with the geometric stiffening load cases."""
+    d = os.path.join(DATA, "rod")
+    print("rod_clearance")
+    stem = "rod_clearance_c3d10"
+    count, axis = rod_mesh(d, "rod_round.geo", stem, {"L": 0.306, "r": 0.00225, "n": 10},
+                           ("2.0e11", "0.3", "7800"))
+    print("  %s: %d nodes; %s" % (stem, count, ", ".join("%s = node %d" % a for a in axis)))
+    ccx(d, stem, (".dat",))
+    summary(d, stem)
+    reduce_rod(d, stem + ".inp", stem + ".frb", ["--modes", "8"])
+    shutil.copyfile(os.path.join(d, stem + ".frb"),
+                    os.path.join(ROOT, "resources", "examples", "rod", stem + ".frb"))
+
+
 def make_rod_mesh(target, out):
     """The round rod of rod/rod_round.geo with about `target` nodes, reduced (6 rigid + 8
     elastic free-free modes) into out/rod_round_k<k>_n<n>.frb; the deck (.inp, no ccx run) is
@@ -558,7 +578,7 @@ def main(argv):
         if not shutil.which(tool):
             raise SystemExit("needs %s (Debian packages gmsh, calculix-ccx)" % tool)
     parts = {"beam": make_beam, "conrod": make_conrod, "bracket": make_bracket, "tiny": make_tiny,
-             "rod": make_rod, "sector": make_sector, "tied": make_tied}
+             "rod": make_rod, "rod_clearance": make_clearance_rod, "sector": make_sector, "tied": make_tied}
     for name in (argv or list(parts)):
         parts[name]()
 

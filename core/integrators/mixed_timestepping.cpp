@@ -263,7 +263,9 @@ class MixedTimestepping final : public Integrator {
   }
 
   void currentState(State& out) const override { out = m_cur.s; }
-  const VecX* currentMultipliers() const override { return &m_cur.lambda; }
+  /// The joints' multipliers of the last stage carry the scheme's error (index 3: O(h), from the
+  /// stage's positions): the monitor corrects them from exact ones now and then.
+  const VecX* schemeMultipliers() const override { return &m_cur.lambda; }
 
   bool sampleDynamics(double t, VecX& vdot, VecX& lambda) const override {
     const bool atPoint = t >= m_cur.s.t * (1 - 1e-13) - 1e-15;
@@ -292,7 +294,7 @@ class MixedTimestepping final : public Integrator {
       s << m_impactSteps << " step" << (m_impactSteps == 1 ? "" : "s") << " ended with an impact (impulsive correction)";
       n.push_back(s.str());
     }
-    if (m_maxPenetration > 0) {
+    if (m_maxPenetration > kClosedGap) {
       std::ostringstream s;
       s.precision(3);
       s << "largest penetration " << m_maxPenetration << " m (" << m_sources[m_worstPenetration].label << ", t = "
@@ -773,26 +775,7 @@ class MixedTimestepping final : public Integrator {
 
   /// After the base step: joints' velocity projection, impacts, gaps and outputs.
   bool finishStep(double h, Point& next, std::string& why) {
-    const int nv = m_sys.nv(), nc = m_sys.nc();
-    // the mass matrix and joints at q_{n+1}: for the projection and the impulses
-    m_sys.kinematics(next.s, m_kin);
-    m_sys.constraints(m_kin, next.s.t, m_rows);
-    if (!factorMass(m_kin, m_rows)) {
-      why = "singular mass matrix with the joints (redundant or inconsistent constraints?)";
-      return false;
-    }
-    if (nc > 0) {
-      m_b.setZero(nv + nc);
-      for (std::size_t c = 0; c < m_rows.size(); ++c)
-        constraintVelocity(m_sys, static_cast<int>(c), m_rows[c], next.s.v,
-                           m_b.segment(nv + m_sys.constraintOffsets()[c], m_sys.constraints()[c]->rows()));
-      for (int i = 0; i < nc; ++i) m_b(nv + i) = m_active[std::size_t(i)] ? -m_b(nv + i) : 0.0;
-      if (!m_mass.solve(m_b)) {
-        why = "velocity projection failed";
-        return false;
-      }
-      next.s.v += m_b.head(nv);
-    }
+    if (!projectOntoJoints(next, false, why)) return false;
     next.vminus = next.s.v;
     if (!gapsAt(next.s, next.gaps, why)) return false;
     // an impact: a gap open at t_n closed at t_{n+1}
@@ -808,6 +791,60 @@ class MixedTimestepping final : public Integrator {
       ++m_impactSteps;
     }
     recordOutputs(next, set, impulses, m_kin, m_rows);
+    return true;
+  }
+
+  /// Factorises the mass matrix with the joints at `next` (m_mass, m_kin and m_rows hold it
+  /// after) and projects the velocities onto the joints' velocity constraints in the mass
+  /// metric; with `positions`, first the positions onto their position constraints (Newton with
+  /// the first factorisation, a few iterations).
+  bool projectOntoJoints(Point& next, bool positions, std::string& why) {
+    const int nv = m_sys.nv(), nc = m_sys.nc();
+    m_sys.kinematics(next.s, m_kin);
+    m_sys.constraints(m_kin, next.s.t, m_rows);
+    if (!factorMass(m_kin, m_rows)) {
+      why = "singular mass matrix with the joints (redundant or inconsistent constraints?)";
+      return false;
+    }
+    const auto& kinds = m_sys.rowKinds();
+    bool moved = false;
+    for (int it = 0; positions && nc > 0 && it < 4; ++it) {
+      m_b.setZero(nv + nc);
+      double worst = 0;
+      for (std::size_t c = 0; c < m_rows.size(); ++c)
+        for (int i = 0; i < m_rows[c].phi.size(); ++i) {
+          const int row = m_sys.constraintOffsets()[c] + i;
+          if (!m_active[std::size_t(row)] || kinds[std::size_t(row)] == RowKind::VelocityLevel) continue;
+          m_b(nv + row) = -m_rows[c].phi(i);
+          worst = std::max(worst, std::abs(m_rows[c].phi(i)));
+        }
+      if (worst <= m_spec.newton_tol) break;
+      if (!m_mass.solve(m_b)) {
+        why = "position projection failed";
+        return false;
+      }
+      m_sys.retract(next.s.q, m_b.head(nv));
+      m_sys.kinematics(next.s, m_kin);
+      m_sys.constraints(m_kin, next.s.t, m_rows);
+      moved = true;
+    }
+    // the velocities with the Jacobian at the final positions
+    if (moved && !factorMass(m_kin, m_rows)) {
+      why = "singular mass matrix with the joints (redundant or inconsistent constraints?)";
+      return false;
+    }
+    if (nc > 0) {
+      m_b.setZero(nv + nc);
+      for (std::size_t c = 0; c < m_rows.size(); ++c)
+        constraintVelocity(m_sys, static_cast<int>(c), m_rows[c], next.s.v,
+                           m_b.segment(nv + m_sys.constraintOffsets()[c], m_sys.constraints()[c]->rows()));
+      for (int i = 0; i < nc; ++i) m_b(nv + i) = m_active[std::size_t(i)] ? -m_b(nv + i) : 0.0;
+      if (!m_mass.solve(m_b)) {
+        why = "velocity projection failed";
+        return false;
+      }
+      next.s.v += m_b.head(nv);
+    }
     return true;
   }
 
@@ -950,6 +987,9 @@ class MixedTimestepping final : public Integrator {
     next.a = rhs.head(nv);
     next.A = next.a;
     next.lambda = rhs.tail(nc);
+    // the joints were held at the midpoint: put the end point onto them
+    if (!projectOntoJoints(next, true, why)) return false;
+    next.vminus = next.s.v;
     if (!gapsAt(next.s, next.gaps, why)) return false;
     // an impact: a gap open at the last midpoint closed at this one
     bool impact = false;
@@ -964,8 +1004,6 @@ class MixedTimestepping final : public Integrator {
     m_lastClosed = set;
     std::vector<int> impulseSet = impact ? set : std::vector<int>{};
     VecX impactImpulses = impact ? impulses : VecX();
-    m_sys.kinematics(next.s, m_kin);
-    m_sys.constraints(m_kin, next.s.t, m_rows);
     recordOutputs(next, impulseSet, impactImpulses, m_kin, m_rows);
     return true;
   }

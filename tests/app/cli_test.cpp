@@ -127,7 +127,9 @@ class CliTest : public QObject {
                           "slider_crank_flexible.json", "slider_crank_flexible_rect_mac.json",
                           "flexible_pendulum.json", "screw_lift.json",
                           "pendulum_stop.json", "n_four_bar_2.json", "n_four_bar_10.json", "bricard.json",
-                          "andrews_squeezer.json", "engine_mount.json", "hanging_chain.json"})
+                          "andrews_squeezer.json", "engine_mount.json", "hanging_chain.json",
+                          "slider_crank_clearance_rigid.json", "slider_crank_clearance_flexible.json",
+                          "bouncing_ball.json", "block_sliding.json"})
       QTest::newRow(f) << QString(f);
   }
   void allExamplesValidateAndRun() {
@@ -158,6 +160,58 @@ class CliTest : public QObject {
     QTest::newRow("flexible_pendulum gen-alpha") << "flexible_pendulum.json" << "gen-alpha" << 0;
     for (const char* f : {"slider_crank_flexible.json", "slider_crank_flexible_rect_mac.json"})
       QTest::newRow((std::string(f) + " ida").c_str()) << QString(f) << "ida" << 0;
+    // the mixed timestepping schemes run smooth models as their base schemes
+    QTest::newRow("slider_crank_rigid mixed-bathe") << "slider_crank_rigid.json" << "mixed-bathe" << 0;
+    QTest::newRow("slider_crank_flexible mixed-ed-alpha") << "slider_crank_flexible.json" << "mixed-ed-alpha" << 0;
+    QTest::newRow("pendulum_stop mixed-gen-alpha") << "pendulum_stop.json" << "mixed-gen-alpha" << 0;
+  }
+
+  /// block_sliding.json: friction on four (statically indeterminate) corners stops the block after
+  /// v / (mu g) and v^2 / (2 mu g).
+  void blockSlidesToRestAtTheClosedForm() {
+    flexim::io::CsvTable t;
+    const QString why = runExample("block_sliding", t);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    const double v = 2.0, mu = 0.3, g = 9.81, stop = v / (mu * g);
+    const auto& time = t.columns[0];
+    const auto& x = t.columns[t.find("block.position.x")];
+    const auto& vx = t.columns[t.find("block.velocity.x")];
+    QVERIFY2(std::abs(x.back() - v * v / (2 * mu * g)) < 1e-6, qPrintable(QString::number(x.back())));
+    for (size_t i = 0; i < t.rows(); ++i) {
+      const double expected = std::max(0.0, v - mu * g * time[i]);
+      QVERIFY2(std::abs(vx[i] - expected) < 1e-9 + (std::abs(time[i] - stop) < 2e-3 ? 1e-2 : 0.0),
+               qPrintable(QString("t = %1: %2, expected %3").arg(time[i]).arg(vx[i]).arg(expected)));
+    }
+  }
+
+  /// The flexible clearance slider-crank runs through its impacts with every mixed scheme and
+  /// writes the contact channels; IDA and generalized-alpha refuse it, naming the contact and the
+  /// schemes that can run it.
+  void clearanceSliderCrankWritesContactChannels() {
+    for (const char* integ : {"mixed-bathe", "mixed-gen-alpha", "mixed-ed-alpha", "moreau"}) {
+      const QString out = m_dir.filePath(QString("clearance_%1.csv").arg(integ));
+      const Result r = cli({"run", example("slider_crank_clearance_flexible.json"), "--integrator", integ, "--t-end",
+                            "0.03", "--out", out});
+      QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+      flexim::io::CsvTable t;
+      QVERIFY(flexim::io::readCsv(out.toStdString(), t));
+      for (const char* c : {"guide_1.gap", "guide_1.normal_force", "guide_1.tangential_force", "guide_1.normal_impulse",
+                            "guide_1.status", "guide_4.impacts"})
+        QVERIFY2(t.find(c) > 0, c);
+      double impacts = 0, force = 0;
+      for (const char* k : {"guide_1", "guide_2", "guide_3", "guide_4"}) {
+        impacts += t.columns[t.find((std::string(k) + ".impacts").c_str())].back();
+        for (double f : t.columns[t.find((std::string(k) + ".normal_force").c_str())]) force = std::max(force, f);
+      }
+      QVERIFY2(impacts >= 2 && force > 0, qPrintable(QString("%1: %2 impacts").arg(integ).arg(impacts)));
+      QVERIFY2(r.out.contains("ended with an impact"), qPrintable(r.out));
+    }
+    for (const char* integ : {"ida", "gen-alpha"}) {
+      const Result r = cli({"run", example("slider_crank_clearance_flexible.json"), "--integrator", integ, "--out",
+                            m_dir.filePath("refused.csv")});
+      QVERIFY(r.code != 0);
+      QVERIFY2(r.err.contains("contact 'guide'") && r.err.contains("mixed-bathe"), qPrintable(r.err));
+    }
   }
   void examplesWithTheOtherIntegrator() {
     QFETCH(QString, file);
