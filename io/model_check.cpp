@@ -203,7 +203,7 @@ ModelCheckReport checkModel(const ModelSpec& model, const std::string& modelDir)
       if (std::find(free.begin(), free.end(), v) != free.end())
         out.warning(body.path, what + ": it floats free");
       else
-        out.info(body.path, what + "; force elements (springs, bushings) hold it");
+        out.info(body.path, what + "; force elements or contacts (springs, bushings, contacts) hold it");
     }
     // Massless items: virtual bodies are the only ones (a rigid body's mass must be positive),
     // and each is attached to its flexible body by construction; validate() reports one that

@@ -6,6 +6,7 @@
 #include "render/geometry.h"
 #include "render/inertia_shape.h"
 #include "render/palette.h"
+#include "render/scene_actors.h"
 #include "render/visual_mesh.h"
 
 #include <vtkActor.h>
@@ -35,6 +36,32 @@
 #include <filesystem>
 
 namespace flexim::render {
+
+vtkSmartPointer<vtkActor> makeActor(vtkPolyData* mesh, const Rgb& colour) {
+  auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+  mapper->SetInputData(mesh);
+  mapper->ScalarVisibilityOff();
+  auto actor = vtkSmartPointer<vtkActor>::New();
+  actor->SetMapper(mapper);
+  vtkProperty* property = actor->GetProperty();
+  property->SetColor(colour[0], colour[1], colour[2]);
+  property->SetAmbient(0.15);
+  property->SetDiffuse(0.8);
+  property->SetSpecular(0.25);
+  property->SetSpecularPower(30.0);
+  return actor;
+}
+
+vtkSmartPointer<vtkTextActor> makeLabel(const std::string& text, int fontSize) {
+  auto label = vtkSmartPointer<vtkTextActor>::New();
+  label->SetInput(text.c_str());
+  vtkTextProperty* style = label->GetTextProperty();
+  style->SetFontSize(fontSize);
+  style->SetColor(kTextColour.data());
+  style->SetFontFamilyToArial();
+  return label;
+}
+
 namespace {
 
 // thinnest box edge relative to the longest (slender links; see addBodies for the absolute floor)
@@ -53,21 +80,6 @@ vtkSmartPointer<vtkPolyData> smoothed(vtkPolyData* mesh) {
   return normals->GetOutput();
 }
 
-vtkSmartPointer<vtkActor> makeActor(vtkPolyData* mesh, const Rgb& colour) {
-  auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-  mapper->SetInputData(mesh);
-  mapper->ScalarVisibilityOff();
-  auto actor = vtkSmartPointer<vtkActor>::New();
-  actor->SetMapper(mapper);
-  vtkProperty* property = actor->GetProperty();
-  property->SetColor(colour[0], colour[1], colour[2]);
-  property->SetAmbient(0.15);
-  property->SetDiffuse(0.8);
-  property->SetSpecular(0.25);
-  property->SetSpecularPower(30.0);
-  return actor;
-}
-
 // Lines coloured by their own cell scalars, unlit so they keep their colour from any side.
 vtkSmartPointer<vtkActor> makeLineActor(vtkPolyData* lines, double width) {
   auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
@@ -79,16 +91,6 @@ vtkSmartPointer<vtkActor> makeLineActor(vtkPolyData* lines, double width) {
   actor->GetProperty()->SetLineWidth(width);
   actor->GetProperty()->LightingOff();
   return actor;
-}
-
-vtkSmartPointer<vtkTextActor> makeLabel(const std::string& text, int fontSize) {
-  auto label = vtkSmartPointer<vtkTextActor>::New();
-  label->SetInput(text.c_str());
-  vtkTextProperty* style = label->GetTextProperty();
-  style->SetFontSize(fontSize);
-  style->SetColor(kTextColour.data());
-  style->SetFontFamilyToArial();
-  return label;
 }
 
 Pose flexiblePose(const FlexibleBodySpec& body) { return makePose(body.position, body.orientation); }
@@ -192,6 +194,8 @@ void ModelScene::clear() {
   m_markerActors.clear();
   m_springs.clear();
   m_globalLoads.clear();
+  m_contacts.clear();
+  m_contactLabel = nullptr;
   m_timeLabel = nullptr;
   m_scaleLabel = nullptr;
   m_lookupTable = nullptr;
@@ -227,6 +231,7 @@ void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamer
   addJoints(model, diag);
   addSprings(model, diag);
   addLoads(model, diag);
+  addContacts(model, diag);
   if (m_options.showFloor && !m_bounds.empty()) addFloor();
   if (m_options.showLabels) addLabels(model);
   if (!m_flexible.empty()) addColourBar();

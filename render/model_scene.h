@@ -84,6 +84,12 @@ struct TracePoint {
   bool valid() const { return body >= 0; }
 };
 
+/// A contact point's state in a frame (from the run's contact channels).
+struct ContactPointState {
+  bool closed = false;
+  double normalForce = 0.0;  ///< [N]
+};
+
 class ModelScene {
  public:
   explicit ModelScene(SceneOptions options = {});
@@ -167,6 +173,14 @@ class ModelScene {
   /// Draws a polyline through these global points (fewer than 2: nothing).
   void setTracePath(const std::vector<Vec3>& points);
   std::size_t tracePathSize() const;
+
+  /// The contact points' states (the model's contacts in order, each with its points), drawn as
+  /// closed (orange) or open, with an arrow of the normal force, `largestForce` [N] the longest;
+  /// false when the count does not fit contactPointCount().
+  bool setContactStates(const std::vector<ContactPointState>& states, double largestForce);
+  std::size_t contactPointCount() const;
+  /// Whether contact point i is drawn closed (for tests).
+  bool contactPointClosed(std::size_t i) const;
 
   void setMarkersVisible(bool visible);
   bool markersVisible() const { return m_options.showMarkers; }
@@ -282,6 +296,9 @@ class ModelScene {
   /// vector (not to scale: the magnitude varies in time).
   void addLoads(const ModelSpec& model, Diagnostics* diag);
   void updateLoads();
+  /// Contacts as their geometry, with a dot and a force arrow per contact point
+  /// (model_scene_contacts.cpp).
+  void addContacts(const ModelSpec& model, Diagnostics* diag);
   void addFloor();
   void addLabels(const ModelSpec& model);
   /// Adds an actor to the scene, drawn for the item at that JSON path ("" for none).
@@ -330,6 +347,21 @@ class ModelScene {
     Quat direction;  ///< +z of the glyph to the load's global direction
   };
   std::vector<LoadVisual> m_globalLoads;
+  struct ContactVisual {
+    int body1 = -1, body2 = -1;  ///< body indices (-1: ground)
+    Pose marker1, marker2;       ///< the markers in their bodies
+    Vec3 normal = Vec3::UnitZ(); ///< the contact normal in marker2's axes (planes, lines, the guide)
+    bool sphereNormal = false;   ///< along the line of centres instead
+    bool clearance = false;      ///< a guide: the normal turns over on the upper wall
+    struct Point {
+      Vec3 inMarker1 = Vec3::Zero();
+      vtkSmartPointer<vtkActor> dot, arrow;
+      bool closed = false;
+    };
+    std::vector<Point> points;
+  };
+  std::vector<ContactVisual> m_contacts;
+  vtkSmartPointer<vtkTextActor> m_contactLabel;
   vtkSmartPointer<vtkTextActor> m_timeLabel;
   vtkSmartPointer<vtkTextActor> m_scaleLabel;
   vtkSmartPointer<vtkLookupTable> m_lookupTable;  ///< values in m

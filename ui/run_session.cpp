@@ -1,5 +1,7 @@
 #include "ui/run_session.h"
 
+#include "core/model/description.h"
+
 #include "io/model_check.h"
 #include "ui/messages_panel.h"
 #include "ui/model_document.h"
@@ -247,10 +249,31 @@ void RunSession::modelEdited() {
   m_tracePath.clear();
 }
 
+void RunSession::showContacts(std::size_t index) {
+  if (m_scene.contactPointCount() == 0) return;
+  // the contact points' channels, in the scene's order (the model's contacts, each with its points)
+  std::vector<render::ContactPointState> states;
+  double largest = 0;
+  for (const ContactSpec& contact : m_document.model().contacts)
+    for (const std::string& point : contactPointNames(contact)) {
+      const int status = m_results.channelIndex(point + ".status");
+      const int force = m_results.channelIndex(point + ".normal_force");
+      render::ContactPointState state;
+      if (status >= 0 && force >= 0 && index < m_results.size()) {
+        state.closed = m_results.column(std::size_t(status))[index] > 0;
+        state.normalForce = m_results.column(std::size_t(force))[index];
+        largest = std::max(largest, m_results.range(std::size_t(force), 0, m_results.size()).second);
+      }
+      states.push_back(state);
+    }
+  m_scene.setContactStates(states, largest);
+}
+
 void RunSession::showFrame(int index) {
   const Sample sample = m_results.sample(std::size_t(index));
   m_scene.setSample(sample);
   m_scene.setTime(sample.t);
+  showContacts(std::size_t(index));
   updateTrace(index);
   if (!isRunning()) {
     m_viewport.update();

@@ -97,6 +97,8 @@ class RunSession : public QObject {
   /// Feeds the next samples to the run's colour range (between events, after a run).
   void feedColourRange();
   void updateTrace(int index);
+  /// The contact points' states of sample index (closed, normal force) in the scene.
+  void showContacts(std::size_t index);
 
   const ModelDocument& m_document;
   render::ModelScene& m_scene;

@@ -932,6 +932,15 @@ double contactParameterValue(const ContactSpec& contact, const std::string& key)
   return 0.0;
 }
 
+std::vector<std::string> contactPointNames(const ContactSpec& contact) {
+  const ContactKindDescription* kind = findContactKind(contact.type.key());
+  const int n = kind ? kind->points : 1;
+  if (n == 1) return {contact.name};
+  std::vector<std::string> names;
+  for (int i = 1; i <= n; ++i) names.push_back(contact.name + "_" + std::to_string(i));
+  return names;
+}
+
 FieldDescription forceParameter(std::string key, std::string unit, std::string help, double defaultValue) {
   return kindParameter<ForceSpec>(std::move(key), std::move(unit), std::move(help), defaultValue);
 }

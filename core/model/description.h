@@ -258,5 +258,8 @@ const ContactKindDescription* findContactKind(std::string_view key);
 std::vector<ContactKindDescription> registeredContactKinds();
 /// The value of a contact's parameter (the kind's default when the spec does not give it).
 double contactParameterValue(const ContactSpec& contact, const std::string& key);
+/// The names of a contact's points, which start their output channels: the contact's name for a
+/// kind of one point, else name_1 ... name_n.
+std::vector<std::string> contactPointNames(const ContactSpec& contact);
 
 }  // namespace flexim

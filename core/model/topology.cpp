@@ -169,6 +169,7 @@ Topology heldByForces(Topology topology, const ModelSpec& model) {
   for (const ForceSpec& f : model.forces)
     if (const ForceKindDescription* kind = findForceKind(f.type.key()); kind && kind->twoEnds)
       topology.addEdge(EdgeKind::Force, f.name, {f.body1, f.body2});
+  for (const ContactSpec& c : model.contacts) topology.addEdge(EdgeKind::Force, c.name, {c.body1, c.body2});
   topology.analyse();
   return topology;
 }

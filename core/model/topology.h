@@ -19,7 +19,7 @@ enum class EdgeKind {
   Joint,      ///< a joint between body1 and body2
   Attachment,  ///< the rigid-flexible joint of a virtual body to its flexible body
   Coupling,    ///< a coupling of two joints' coordinates: an edge between their second bodies
-  Force        ///< a force element with two ends (a spring, a bushing); only heldByForces() adds these
+  Force        ///< a force element with two ends (a spring, a bushing) or a contact; only heldByForces() adds these
 };
 
 class Topology {

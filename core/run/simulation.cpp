@@ -48,7 +48,7 @@ std::string ModelCheck::str() const {
     << ", independent: " << rank << "\n"
     << "degrees of freedom: " << dof << "\n";
   if (!redundant.empty()) s << "note: " << redundancyNote(redundant) << "\n";
-  for (const auto& u : unconstrained) s << "not connected to ground by any joint or force element (free-floating): body '" << u << "'\n";
+  for (const auto& u : unconstrained) s << "not connected to ground by any joint, force element or contact (free-floating): body '" << u << "'\n";
   s << "initial constraint residual: " << initial_position_residual
     << ", after assembly: " << assembled_position_residual << " (velocity: " << assembled_velocity_residual << ")";
   return s.str();

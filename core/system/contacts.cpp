@@ -136,32 +136,26 @@ Shape clearanceCorner(double a, double b, double clearance, double sx, double sy
   };
 }
 
-struct Built {
-  std::string suffix;  ///< appended to the contact's name ("" for a single point)
-  Shape shape;
-};
-using Builder = std::function<std::vector<Built>(const ContactSpec&)>;
+/// The shapes of a contact's points, in the order of contactPointNames().
+using Builder = std::function<std::vector<Shape>(const ContactSpec&)>;
 
 /// The builders of the registered kinds, by key.
 const std::map<std::string, Builder>& builders() {
   static const std::map<std::string, Builder> table{
-      {"point_plane", [](const ContactSpec&) { return std::vector<Built>{{"", pointPlane(0.0)}}; }},
+      {"point_plane", [](const ContactSpec&) { return std::vector<Shape>{pointPlane(0.0)}; }},
       {"sphere_plane",
-       [](const ContactSpec& c) { return std::vector<Built>{{"", pointPlane(contactParameterValue(c, "radius"))}}; }},
+       [](const ContactSpec& c) { return std::vector<Shape>{pointPlane(contactParameterValue(c, "radius"))}; }},
       {"sphere_sphere",
        [](const ContactSpec& c) {
-         return std::vector<Built>{
-             {"", sphereSphere(contactParameterValue(c, "radius"), contactParameterValue(c, "radius2"))}};
+         return std::vector<Shape>{sphereSphere(contactParameterValue(c, "radius"), contactParameterValue(c, "radius2"))};
        }},
-      {"point_line", [](const ContactSpec&) { return std::vector<Built>{{"", pointLine()}}; }},
+      {"point_line", [](const ContactSpec&) { return std::vector<Shape>{pointLine()}; }},
       {"translational_clearance",
        [](const ContactSpec& c) {
          const double a = contactParameterValue(c, "half_length"), b = contactParameterValue(c, "half_height"),
                       gap = contactParameterValue(c, "clearance");
-         return std::vector<Built>{{"_1", clearanceCorner(a, b, gap, -1, 1)},
-                                   {"_2", clearanceCorner(a, b, gap, 1, 1)},
-                                   {"_3", clearanceCorner(a, b, gap, -1, -1)},
-                                   {"_4", clearanceCorner(a, b, gap, 1, -1)}};
+         return std::vector<Shape>{clearanceCorner(a, b, gap, -1, 1), clearanceCorner(a, b, gap, 1, 1),
+                                   clearanceCorner(a, b, gap, -1, -1), clearanceCorner(a, b, gap, 1, -1)};
        }},
   };
   return table;
@@ -186,11 +180,13 @@ void addContacts(System& sys, const ModelSpec& model, Diagnostics& diag) {
                             "' not found");
       continue;
     }
-    for (Built& point : builder->second(spec)) {
-      auto e = std::make_unique<MarkerContact>(*m1, *m2, std::move(point.shape));
+    std::vector<Shape> shapes = builder->second(spec);
+    const std::vector<std::string> names = contactPointNames(spec);
+    for (std::size_t i = 0; i < shapes.size() && i < names.size(); ++i) {
+      auto e = std::make_unique<MarkerContact>(*m1, *m2, std::move(shapes[i]));
       e->law = {spec.friction, spec.restitution, spec.tangential_restitution};
       e->tangents = spec.friction > 0 ? kind->tangents : 0;
-      e->name = spec.name + point.suffix;
+      e->name = names[i];
       e->label = "contact '" + e->name + "'";
       e->where = "contacts[" + std::to_string(k) + "]";
       sys.addContact(std::move(e));

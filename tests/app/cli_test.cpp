@@ -411,8 +411,8 @@ class CliTest : public QObject {
     // held by its mount, not floating free
     const Result v = cli({"validate", example("engine_mount.json")});
     QVERIFY2(v.code == 0, qPrintable(v.err + v.out));
-    QVERIFY2((v.err + v.out).contains("body 'engine' is not connected to ground by any joint; force elements (springs, "
-                                      "bushings) hold it"),
+    QVERIFY2((v.err + v.out).contains("body 'engine' is not connected to ground by any joint; force elements or contacts "
+                                      "(springs, bushings, contacts) hold it"),
              qPrintable(v.err + v.out));
     QVERIFY(!(v.err + v.out).contains("floats free"));
     QVERIFY(!(v.err + v.out).contains("free-floating"));
@@ -716,7 +716,7 @@ class CliTest : public QObject {
     out.close();
     r = cli({"validate", loose});
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
-    QVERIFY2(r.out.contains("not connected to ground by any joint or force element (free-floating): body 'loose'"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("not connected to ground by any joint, force element or contact (free-floating): body 'loose'"), qPrintable(r.out));
     QVERIFY2(r.err.contains("bodies[0]: warning: body 'loose' is not connected to ground by any joint"), qPrintable(r.err));
     QVERIFY2(r.out.contains("2 components: ground + 2 bodies; 1 not connected to ground (1 body: 'loose')"),
              qPrintable(r.out));

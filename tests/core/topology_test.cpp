@@ -124,6 +124,13 @@ class TopologyTest : public QObject {
     // Andrews: bodies 1, 3, 5, 7 pinned to ground, 2 on 1, 4 on 5, 6 on 7, and 2 joined to 3, 4, 6 at
     // E: V 8, E 10 -> 3 loops; depth 2
     QTest::newRow("andrews_squeezer") << "andrews_squeezer.json" << 7 << 0 << 0 << 10 << 0 << 1 << 3 << 2 << "";
+    // clearance slider-crank: ground-crank-rod-slider by 3 joints, the slider held by its contacts
+    // (no edge): a tree of depth 3
+    QTest::newRow("slider_crank_clearance_rigid") << "slider_crank_clearance_rigid.json" << 3 << 0 << 0 << 3 << 0 << 1
+                                                  << 0 << 3 << "";
+    // crank, slider, rod, rod_A, rod_B: ground-crank-rod_A-rod-rod_B-slider: a tree of depth 5
+    QTest::newRow("slider_crank_clearance_flexible") << "slider_crank_clearance_flexible.json" << 2 << 1 << 2 << 3 << 2
+                                                     << 1 << 0 << 5 << "";
   }
 
   void examples() {
@@ -167,13 +174,28 @@ class TopologyTest : public QObject {
     QVERIFY2(report.contains(loops ? QString("%1 independent loop").arg(loops) : QString("no loops")), qPrintable(report));
   }
 
+  /// The bouncing ball and the sliding block have no joint: their contacts hold them, so the
+  /// model check does not call them free-floating.
+  void contactsHoldTheirBodies() {
+    for (const char* file : {"bouncing_ball.json", "block_sliding.json"}) {
+      ModelSpec m;
+      Diagnostics diag;
+      QVERIFY2(io::loadModelFile(examplePath(file), m, diag), diag.str().c_str());
+      const Topology t = buildTopology(m);
+      QCOMPARE(int(t.notConnectedToGround().size()), 1);
+      QVERIFY(heldByForces(t, m).notConnectedToGround().empty());
+    }
+  }
+
   /// Every example has a row above: a new example needs its hand count.
   void everyExampleIsCounted() {
     QStringList rows{"double_pendulum.json", "flexible_pendulum.json", "slider_crank_flexible.json",
                      "slider_crank_flexible_rect_mac.json",
                      "slider_crank_rigid.json", "slider_crank_visual.json", "spatial_mechanism.json", "screw_lift.json",
                      "pendulum_stop.json", "n_four_bar_2.json", "n_four_bar_10.json", "bricard.json",
-                     "andrews_squeezer.json", "engine_mount.json", "hanging_chain.json"};
+                     "andrews_squeezer.json", "engine_mount.json", "hanging_chain.json",
+                     "slider_crank_clearance_rigid.json", "slider_crank_clearance_flexible.json", "bouncing_ball.json",
+                     "block_sliding.json"};
     QStringList files;
     for (const auto& entry : std::filesystem::directory_iterator(examplePath("")))
       if (entry.path().extension() == ".json") files << QString::fromStdString(entry.path().filename().string());

@@ -649,6 +649,19 @@ class ModelJsonTest : public QObject {
     row("length unit", "/sensors/0/length_unit", "\"cm\"", "sensors[0].length_unit: expected one of m, mm, got 'cm'");
     row("angle unit", "/sensors/0/angle_unit", "\"degrees\"",
         "sensors[0].angle_unit: expected one of rad, deg, got 'degrees'");
+    const char* contact = R"({"name": "c", "type": "sphere_plane", "body1": "rod", "marker1": "A", "body2": "ground",
+        "marker2": "O", "radius": 0.01)";
+    row("contact friction", "/contacts", (std::string("[") + contact + R"(, "friction": -0.1}])").c_str(),
+        "contacts[0].friction: must not be negative");
+    row("contact restitution", "/contacts", (std::string("[") + contact + R"(, "restitution": 1.5}])").c_str(),
+        "contacts[0].restitution: must be in [0, 1]");
+    row("contact radius", "/contacts", (std::string("[") + contact + R"(, "radius": 0}])").c_str(),
+        "contacts[0].radius: must be positive");
+    row("contact integrator", "/contacts", (std::string("[") + contact + "}]").c_str(),
+        "simulation.integrator: contact 'c' needs a mixed timestepping scheme (\"mixed-bathe\", \"mixed-gen-alpha\", "
+        "\"mixed-ed-alpha\" or \"moreau\"): ida cannot integrate impacts and friction");
+    row("contact on one body", "/contacts", R"([{"name": "c", "type": "point_plane", "body1": "rod", "marker1": "A",
+        "body2": "rod", "marker2": "A"}])", "contacts[0].body2: is the same body as body1: a body cannot touch itself");
     row("t_end zero", "/simulation/t_end", "0", "simulation.t_end: must be positive");
     row("step negative", "/simulation/step", "-1e-3", "simulation.step: must not be negative");
     row("rho_inf", "/simulation/rho_inf", "1.5", "simulation.rho_inf: must be in [0, 1]");
