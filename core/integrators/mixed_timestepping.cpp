@@ -693,13 +693,18 @@ class MixedTimestepping final : public Integrator {
         }
       }
     }
-    m_dense.compute(J);
-    return m_dense.rank() > 0 && J.allFinite();
+    if (!J.allFinite()) return false;
+    // partial pivoting while the matrix is well conditioned; full pivoting (a solution of a
+    // consistent singular system: dependent joint rows) otherwise
+    m_partial.compute(J);
+    m_full = !(m_partial.rcond() > 1e-13);
+    if (m_full) m_dense.compute(J);
+    return !m_full || m_dense.rank() > 0;
   }
 
   bool solveLinear(int stages, VecX& rhs) {
     if (stages == 1) return m_S.solve(rhs);
-    rhs = m_dense.solve(rhs);
+    rhs = m_full ? VecX(m_dense.solve(rhs)) : VecX(m_partial.solve(rhs));
     return rhs.allFinite();
   }
 
@@ -1070,7 +1075,9 @@ class MixedTimestepping final : public Integrator {
   EdAlphaCoefficients m_ed;
   ContactSolverSettings m_settings;
   KktMatrix m_S, m_mass;
-  Eigen::FullPivLU<MatX> m_dense;
+  Eigen::PartialPivLU<MatX> m_partial;  ///< ED-alpha's two stages
+  Eigen::FullPivLU<MatX> m_dense;       ///< the same when m_partial is near singular
+  bool m_full = false;
   IterationMatrixBlocks m_blocks{m_sys};
   std::vector<char> m_active;
   std::vector<ContactSource> m_sources;
