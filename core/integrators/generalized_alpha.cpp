@@ -28,6 +28,7 @@
 // on variable steps.
 #include "core/integrators/integrator.h"
 #include "core/base/rotation.h"
+#include "core/integrators/dense_output.h"
 #include "core/integrators/diagnosis.h"
 #include "core/integrators/iteration_matrix.h"
 #include "core/system/kkt.h"
@@ -214,16 +215,8 @@ class GeneralizedAlpha final : public Integrator {
   double previousTime() const override { return m_prev.s.t; }
 
   void interpolate(double t, State& out) const override {
-    const double h = m_cur.s.t - m_prev.s.t;
-    const double s = h > 0 ? std::clamp((t - m_prev.s.t) / h, 0.0, 1.0) : 1.0;
-    const double h00 = 2 * s * s * s - 3 * s * s + 1, h10 = s * s * s - 2 * s * s + s;
-    const double h01 = -2 * s * s * s + 3 * s * s, h11 = s * s * s - s * s;
-    // cubic Hermite in the tangent space at q_prev (velocities are its derivatives)
-    const VecX dx = m_sys.tangentDifference(m_cur.s.q, m_prev.s.q);
-    out.t = t;
-    out.q = m_prev.s.q;
-    m_sys.retract(out.q, h10 * h * m_prev.s.v + h01 * dx + h11 * h * m_cur.s.v);
-    out.v = h00 * m_prev.s.v + h10 * h * m_prev.vdot + h01 * m_cur.s.v + h11 * h * m_cur.vdot;
+    interpolateHermite(m_sys, t, m_prev.s.t, m_prev.s.q, m_prev.s.v, m_prev.vdot, m_cur.s.t, m_cur.s.q, m_cur.s.v,
+                       m_cur.vdot, out);
   }
 
   IntegratorStats stats() const override {

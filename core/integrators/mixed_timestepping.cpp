@@ -11,8 +11,8 @@
 // midpoint with the impact law on the contacts closed there.
 #include "core/integrators/mixed_timestepping.h"
 
-#include "core/base/rotation.h"
 #include "core/integrators/contact_solver.h"
+#include "core/integrators/dense_output.h"
 #include "core/integrators/diagnosis.h"
 #include "core/integrators/iteration_matrix.h"
 #include "core/system/kkt.h"
@@ -244,16 +244,10 @@ class MixedTimestepping final : public Integrator {
       out.t = t;
       return;
     }
-    // cubic Hermite in the tangent space at q_prev between the post-impact velocity of the last
-    // point and the pre-impact velocity of this one (the velocities jump only at the points)
-    const double s = std::clamp((t - m_prev.s.t) / h, 0.0, 1.0);
-    const double h00 = 2 * s * s * s - 3 * s * s + 1, h10 = s * s * s - 2 * s * s + s;
-    const double h01 = -2 * s * s * s + 3 * s * s, h11 = s * s * s - s * s;
-    const VecX dx = m_sys.tangentDifference(m_cur.s.q, m_prev.s.q);
-    out.t = t;
-    out.q = m_prev.s.q;
-    m_sys.retract(out.q, h10 * h * m_prev.s.v + h01 * dx + h11 * h * m_cur.vminus);
-    out.v = h00 * m_prev.s.v + h10 * h * m_prev.a + h01 * m_cur.vminus + h11 * h * m_cur.a;
+    // between the post-impact velocity of the last point and the pre-impact velocity of this one
+    // (the velocities jump only at the points)
+    interpolateHermite(m_sys, t, m_prev.s.t, m_prev.s.q, m_prev.s.v, m_prev.a, m_cur.s.t, m_cur.s.q, m_cur.vminus,
+                       m_cur.a, out);
   }
 
   IntegratorStats stats() const override {
@@ -335,6 +329,37 @@ class MixedTimestepping final : public Integrator {
     return s.str();
   }
 
+  /// The contact rows W of the points in `set` at m_kin/m_rows, and the response Y = S^-1 [W^T; 0]
+  /// (all n_v + n_c rows) with the factorised matrix S.
+  bool contactResponse(const std::vector<int>& set, const KktMatrix& S, MatX& W, MatX& Y, std::string& why) {
+    const int nv = m_sys.nv(), nc = m_sys.nc();
+    contactJacobian(set, m_kin, m_rows, W);
+    Y.resize(nv + nc, W.rows());
+    VecX y;
+    for (int j = 0; j < W.rows(); ++j) {
+      y.setZero(nv + nc);
+      y.head(nv) = W.row(j).transpose();
+      if (!S.solve(y)) {
+        why = "linear solve failed (contact response)";
+        return false;
+      }
+      Y.col(j) = y;
+    }
+    return true;
+  }
+
+  /// Newton's impact law's target: adds eps (times the pre-impact velocities `pre`) to F, per point
+  /// of `set` (eps_N on the normal row, eps_T on the tangential ones).
+  void addRestitution(const std::vector<int>& set, const VecX& pre, VecX& F) const {
+    int r = 0;
+    for (int k : set) {
+      const ContactSource& c = m_sources[std::size_t(k)];
+      F(r) += c.law.restitution * pre(r);
+      F.segment(r + 1, c.tangents) += c.law.tangential_restitution * pre.segment(r + 1, c.tangents);
+      r += 1 + c.tangents;
+    }
+  }
+
   /// The accelerations at the start with the forces of the contacts closed there (a block at
   /// rest on a slope): the velocity-level contact problem over one step with the mass matrix,
   /// a_0 = a_free + M^-1 W^T lambda (the joints held). The base schemes start from a_0; the
@@ -351,20 +376,12 @@ class MixedTimestepping final : public Integrator {
       error = "initial contact forces: singular mass matrix with the joints";
       return false;
     }
-    MatX W;
-    contactJacobian(closed, m_kin, m_rows, W);
-    const int m = static_cast<int>(W.rows());
-    MatX Y(nv + nc, m);
-    VecX y;
-    for (int j = 0; j < m; ++j) {
-      y.setZero(nv + nc);
-      y.head(nv) = W.row(j).transpose();
-      if (!m_mass.solve(y)) {
-        error = "initial contact forces: linear solve failed";
-        return false;
-      }
-      Y.col(j) = y;
+    MatX W, Y;
+    if (!contactResponse(closed, m_mass, W, Y, error)) {
+      error = "initial contact forces: " + error;
+      return false;
     }
+    const int m = static_cast<int>(W.rows());
     ContactProblem p;
     p.D = m_h * W * Y.topRows(nv);
     p.F = W * (m_cur.s.v + m_h * m_cur.a);
@@ -710,7 +727,6 @@ class MixedTimestepping final : public Integrator {
 
   /// The stages of a step h from m_cur into `next` (pre-impact: next.s.v = v-).
   bool baseStep(double h, Point& next, std::string& why) {
-    const int nv = m_sys.nv();
     // contacts closed at the step's start carry forces within the step
     std::vector<int> closed;
     for (std::size_t k = 0; k < m_sources.size(); ++k)
@@ -774,7 +790,6 @@ class MixedTimestepping final : public Integrator {
       m_lastForces = d.lambdaC.segment(last * m, m);
     }
     m_lastClosed = closed;
-    (void)nv;
     return true;
   }
 
@@ -792,7 +807,7 @@ class MixedTimestepping final : public Integrator {
     if (impact) {
       for (std::size_t k = 0; k < m_sources.size(); ++k)
         if (next.gaps(Eigen::Index(k)) <= kClosedGap) set.push_back(static_cast<int>(k));
-      if (!impulsiveCorrection(set, h, next.s.v, m_kin, m_rows, impulses, why)) return false;
+      if (!impulsiveCorrection(set, h, next.s.v, impulses, why)) return false;
       ++m_impactSteps;
     }
     recordOutputs(next, set, impulses, m_kin, m_rows);
@@ -864,44 +879,25 @@ class MixedTimestepping final : public Integrator {
     return m_mass.factor();
   }
 
-  /// Newton's impact law on the points of `set` with the factorised mass matrix (m_mass): v (the
-  /// pre-impact velocity) becomes the post-impact one; impulses: stacked per point.
-  bool impulsiveCorrection(const std::vector<int>& set, double h, VecX& v, const std::vector<BodyKinematics>& kin,
-                           const std::vector<ConstraintRows>& rows, VecX& impulses, std::string& why) {
-    const int nv = m_sys.nv(), nc = m_sys.nc();
-    MatX W;
-    contactJacobian(set, kin, rows, W);
-    const int m = static_cast<int>(W.rows());
-    MatX Y(nv, m);
-    VecX y;
-    for (int j = 0; j < m; ++j) {
-      y.setZero(nv + nc);
-      y.head(nv) = W.row(j).transpose();
-      if (!m_mass.solve(y)) {
-        why = "linear solve failed (impact)";
-        return false;
-      }
-      Y.col(j) = y.head(nv);
-    }
+  /// Newton's impact law on the points of `set` with the factorised mass matrix (m_mass, at
+  /// m_kin/m_rows): v (the pre-impact velocity) becomes the post-impact one; impulses: stacked
+  /// per point.
+  bool impulsiveCorrection(const std::vector<int>& set, double h, VecX& v, VecX& impulses, std::string& why) {
+    const int nv = m_sys.nv();
+    MatX W, Y;
+    if (!contactResponse(set, m_mass, W, Y, why)) return false;
     ContactProblem p;
-    p.D = W * Y;
+    p.D = W * Y.topRows(nv);
     // gdot+ + eps gdot- with gdot+ = gdot- + D Lambda
-    const VecX g = W * v;
-    p.F = g;
-    int r = 0;
-    for (int k : set) {
-      const ContactSource& c = m_sources[std::size_t(k)];
-      p.F(r) += c.law.restitution * g(r);
-      p.F.segment(r + 1, c.tangents) += c.law.tangential_restitution * g.segment(r + 1, c.tangents);
-      r += 1 + c.tangents;
-    }
+    p.F = W * v;
+    addRestitution(set, VecX(p.F), p.F);
     layout(set, p, h, true);
-    impulses.setZero(m);
+    impulses.setZero(W.rows());
     if (!solveContacts(p, impulses, set, why)) {
       why = "impact: " + why;
       return false;
     }
-    v += Y * impulses;
+    v += Y.topRows(nv) * impulses;
     return true;
   }
 
@@ -952,33 +948,14 @@ class MixedTimestepping final : public Integrator {
     VecX impulses;
     if (!set.empty()) {
       // impulses with the same matrix: v_{n+1} = v_free + H^-1 W^T Lambda (the joints held)
-      MatX W;
-      contactJacobian(set, m_kin, m_rows, W);
-      const int m = static_cast<int>(W.rows());
-      MatX Y(nv + nc, m);
-      VecX y;
-      for (int j = 0; j < m; ++j) {
-        y.setZero(nv + nc);
-        y.head(nv) = W.row(j).transpose();
-        if (!m_S.solve(y)) {
-          why = "linear solve failed (contact response)";
-          return false;
-        }
-        Y.col(j) = y;
-      }
+      MatX W, Y;
+      if (!contactResponse(set, m_S, W, Y, why)) return false;
       ContactProblem p;
       p.D = W * Y.topRows(nv);
-      const VecX pre = W * m_cur.s.v;
       p.F = W * v;
-      int r = 0;
-      for (int k : set) {
-        const ContactSource& c = m_sources[std::size_t(k)];
-        p.F(r) += c.law.restitution * pre(r);
-        p.F.segment(r + 1, c.tangents) += c.law.tangential_restitution * pre.segment(r + 1, c.tangents);
-        r += 1 + c.tangents;
-      }
+      addRestitution(set, W * m_cur.s.v, p.F);
       layout(set, p, h, true);
-      impulses.setZero(m);
+      impulses.setZero(W.rows());
       if (!solveContacts(p, impulses, set, why)) return false;
       v += Y.topRows(nv) * impulses;
       rhs += Y * impulses / h;
