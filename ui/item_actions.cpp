@@ -2,6 +2,7 @@
 
 #include "ui/fe_import_wizard.h"
 #include "ui/item_dialog.h"
+#include "ui/contact_dialog.h"
 #include "ui/joint_dialog.h"
 
 #include "core/geometry/mass_properties.h"
@@ -49,6 +50,11 @@ ItemActions::ItemActions(ModelDocument* document, QWidget* window)
   jointAtPoint->setObjectName("actionAddJointAtPoint");
   jointAtPoint->setShortcut(QKeySequence(tr("Ctrl+J")));
   jointAtPoint->setStatusTip(tr("A joint between two bodies at a global point and axis: its two markers are made for you"));
+  QAction* contactAtPoints = m_addMenu->addAction(tr("&Contact at points…"), this, [this] { addContactAtPoints(); });
+  contactAtPoints->setObjectName("actionAddContactAtPoints");
+  contactAtPoints->setStatusTip(
+      tr("A contact between a point (or sphere) on one body and a surface of another, taken from the last click or a "
+         "marker: its two markers are made for you"));
   QAction* sensorAtPick = m_addMenu->addAction(tr("&Sensor at the picked node or marker…"), this, [this] { addSensorAtPick(); });
   sensorAtPick->setObjectName("actionAddSensorAtPick");
   sensorAtPick->setShortcut(QKeySequence(tr("Ctrl+K")));
@@ -429,6 +435,16 @@ ItemId ItemActions::addJointAtPoint() {
   const std::string body2 = bodies.empty() ? std::string() : bodies.back();
   const std::string body1 = bodies.size() >= 2 && selected == body2 ? bodies[bodies.size() - 2] : std::string(kGroundName);
   JointDialog dialog(*m_document, m_lastPick, body1, body2, m_window);
+  dialog.exec();
+  return dialog.created();
+}
+
+ItemId ItemActions::addContactAtPoints() {
+  // the selected body carries the point, the ground (or the body selected before) the surface
+  const std::string selected = jointBody(m_document->selected());
+  std::string body1 = selected.empty() || selected == kGroundName ? std::string() : selected;
+  if (body1.empty() && !m_document->model().bodies.empty()) body1 = m_document->model().bodies.front().name;
+  ContactDialog dialog(*m_document, m_lastPick, body1, kGroundName, m_window);
   dialog.exec();
   return dialog.created();
 }

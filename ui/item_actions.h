@@ -66,6 +66,8 @@ class ItemActions : public QObject {
   /// Add → Joint at a point…: the dialog, starting at the last picked point, between the two
   /// bodies selected last (or the ground and the selected body); the joint added, or kNoItem.
   ItemId addJointAtPoint();
+  /// Add → Contact at points…: the ContactDialog with the last pick; the contact added, or none.
+  ItemId addContactAtPoints();
 
   /// Placing a virtual body by a click (Add → Virtual body on the mesh): what the next click in
   /// the view places, if anything.

@@ -184,11 +184,36 @@ void JointDialog::keyPressEvent(QKeyEvent* event) {
   QDialog::keyPressEvent(event);
 }
 
-bool JointDialog::readVector(QLineEdit* edit, const QString& what, Vec3& out) {
-  const QStringList parts = edit->text().split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts);
+bool parseVector(const QString& text, Vec3& out) {
+  const QStringList parts = text.split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts);
   bool ok = parts.size() == 3;
   for (int i = 0; ok && i < 3; ++i) out[i] = QLocale::c().toDouble(parts[i], &ok);
-  if (!ok || !out.allFinite()) {
+  return ok && out.allFinite();
+}
+
+std::string addMarkerAt(ModelDocument& document, const std::string& body, const Vec3& origin, const Mat3& frame,
+                        const std::string& base, QString& error) {
+  Vec3 position;
+  Mat3 axes;
+  const ItemId holder = body == kGroundName ? document.itemAtPath("ground") : [&] {
+    const BodyTable table(document.model());
+    const int pose = table.poseNamed(body);
+    return pose >= 0 && table[pose].kind->carriesMarkers ? document.findItem(table[pose].kind->listKey, body)
+                                                         : ModelDocument::kNoItem;
+  }();
+  if (holder == ModelDocument::kNoItem || !initialBodyPose(document.model(), body, position, axes)) {
+    error = QObject::tr("no body '%1'").arg(QString::fromStdString(body));
+    return {};
+  }
+  MarkerSpec marker;
+  marker.name = document.freeName(holder, "markers", base);
+  marker.position = axes.transpose() * (origin - position);
+  marker.orientation = Quat(axes.transpose() * frame).normalized();
+  return document.addItem(holder, "markers", &marker, {}, error) != ModelDocument::kNoItem ? marker.name : std::string();
+}
+
+bool JointDialog::readVector(QLineEdit* edit, const QString& what, Vec3& out) {
+  if (!parseVector(edit->text(), out)) {
     m_error->setText(tr("%1: expected three numbers").arg(what));
     m_error->show();
     return false;
@@ -222,26 +247,10 @@ void JointDialog::accept() {
   QString error;
   bool ok = true;
   for (int side = 0; side < 2 && ok; ++side) {
-    Vec3 position;
-    Mat3 axes;
-    const ItemId holder = body[side] == kGroundName ? m_document.itemAtPath("ground") : [&] {
-      const BodyTable table(m_document.model());
-      const int pose = table.poseNamed(body[side]);
-      return pose >= 0 && table[pose].kind->carriesMarkers ? m_document.findItem(table[pose].kind->listKey, body[side])
-                                                           : ModelDocument::kNoItem;
-    }();
-    if (holder == ModelDocument::kNoItem || !initialBodyPose(m_document.model(), body[side], position, axes)) {
-      error = tr("no body '%1'").arg(QString::fromStdString(body[side]));
-      ok = false;
-      break;
-    }
-    MarkerSpec marker;
-    marker.name = m_document.freeName(holder, "markers", name.empty() ? "joint" : name + "_");
-    marker.position = axes.transpose() * (origin - position);
-    marker.orientation = Quat(axes.transpose() * frame).normalized();
-    ok = m_document.addItem(holder, "markers", &marker, {}, error) != ModelDocument::kNoItem;
+    const std::string marker = addMarkerAt(m_document, body[side], origin, frame, name.empty() ? "joint" : name + "_", error);
+    ok = !marker.empty();
     (side == 0 ? joint.body1 : joint.body2) = body[side];
-    (side == 0 ? joint.marker1 : joint.marker2) = marker.name;
+    (side == 0 ? joint.marker1 : joint.marker2) = marker;
   }
   if (ok) m_created = m_document.addItem(ModelDocument::kModelId, "joints", &joint, {}, error);
   undo->endMacro();

@@ -60,6 +60,16 @@ struct JointPlace {
 /// reason in `notes`), then every marker of the model at the start.
 std::vector<JointPlace> jointPlaces(const ModelSpec& model, const render::PickResult& pick, QStringList* notes = nullptr);
 
+/// Three numbers from text ("x, y, z", separated by commas, semicolons or spaces); false when it is
+/// not three finite numbers.
+bool parseVector(const QString& text, Vec3& out);
+
+/// Adds a marker on a body that carries markers (or the ground) at a global origin and frame
+/// (columns: the marker's axes) at the start, named from `base`: its name, or "" with `error`.
+/// An undo step of its own unless the caller opened a macro.
+std::string addMarkerAt(ModelDocument& document, const std::string& body, const Vec3& origin, const Mat3& frame,
+                        const std::string& base, QString& error);
+
 /// The pose of a body that carries markers at the start (global, BodyTable::startPose), the
 /// ground's identity; false for a name of no such body.
 bool initialBodyPose(const ModelSpec& model, const std::string& body, Vec3& position, Mat3& axes);

@@ -4,12 +4,22 @@
 // model tree.
 #include "core/model/description.h"
 #include "render/model_scene.h"
+#include "ui/contact_dialog.h"
 #include "ui/main_window.h"
+#include "ui/model_document.h"
 #include "ui/playback_bar.h"
+#include "widget_events.h"
 
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QtTest>
 
+#include <functional>
 #include <memory>
 
 using namespace flexim;
@@ -18,7 +28,69 @@ using namespace flexim::ui;
 class ContactsTest : public QObject {
   Q_OBJECT
 
+  /// Acts on the dialog once it is the active modal widget.
+  template <class Dialog>
+  void whenModal(std::function<void(Dialog*)> act, int tries = 600) {
+    QTimer::singleShot(10, this, [this, act, tries] {
+      if (auto* d = qobject_cast<Dialog*>(QApplication::activeModalWidget())) act(d);
+      else if (tries > 0) whenModal<Dialog>(act, tries - 1);
+    });
+  }
+  static void typeInto(QLineEdit* edit, const QString& text) {
+    QVERIFY(edit);
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClicks(edit, text);
+  }
+
  private slots:
+  /// Add → Contact at points…: the ball's centre marker as the point, the slope's marker as the
+  /// plane; OK makes a marker on each body at those places and the contact, one undo step.
+  void contactAddedAtMarkersInOneUndoStep() {
+    auto window = std::make_unique<MainWindow>();
+    window->resize(1200, 800);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    QVERIFY(window->openModelFile(FLEXIM_SOURCE_DIR "/resources/examples/bouncing_ball.json"));
+    const ModelSpec before = window->model();
+    whenModal<ContactDialog>([&](ContactDialog* d) {
+      test::chooseInCombo(d->findChild<QComboBox*>("kind"), "sphere_plane");
+      test::chooseInCombo(d->findChild<QComboBox*>("body1"), "ball");
+      test::chooseInCombo(d->findChild<QComboBox*>("pointFrom"), "marker 'centre' on ball");
+      test::chooseInCombo(d->findChild<QComboBox*>("body2"), "ground");
+      test::chooseInCombo(d->findChild<QComboBox*>("surfaceFrom"), "marker 'slope' on ground");
+      typeInto(d->findChild<QLineEdit*>("name"), "second");
+      typeInto(d->findChild<QLineEdit*>("friction"), "0.3");
+      typeInto(d->findChild<QLineEdit*>("restitution"), "0.5");
+      QTest::mouseClick(d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+      if (d->isVisible()) d->reject();
+    });
+    window->findChild<QMenu*>("menuAdd")->findChild<QAction*>("actionAddContactAtPoints")->trigger();
+    const ModelSpec& m = window->model();
+    QCOMPARE(m.contacts.size(), std::size_t(2));
+    const ContactSpec& c = m.contacts[1];
+    QCOMPARE(c.name, std::string("second"));
+    QCOMPARE(c.type.key(), std::string("sphere_plane"));
+    QCOMPARE(c.body1, std::string("ball"));
+    QCOMPARE(c.body2, std::string("ground"));
+    QCOMPARE(c.friction, 0.3);
+    QCOMPARE(c.restitution, 0.5);
+    // the new plane marker: at the slope's origin with the slope's normal as its z axis
+    const MarkerSpec* plane = nullptr;
+    for (const MarkerSpec& g : m.ground_markers)
+      if (g.name == c.marker2) plane = &g;
+    QVERIFY(plane);
+    const Vec3 normal = plane->orientation * Vec3::UnitZ(), slope = before.ground_markers[0].orientation * Vec3::UnitZ();
+    QVERIFY((normal - slope).norm() < 1e-9);
+    QVERIFY(plane->position.norm() < 1e-12);
+    QCOMPARE(m.bodies[0].markers.size(), before.bodies[0].markers.size() + 1);
+    // one undo step takes the contact and both markers
+    window->document()->undoStack()->undo();
+    QCOMPARE(window->model().contacts.size(), std::size_t(1));
+    QCOMPARE(window->model().ground_markers.size(), before.ground_markers.size());
+    QCOMPARE(window->model().bodies[0].markers.size(), before.bodies[0].markers.size());
+  }
+
   void closedContactsAreDrawnAsTheRunSays() {
     auto window = std::make_unique<MainWindow>();
     window->resize(1200, 800);
