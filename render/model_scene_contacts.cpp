@@ -34,8 +34,22 @@ void ModelScene::addContacts(const ModelSpec& model, Diagnostics* diag) {
     const ContactSpec& c = model.contacts[k];
     const std::string item = "contacts[" + std::to_string(k) + "]";
     int body1 = -1, body2 = -1;
-    Pose marker1, marker2;
-    if (!findMarker(model, c.body1, c.marker1, body1, marker1) || !findMarker(model, c.body2, c.marker2, body2, marker2)) {
+    Pose marker1 = Pose::Identity(), marker2;
+    const ContactKindDescription* kindOf = findContactKind(c.type.key());
+    const bool onNodes = kindOf && kindOf->nodes;
+    // the points of a node contact are FE nodes of body1, drawn where they are undeformed
+    std::vector<Vec3> nodePoints;
+    if (onNodes) {
+      body1 = m_table.poseNamed(c.body1);
+      if (body1 >= 0 && m_table[body1].kind->deformable)
+        if (const auto& data = m_flexible[std::size_t(m_table[body1].deformable)].data)
+          for (int id : c.nodes)
+            for (std::size_t n = 0; n < data->node_ids.size(); ++n)
+              if (data->node_ids[n] == id) nodePoints.push_back(data->coords[n]);
+    }
+    const bool found1 = onNodes ? nodePoints.size() == c.nodes.size() && !nodePoints.empty()
+                                : findMarker(model, c.body1, c.marker1, body1, marker1);
+    if (!found1 || !findMarker(model, c.body2, c.marker2, body2, marker2)) {
       if (diag) diag->warning(item + " '" + c.name + "'", "a marker of this contact was not found; contact not drawn");
       continue;
     }
@@ -51,8 +65,9 @@ void ModelScene::addContacts(const ModelSpec& model, Diagnostics* diag) {
     visual.marker1 = marker1;
     visual.marker2 = marker2;
     const std::string& kind = c.type.key();
-    if (kind == "point_plane" || kind == "sphere_plane") {
-      add(boxMesh(Vec3(6 * g, 6 * g, 0.04 * g)), body2, marker2, kContactOpacity);
+    if (kind == "point_plane" || kind == "sphere_plane" || onNodes) {
+      const double side = std::max(6 * g, 4 * m_length);  // a floor for the whole model and its travel
+      add(boxMesh(Vec3(side, side, 0.04 * g)), body2, marker2, kContactOpacity);
       visual.normal = Vec3::UnitZ();
     } else if (kind == "point_line") {
       add(boxMesh(Vec3(10 * g, 0.06 * g, 0.06 * g)), body2, marker2, 1.0);
@@ -64,6 +79,7 @@ void ModelScene::addContacts(const ModelSpec& model, Diagnostics* diag) {
     if (kind == "sphere_plane" || kind == "sphere_sphere")
       add(sphereMesh(contactParameterValue(c, "radius")), body1, marker1, kContactOpacity);
     std::vector<Vec3> points{Vec3::Zero()};  // in marker1's axes
+    if (onNodes) points = nodePoints;
     if (kind == "translational_clearance") {
       const double a = contactParameterValue(c, "half_length"), b = contactParameterValue(c, "half_height");
       const double wall = b + contactParameterValue(c, "clearance");

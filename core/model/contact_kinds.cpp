@@ -37,6 +37,11 @@ std::vector<ContactKindDescription> registeredContactKinds() {
         contactParameter("half_height", "m", "half height of the slider across the guide", 0.025).above(0),
         contactParameter("clearance", "m", "gap between each wall and the centred slider (0: no play)", 0.001)
             .atLeast(0)}},
+      {"nodes_plane",
+       "FE nodes of a flexible body1 (`nodes`: their ids; its surface nodes, a node set) against the plane through "
+       "marker2's origin normal to marker2's z axis: one contact point per node, at the node's deformed position, so "
+       "the contact loads the body's modes; points named `<name>_<node id>`",
+       0, 2, {}, true},
   };
 }
 

@@ -617,8 +617,15 @@ struct Registry {
     using C = ContactSpec;
     f.name("unique among contacts; no `,` `\"` `.` `[` `]` or control characters (it starts column names)");
     f.kind(&C::type, "the geometry of the contact", contactKinds()).require();
-    f.bodyAndMarker("body1", &C::body1, "marker1", &C::marker1,
-                    "the body of the point, the first sphere or the slider");
+    std::vector<std::string> onMarkers, onNodes;
+    for (const auto& kind : contactKinds()) (kind.nodes ? onNodes : onMarkers).push_back(kind.key);
+    f.reference("body1", &C::body1, "body", "the body of the point, the first sphere or the slider; the flexible body "
+                "of `nodes`")
+        .require();
+    f.reference("marker1", &C::marker1, "marker", "marker on body1").require().markerOf("body1").when("type", onMarkers);
+    f.value("nodes", FieldType::IntList, &C::nodes, "", "FE node ids of the flexible body1 that touch (at least one)")
+        .when("type", onNodes)
+        .require();
     f.bodyAndMarker("body2", &C::body2, "marker2", &C::marker2,
                     "the body of the plane, the second sphere, the line or the guide");
     f.number("friction", &C::friction, "", "Coulomb's coefficient μ (0: frictionless)").atLeast(0).byDefault("0");
@@ -934,6 +941,11 @@ double contactParameterValue(const ContactSpec& contact, const std::string& key)
 
 std::vector<std::string> contactPointNames(const ContactSpec& contact) {
   const ContactKindDescription* kind = findContactKind(contact.type.key());
+  if (kind && kind->nodes) {
+    std::vector<std::string> names;
+    for (int id : contact.nodes) names.push_back(contact.name + "_" + std::to_string(id));
+    return names;
+  }
   const int n = kind ? kind->points : 1;
   if (n == 1) return {contact.name};
   std::vector<std::string> names;

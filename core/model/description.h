@@ -246,6 +246,9 @@ struct ContactKindDescription {
   /// Friction directions per point: 2 spatial (a cone), 1 planar (an interval).
   int tangents = 2;
   std::vector<FieldDescription> parameters;  ///< numbers of its own: make them with contactParameter()
+  /// Its points are FE nodes of a flexible body1, listed in `nodes` (one point each; `points` is
+  /// then unused), instead of marker1.
+  bool nodes = false;
 };
 
 /// A number kept in ContactSpec::parameters under key.

@@ -256,6 +256,17 @@ void checkContact(ItemCheck& c) {
     c.error("body2", "is the same body as body1: a body cannot touch itself");
   else if (k.body1 == kGroundName && k.body2 == kGroundName)
     c.error("body2", "both ends are the ground: nothing can move");
+  if (const ContactKindDescription* kind = findContactKind(k.type.key()); kind && kind->nodes) {
+    const FlexibleBodySpec* body = c.flexibleBody(k.body1);
+    if (!body) c.error("body1", inQuotes(k.body1) + " is not a flexible body (\"nodes\" are its FE nodes)");
+    if (k.nodes.empty()) c.error("nodes", "expected at least one FE node id");
+    std::set<int> seen;
+    for (std::size_t i = 0; i < k.nodes.size(); ++i) {
+      const std::string field = "nodes[" + std::to_string(i) + "]";
+      if (!seen.insert(k.nodes[i]).second) c.error(field, "duplicate node " + std::to_string(k.nodes[i]));
+      else if (body) checkNode(c, field, k.nodes[i], k.body1, body->data.get());
+    }
+  }
   const bool sliderTurns = k.type == ContactSpec::Type::TranslationalClearance;
   if (sliderTurns && c.index().fixedAxes.count(k.body1))
     c.error("body1", inQuotes(k.body1) + " is a point mass: a slider's corners need a body that turns");

@@ -270,9 +270,9 @@ struct ForceSpec {
   std::map<std::string, double> parameters;
 };
 
-enum class BuiltinContact { PointPlane, SpherePlane, SphereSphere, PointLine, TranslationalClearance };
-inline constexpr std::array<const char*, 5> kBuiltinContactKeys{"point_plane", "sphere_plane", "sphere_sphere",
-                                                                "point_line", "translational_clearance"};
+enum class BuiltinContact { PointPlane, SpherePlane, SphereSphere, PointLine, TranslationalClearance, NodesPlane };
+inline constexpr std::array<const char*, 6> kBuiltinContactKeys{"point_plane", "sphere_plane", "sphere_sphere",
+                                                                "point_line", "translational_clearance", "nodes_plane"};
 /// A contact kind (its description: core/model/description.h, contactKinds()).
 class ContactType : public KindKey<BuiltinContact, kBuiltinContactKeys> {
  public:
@@ -294,6 +294,8 @@ struct ContactSpec {
   double tangential_restitution = 0.0;  ///< eps_T, [0, 1]
   /// Numbers of the kind (radius, half sizes, clearance) by the keys its description gives.
   std::map<std::string, double> parameters;
+  /// Kinds whose points are FE nodes of a flexible body1 (ContactKindDescription::nodes): their ids.
+  std::vector<int> nodes;
 };
 
 enum class BuiltinSensor { Marker, Joint, Energy, Node, Deflection, Modal, Stress };

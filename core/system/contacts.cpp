@@ -7,6 +7,7 @@
 
 #include "core/base/rotation.h"
 #include "core/model/description.h"
+#include "core/system/flexible_body.h"
 #include "core/system/system.h"
 
 #include <functional>
@@ -21,27 +22,31 @@ void ContactPoint::resize(int rows, const std::vector<int>& cols) {
 
 namespace {
 
-/// Writes the rows of a contact at point c (global) between the bodies of m1 (+) and m2 (-):
-/// normal n, tangents t (one or two, as many as the element has).
+/// Adds sign * dirs^T times the velocity Jacobian of the material point at c (global) of a frame
+/// block (body < 0: ground, nothing) to W, over [r_dot, omega'] ([I, -A skew(A^T (c - r))]).
+void addPointRows(const std::vector<BodyKinematics>& kin, int body, int frame, const Vec3& c,
+                  const Eigen::Ref<const Eigen::MatrixXd>& dirs, double sign, MatX& W) {
+  if (body < 0) return;
+  const BodyKinematics& B = kin[std::size_t(body) + 1];
+  Mat36 J;
+  J.leftCols<3>().setIdentity();
+  J.rightCols<3>() = -B.A * skew(B.A.transpose() * (c - B.r));
+  W.leftCols(frame) += sign * dirs.transpose() * J.leftCols(frame);
+}
+
+/// The contact's directions: the normal, then its tangents (as many as the element has).
+Eigen::MatrixXd directions(const Vec3& n, const Vec3& t1, const Vec3& t2, int tangents) {
+  Eigen::Matrix<double, 3, 3> dirs;
+  dirs << n, t1, t2;
+  return dirs.leftCols(1 + tangents);
+}
+
+/// Writes the rows of a contact at point c (global) between the bodies of m1 (+) and m2 (-).
 void writeRows(const std::vector<BodyKinematics>& kin, const MarkerRef& m1, const MarkerRef& m2, const Vec3& c,
                const Vec3& n, const Vec3& t1, const Vec3& t2, int tangents, ContactPoint& out) {
-  Eigen::Matrix<double, 3, 3> dirs;
-  dirs.col(0) = n;
-  dirs.col(1) = t1;
-  dirs.col(2) = t2;
-  const MarkerRef* ends[2] = {&m1, &m2};
-  for (int side = 0; side < 2; ++side) {
-    const MarkerRef& m = *ends[side];
-    if (m.body < 0) continue;
-    const BodyKinematics& B = kin[std::size_t(m.body) + 1];
-    // velocity of the body's material point at c over [r_dot, omega']: [I, -A skew(A^T (c - r))]
-    Mat36 J;
-    J.leftCols<3>().setIdentity();
-    J.rightCols<3>() = -B.A * skew(B.A.transpose() * (c - B.r));
-    const double sign = side == 0 ? 1.0 : -1.0;
-    const Eigen::MatrixXd rows = sign * dirs.leftCols(1 + tangents).transpose() * J.leftCols(m.frame);
-    out.W[std::size_t(side)].leftCols(m.frame) += rows;
-  }
+  const Eigen::MatrixXd dirs = directions(n, t1, t2, tangents);
+  addPointRows(kin, m1.body, m1.frame, c, dirs, 1.0, out.W[0]);
+  addPointRows(kin, m2.body, m2.frame, c, dirs, -1.0, out.W[1]);
 }
 
 /// Two unit vectors completing n to a right-handed basis.
@@ -75,6 +80,36 @@ class MarkerContact final : public ContactElement {
  private:
   MarkerRef m_m1, m_m2;
   Shape m_shape;
+};
+
+/// An FE node of a flexible body against the plane of marker2 (normal: its z axis): the node's
+/// deformed position p = r + A (x_k + Phi_k w), and its velocity [I, -A skew(b), A Phi_k] v.
+class NodeContact final : public ContactElement {
+ public:
+  NodeContact(const FlexibleBody& body, int node, const MarkerRef& plane)
+      : m_body(body), m_node(node), m_plane(plane), m_modes(body.nodeModes(node)) {
+    blocks = {body.body, plane.body};
+  }
+  void evaluate(const System& sys, const std::vector<BodyKinematics>& kin, ContactPoint& out) const override {
+    const BodyKinematics& K = kin[std::size_t(m_body.body) + 1];
+    const MarkerKinematics k2 = sys.markerKinematics(kin, m_plane);
+    MatX J;
+    FlexibleBodyDynamics::nodeJacobian(K.A, m_body.data->coords[std::size_t(m_node)], m_modes, K.w, J);
+    const Vec3 b = FlexibleBodyDynamics::nodeLocalPosition(m_body.data->coords[std::size_t(m_node)], m_modes, K.w);
+    const Vec3 p = K.r + K.A * b, n = k2.axes.col(2);
+    out.gap = n.dot(p - k2.p);
+    out.point = p;
+    out.normal = n;
+    const Eigen::MatrixXd dirs = directions(n, k2.axes.col(0), k2.axes.col(1), tangents);
+    out.W[0] += dirs.transpose() * J;
+    addPointRows(kin, m_plane.body, m_plane.frame, p, dirs, -1.0, out.W[1]);
+  }
+
+ private:
+  const FlexibleBody& m_body;
+  int m_node;
+  MarkerRef m_plane;
+  MatX m_modes;  ///< 3 x m rows of the node
 };
 
 using Shape = MarkerContact::Shape;
@@ -169,8 +204,32 @@ void addContacts(System& sys, const ModelSpec& model, Diagnostics& diag) {
     const std::string label = "contact '" + spec.name + "'";
     const auto builder = builders().find(spec.type.key());
     const ContactKindDescription* kind = findContactKind(spec.type.key());
-    const MarkerRef* m1 = sys.marker(spec.body1, spec.marker1);
     const MarkerRef* m2 = sys.marker(spec.body2, spec.marker2);
+    if (kind && kind->nodes) {  // FE nodes of a flexible body against marker2's plane
+      const FlexibleBody* flex = sys.flexibleBody(sys.bodyIndex(spec.body1));
+      const std::vector<std::string> names = contactPointNames(spec);
+      if (!flex || !m2) {
+        diag.error(label, flex ? "marker '" + spec.body2 + "." + spec.marker2 + "' not found"
+                               : "'" + spec.body1 + "' is not a flexible body");
+        continue;
+      }
+      for (std::size_t i = 0; i < spec.nodes.size(); ++i) {
+        const auto node = flex->nodeIndex.find(spec.nodes[i]);
+        if (node == flex->nodeIndex.end()) {
+          diag.error(label, "'" + spec.body1 + "' has no node " + std::to_string(spec.nodes[i]));
+          continue;
+        }
+        auto e = std::make_unique<NodeContact>(*flex, node->second, *m2);
+        e->law = {spec.friction, spec.restitution, spec.tangential_restitution};
+        e->tangents = spec.friction > 0 ? kind->tangents : 0;
+        e->name = names[i];
+        e->label = "contact '" + e->name + "'";
+        e->where = "contacts[" + std::to_string(k) + "]";
+        sys.addContact(std::move(e));
+      }
+      continue;
+    }
+    const MarkerRef* m1 = sys.marker(spec.body1, spec.marker1);
     if (builder == builders().end() || !kind) {
       diag.error(label, "kind '" + spec.type.key() + "' has no contact geometry");
       continue;
