@@ -159,7 +159,8 @@ class MixedTimestepping final : public Integrator {
     for (int c = 0; c < static_cast<int>(sys.constraints().size()); ++c)
       for (int i = 0; i < sys.constraints()[std::size_t(c)]->rows(); ++i)
         if (sys.rowKinds()[std::size_t(sys.constraintOffsets()[std::size_t(c)] + i)] == RowKind::Unilateral)
-          m_sources.push_back({-1, c, i, ContactLaw{}, 0, sys.constraints()[std::size_t(c)]->label});
+          m_sources.push_back({-1, c, i, sys.constraints()[std::size_t(c)]->unilateralLaw, 0,
+                               sys.constraints()[std::size_t(c)]->label});
   }
 
   std::string name() const override {

@@ -596,8 +596,8 @@ struct Registry {
   void describeLimit() {
     describe(limit, "limit", "limits", "Joint limit", "limit",
              "Keeps a joint's coordinate within [lower, upper]: a stop at each end that closes on contact "
-             "(a perfectly plastic impact) and opens when the joint pulls away. Needs the generalized-alpha "
-             "integrator.");
+             "(an impact: plastic, or with `restitution` in a mixed timestepping scheme) and opens when the joint "
+             "pulls away. Needs the generalized-alpha integrator or a mixed timestepping scheme.");
     Fields<JointLimitSpec> f(limit);
     f.name("unique among limits");
     f.reference("joint", &JointLimitSpec::joint, "joint",
@@ -605,6 +605,12 @@ struct Registry {
         .require();
     f.number("lower", &JointLimitSpec::lower, "rad or m", "lower end of the coordinate's range").require();
     f.number("upper", &JointLimitSpec::upper, "rad or m", "upper end of the coordinate's range").require();
+    f.number("restitution", &JointLimitSpec::restitution, "",
+             "Newton's coefficient of the stops' impacts: the coordinate's rate after an impact is minus this times "
+             "the one before (a mixed timestepping integrator; gen-alpha's stops are plastic)")
+        .atLeast(0)
+        .atMost(1)
+        .byDefault("0");
     f.check(checkJointLimit);
   }
 

@@ -352,6 +352,12 @@ void checkSimulation(ItemCheck& c) {
   if (!c.model().limits.empty() && s.integrator == IntegratorType::Ida)
     c.error("integrator", "joint limits (unilateral stops) need \"gen-alpha\" or a mixed timestepping scheme; ida "
                           "cannot switch contacts");
+  for (const JointLimitSpec& l : c.model().limits)
+    if (l.restitution > 0 && s.integrator == IntegratorType::GeneralizedAlpha) {
+      c.error("integrator", "limit " + inQuotes(l.name) + " has a restitution of " + std::to_string(l.restitution).substr(0, 4) +
+                                ": its stops' impacts need a mixed timestepping scheme (gen-alpha's are plastic)");
+      break;
+    }
   if (!c.model().contacts.empty() && !isMixedTimestepping(s.integrator))
     c.error("integrator", "contact " + inQuotes(c.model().contacts.front().name) + " needs a mixed timestepping "
                           "scheme (\"mixed-bathe\", \"mixed-gen-alpha\", \"mixed-ed-alpha\" or \"moreau\"): " +

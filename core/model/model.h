@@ -224,6 +224,7 @@ struct JointLimitSpec {
   std::string joint;
   double lower = 0.0;
   double upper = 0.0;
+  double restitution = 0.0;  ///< Newton's coefficient of the stops' impacts (mixed timestepping schemes)
 };
 
 inline TimeFunctionSpec unitFunction() {

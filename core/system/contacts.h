@@ -14,13 +14,6 @@
 
 namespace flexim {
 
-/// Newton's impact law and Coulomb friction of a contact point.
-struct ContactLaw {
-  double friction = 0.0;                ///< mu
-  double restitution = 0.0;             ///< eps_N
-  double tangential_restitution = 0.0;  ///< eps_T
-};
-
 /// A contact point at one configuration.
 struct ContactPoint {
   double gap = 0.0;             ///< [m]; negative: penetration

@@ -167,6 +167,14 @@ struct ElementTangent {
   const MatX& at(int r, int c) const { return K[r * n + c]; }
 };
 
+/// Newton's impact law and Coulomb friction of a contact point (core/system/contacts.h), and of the
+/// unilateral rows of a constraint element in the mixed timestepping schemes.
+struct ContactLaw {
+  double friction = 0.0;                ///< mu
+  double restitution = 0.0;             ///< eps_N
+  double tangential_restitution = 0.0;  ///< eps_T
+};
+
 /// A block of constraint rows (a joint, a driver, a coupling, a reference condition, a contact).
 class ConstraintElement {
  public:
@@ -195,6 +203,9 @@ class ConstraintElement {
   /// every state.
   virtual bool geometricStiffnessEntry(int k, int i, int j) const { return true; }
   std::vector<int> blocks;  ///< touched blocks (-1 = ground)
+  /// The impact law of its unilateral rows (a joint limit's stops) in the mixed timestepping
+  /// schemes: plastic unless the model says otherwise; no friction.
+  ContactLaw unilateralLaw;
   std::string label;        ///< "joint 'crank_pin'" or "driver 'motor'"
   /// The model item it comes from, as a JSON path ("joints[2]", "drivers[0]",
   /// "flexible_bodies[0].reference"), so a front end can select it; "" when none.

@@ -163,6 +163,7 @@ std::unique_ptr<System> System::compile(const ModelSpec& model, Diagnostics& dia
   for (size_t k = 0; k < model.limits.size(); ++k) {
     const JointLimitSpec& spec = model.limits[k];
     auto c = makeCoordinateLimit(ensureJointCoordinate(*sys, jointNamed(model, spec.joint)), spec.lower, spec.upper);
+    c->unilateralLaw.restitution = spec.restitution;
     c->label = "limit " + quoted(spec.name);
     c->where = "limits[" + std::to_string(k) + "]";
     sys->addConstraint(std::move(c));
