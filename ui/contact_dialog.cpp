@@ -43,10 +43,7 @@ ContactDialog::ContactDialog(ModelDocument& document, const render::PickResult& 
   m_name = new QLineEdit(QString::fromStdString(document.freeName(ModelDocument::kModelId, "contacts", "contact")), this);
   m_name->setObjectName("name");
   form->addRow(tr("name"), m_name);
-  QStringList bodies{QString(kGroundName)};
-  const BodyTable table(document.model());
-  for (const BodyEntry& b : table.entries())
-    if (b.kind->carriesMarkers) bodies << QString::fromStdString(b.name);
+  const QStringList bodies = markerBodyNames(document.model());
   const std::vector<JointPlace> places = jointPlaces(document.model(), lastPick);
   const auto placeCombo = [&](const char* name) {
     auto* combo = new QComboBox(this);

@@ -105,11 +105,7 @@ JointDialog::JointDialog(ModelDocument& document, const render::PickResult& last
   m_name = new QLineEdit(QString::fromStdString(document.freeName(ModelDocument::kModelId, "joints", "joint")), this);
   m_name->setObjectName("name");
   form->addRow(tr("name"), m_name);
-  // the bodies that carry markers: the ground, rigid and virtual bodies
-  QStringList bodies{QString(kGroundName)};
-  const BodyTable table(document.model());
-  for (const BodyEntry& b : table.entries())
-    if (b.kind->carriesMarkers) bodies << QString::fromStdString(b.name);
+  const QStringList bodies = markerBodyNames(document.model());
   m_body1 = new QComboBox(this);
   m_body1->setObjectName("body1");
   m_body1->addItems(bodies);
@@ -182,6 +178,14 @@ void JointDialog::keyPressEvent(QKeyEvent* event) {
     return;
   }
   QDialog::keyPressEvent(event);
+}
+
+QStringList markerBodyNames(const ModelSpec& model) {
+  QStringList bodies{QString(kGroundName)};
+  const BodyTable table(model);
+  for (const BodyEntry& b : table.entries())
+    if (b.kind->carriesMarkers) bodies << QString::fromStdString(b.name);
+  return bodies;
 }
 
 bool parseVector(const QString& text, Vec3& out) {

@@ -60,6 +60,9 @@ struct JointPlace {
 /// reason in `notes`), then every marker of the model at the start.
 std::vector<JointPlace> jointPlaces(const ModelSpec& model, const render::PickResult& pick, QStringList* notes = nullptr);
 
+/// The bodies a joint or contact dialog offers: the ground, then every body that carries markers.
+QStringList markerBodyNames(const ModelSpec& model);
+
 /// Three numbers from text ("x, y, z", separated by commas, semicolons or spaces); false when it is
 /// not three finite numbers.
 bool parseVector(const QString& text, Vec3& out);

@@ -202,6 +202,15 @@ void addContacts(System& sys, const ModelSpec& model, Diagnostics& diag) {
   for (std::size_t k = 0; k < model.contacts.size(); ++k) {
     const ContactSpec& spec = model.contacts[k];
     const std::string label = "contact '" + spec.name + "'";
+    // a contact point of this contact: its law, friction directions and names
+    const auto add = [&](std::unique_ptr<ContactElement> e, const std::string& name, int tangents) {
+      e->law = {spec.friction, spec.restitution, spec.tangential_restitution};
+      e->tangents = spec.friction > 0 ? tangents : 0;
+      e->name = name;
+      e->label = "contact '" + name + "'";
+      e->where = "contacts[" + std::to_string(k) + "]";
+      sys.addContact(std::move(e));
+    };
     const auto builder = builders().find(spec.type.key());
     const ContactKindDescription* kind = findContactKind(spec.type.key());
     const MarkerRef* m2 = sys.marker(spec.body2, spec.marker2);
@@ -219,13 +228,7 @@ void addContacts(System& sys, const ModelSpec& model, Diagnostics& diag) {
           diag.error(label, "'" + spec.body1 + "' has no node " + std::to_string(spec.nodes[i]));
           continue;
         }
-        auto e = std::make_unique<NodeContact>(*flex, node->second, *m2);
-        e->law = {spec.friction, spec.restitution, spec.tangential_restitution};
-        e->tangents = spec.friction > 0 ? kind->tangents : 0;
-        e->name = names[i];
-        e->label = "contact '" + e->name + "'";
-        e->where = "contacts[" + std::to_string(k) + "]";
-        sys.addContact(std::move(e));
+        add(std::make_unique<NodeContact>(*flex, node->second, *m2), names[i], kind->tangents);
       }
       continue;
     }
@@ -242,13 +245,7 @@ void addContacts(System& sys, const ModelSpec& model, Diagnostics& diag) {
     std::vector<Shape> shapes = builder->second(spec);
     const std::vector<std::string> names = contactPointNames(spec);
     for (std::size_t i = 0; i < shapes.size() && i < names.size(); ++i) {
-      auto e = std::make_unique<MarkerContact>(*m1, *m2, std::move(shapes[i]));
-      e->law = {spec.friction, spec.restitution, spec.tangential_restitution};
-      e->tangents = spec.friction > 0 ? kind->tangents : 0;
-      e->name = names[i];
-      e->label = "contact '" + e->name + "'";
-      e->where = "contacts[" + std::to_string(k) + "]";
-      sys.addContact(std::move(e));
+      add(std::make_unique<MarkerContact>(*m1, *m2, std::move(shapes[i])), names[i], kind->tangents);
     }
   }
 }
