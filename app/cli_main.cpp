@@ -44,7 +44,7 @@ int usage(FILE* out, int code) {
                "  flexim-cli run MODEL.json [--out FILE.csv] [--t-end T] [--step H] [--integrator NAME]\n"
                "                 [--rho-inf R] [--rtol R] [--atol A] [--step-control fixed|adaptive]\n"
                "      (NAME: ida, gen-alpha, or for contacts with impacts and friction mixed-bathe,\n"
-               "       mixed-gen-alpha, mixed-ed-alpha or moreau; --rho-inf: the spectral radius at\n"
+               "       mixed-gen-alpha, mixed-ed-alpha, moreau or hets; --rho-inf: the spectral radius at\n"
                "       infinity of gen-alpha, mixed-gen-alpha and mixed-ed-alpha, in [0, 1])\n"
                "      (--rtol/--atol: IDA's tolerances; with gen-alpha they also select the adaptive step\n"
                "       unless --step-control fixed is given)\n"
@@ -162,7 +162,7 @@ int runCommand(const std::vector<std::string>& args) {
       given["simulation.step_control"] = a + " " + *v;
     } else if (a == "--integrator") {
       const std::string* v = value("--integrator");
-      if (!v) return fail("--integrator needs a name (ida, gen-alpha, mixed-bathe, mixed-gen-alpha, mixed-ed-alpha, moreau)");
+      if (!v) return fail("--integrator needs a name (" + integratorNames() + ")");
       integrator = *v;
       given["simulation.integrator"] = a + " " + *v;
     } else if (!a.empty() && a[0] == '-') {
@@ -178,8 +178,7 @@ int runCommand(const std::vector<std::string>& args) {
   if (tEnd > 0) model.solver.t_end = tEnd;
   if (step > 0) model.solver.step = step;
   if (!integrator.empty() && !fromString(integrator, model.solver.integrator))
-    return fail("unknown integrator '" + integrator +
-                "' (use ida, gen-alpha, mixed-bathe, mixed-gen-alpha, mixed-ed-alpha or moreau)");
+    return fail("unknown integrator '" + integrator + "' (use " + integratorNames() + ")");
   if (rhoInf >= 0) model.solver.rho_inf = rhoInf;
   if (rtol > 0) model.solver.rtol = rtol;
   if (atol > 0) model.solver.atol = atol;

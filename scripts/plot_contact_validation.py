@@ -19,7 +19,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMES = (("mixed-bathe", "Bathe"), ("mixed-ed-alpha", "ED-α (ρ∞ 0.5)"),
-           ("mixed-gen-alpha", "gen-α (ρ∞ 0.5)"), ("moreau", "Moreau"))
+           ("mixed-gen-alpha", "gen-α (ρ∞ 0.5)"), ("moreau", "Moreau"), ("hets", "HETS"))
 
 
 def run(cli, model, integrator, out, extra=()):

@@ -86,6 +86,10 @@ class Integrator {
   virtual bool sampleDynamics(double t, VecX& vdot, VecX& lambda) const { return false; }
   /// The contact points' values (System::contacts() order) at time(); empty without contacts.
   virtual std::vector<ContactChannelValues> contactValues() const { return {}; }
+  /// The work [J] the contacts' forces and impulses (and the joint limits') did on the model from
+  /// the start to time(), for the energy balance; nullptr when the integrator does not account
+  /// for it (the balance of a model with contacts is then not known).
+  virtual const double* contactWork() const { return nullptr; }
 };
 
 std::unique_ptr<Integrator> makeGeneralizedAlpha(const System& sys, const SolverSpec& spec);

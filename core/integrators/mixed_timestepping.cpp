@@ -8,7 +8,8 @@
 //  3. if a gap closed in the step, Newton's impact law on every contact closed at t_{n+1} gives the
 //     impulses, and v+ = v- + M^-1 W^T Lambda (with the joints held at velocity level).
 // Moreau's midpoint scheme does 1 and 3 in one: a linearly implicit velocity update at the
-// midpoint with the impact law on the contacts closed there.
+// midpoint with the impact law on the contacts closed there; the half-explicit scheme (HETS) an
+// explicit one at the step's end.
 #include "core/integrators/mixed_timestepping.h"
 
 #include "core/integrators/contact_solver.h"
@@ -17,11 +18,14 @@
 #include "core/integrators/iteration_matrix.h"
 #include "core/system/kkt.h"
 
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <sstream>
 
 namespace flexim {
@@ -106,7 +110,7 @@ SchemeStages EdAlphaCoefficients::stages(double h, const VecX& v, const VecX& a)
 
 namespace {
 
-enum class Scheme { GenAlpha, Bathe, EdAlpha, Moreau };
+enum class Scheme { GenAlpha, Bathe, EdAlpha, Moreau, Hets };
 
 /// Where a contact point comes from: a contact element, or a unilateral row of a constraint
 /// element (a joint limit: frictionless, plastic).
@@ -140,6 +144,7 @@ class MixedTimestepping final : public Integrator {
       case IntegratorType::MixedBathe: m_scheme = Scheme::Bathe; break;
       case IntegratorType::MixedEdAlpha: m_scheme = Scheme::EdAlpha; break;
       case IntegratorType::Moreau: m_scheme = Scheme::Moreau; break;
+      case IntegratorType::Hets: m_scheme = Scheme::Hets; break;
       default: m_scheme = Scheme::GenAlpha; break;
     }
     m_ga = GeneralizedAlphaCoefficients::fromRho(spec.rho_inf);
@@ -169,6 +174,8 @@ class MixedTimestepping final : public Integrator {
                        : m_scheme == Scheme::EdAlpha ? "ED-alpha"
                                                      : "";
     if (m_scheme == Scheme::Moreau) return "Moreau midpoint timestepping (first order, prox contacts)";
+    if (m_scheme == Scheme::Hets)
+      return "half-explicit timestepping (HETS: first order, explicit in the forces, prox contacts)";
     return std::string("mixed timestepping, ") + base +
            " base scheme (Rezaei-Schindler; joints index-3 + velocity projection, prox contacts)";
   }
@@ -193,6 +200,7 @@ class MixedTimestepping final : public Integrator {
     if (!gapsAt(m_cur.s, m_cur.gaps, error)) return false;
     for (std::size_t k = 0; k < m_sources.size(); ++k) m_outputs[k].gap = m_cur.gaps(Eigen::Index(k));
     if (!initialContactForces(error)) return false;
+    if (!checkStepAgainstFrequencies(error)) return false;
     m_prev = m_cur;
     return true;
   }
@@ -210,8 +218,9 @@ class MixedTimestepping final : public Integrator {
       if (t_stop - m_cur.s.t - h < 1e-9 * h) h = t_stop - m_cur.s.t;
       Point next;
       std::string why;
-      const bool ok = m_scheme == Scheme::Moreau ? moreauStep(h, next, why) : baseStep(h, next, why) &&
-                                                                                  finishStep(h, next, why);
+      const bool ok = m_scheme == Scheme::Moreau ? moreauStep(h, next, why)
+                      : m_scheme == Scheme::Hets ? hetsStep(h, next, why)
+                                                 : baseStep(h, next, why) && finishStep(h, next, why);
       if (ok) {
         m_prev = m_cur;
         m_cur = std::move(next);
@@ -261,6 +270,7 @@ class MixedTimestepping final : public Integrator {
   /// The joints' multipliers of the last stage carry the scheme's error (index 3: O(h), from the
   /// stage's positions): the monitor corrects them from exact ones now and then.
   const VecX* schemeMultipliers() const override { return &m_cur.lambda; }
+  const double* contactWork() const override { return &m_cur.contactWork; }
 
   bool sampleDynamics(double t, VecX& vdot, VecX& lambda) const override {
     const bool atPoint = t >= m_cur.s.t * (1 - 1e-13) - 1e-15;
@@ -297,6 +307,7 @@ class MixedTimestepping final : public Integrator {
         << "closed with";
       n.push_back(s.str());
     }
+    if (!m_frequencyNote.empty()) n.push_back(m_frequencyNote);
     if (m_fallbacks > 0)
       n.push_back("the contact solver fell back to fixed-point iterations in " + std::to_string(m_fallbacks) +
                   " solves (Gauss-Newton did not converge)");
@@ -309,6 +320,7 @@ class MixedTimestepping final : public Integrator {
     VecX vminus;  ///< pre-impact velocity
     VecX a, A, lambda;
     VecX gaps;    ///< of every contact source at s.q
+    double contactWork = 0;  ///< of the contact forces and impulses since the start [J]
   };
 
   /// One stage system's unknowns and data at an iterate.
@@ -778,7 +790,8 @@ class MixedTimestepping final : public Integrator {
         next.A = next.a;
         break;
       }
-      case Scheme::Moreau: return false;
+      case Scheme::Moreau:
+      case Scheme::Hets: return false;
     }
     const int last = d.map.count - 1;
     next.s = d.state[std::size_t(last)];
@@ -798,6 +811,14 @@ class MixedTimestepping final : public Integrator {
   bool finishStep(double h, Point& next, std::string& why) {
     if (!projectOntoJoints(next, false, why)) return false;
     next.vminus = next.s.v;
+    // the work of the step's contact forces: h lambda . gdot at the mean velocity (gdot with the
+    // Jacobian at the end)
+    next.contactWork = m_cur.contactWork;
+    if (!m_lastClosed.empty() && m_lastForces.size() > 0) {
+      MatX W;
+      contactJacobian(m_lastClosed, m_kin, m_rows, W);
+      next.contactWork += h * m_lastForces.dot(W * (0.5 * (m_cur.s.v + next.s.v)));
+    }
     if (!gapsAt(next.s, next.gaps, why)) return false;
     // an impact: a gap open at t_n closed at t_{n+1}
     bool impact = false;
@@ -808,7 +829,7 @@ class MixedTimestepping final : public Integrator {
     if (impact) {
       for (std::size_t k = 0; k < m_sources.size(); ++k)
         if (next.gaps(Eigen::Index(k)) <= kClosedGap) set.push_back(static_cast<int>(k));
-      if (!impulsiveCorrection(set, h, next.s.v, impulses, why)) return false;
+      if (!impulsiveCorrection(set, h, m_mass, VecX(next.s.v), next.s.v, impulses, next.contactWork, why)) return false;
       ++m_impactSteps;
     }
     recordOutputs(next, set, impulses, m_kin, m_rows);
@@ -820,6 +841,11 @@ class MixedTimestepping final : public Integrator {
   /// metric; with `positions`, first the positions onto their position constraints (Newton with
   /// the first factorisation, a few iterations).
   bool projectOntoJoints(Point& next, bool positions, std::string& why) {
+    return placeOnJoints(next, positions, why) && projectVelocities(next, why);
+  }
+
+  /// The first half of projectOntoJoints: m_mass factorised at the final positions.
+  bool placeOnJoints(Point& next, bool positions, std::string& why) {
     const int nv = m_sys.nv(), nc = m_sys.nc();
     m_sys.kinematics(next.s, m_kin);
     m_sys.constraints(m_kin, next.s.t, m_rows);
@@ -854,6 +880,12 @@ class MixedTimestepping final : public Integrator {
       why = "singular mass matrix with the joints (redundant or inconsistent constraints?)";
       return false;
     }
+    return true;
+  }
+
+  /// The second half: the velocities onto the joints' velocity constraints (m_mass, m_rows).
+  bool projectVelocities(Point& next, std::string& why) {
+    const int nv = m_sys.nv(), nc = m_sys.nc();
     if (nc > 0) {
       m_b.setZero(nv + nc);
       for (std::size_t c = 0; c < m_rows.size(); ++c)
@@ -880,18 +912,24 @@ class MixedTimestepping final : public Integrator {
     return m_mass.factor();
   }
 
-  /// Newton's impact law on the points of `set` with the factorised mass matrix (m_mass, at
-  /// m_kin/m_rows): v (the pre-impact velocity) becomes the post-impact one; impulses: stacked
-  /// per point.
-  bool impulsiveCorrection(const std::vector<int>& set, double h, VecX& v, VecX& impulses, std::string& why) {
+  /// Newton's impact law on the points of `set` with the factorised matrix S (at m_kin/m_rows),
+  /// gdot+ + eps gdot(pre) in the prox sets with gdot+ = W (v + S^-1 W^T Lambda): v becomes the
+  /// post-impact velocity; impulses: stacked per point; work += their work, Lambda . (gdot(pre)
+  /// + gdot+) / 2: an impact's kinetic energy jump when S is the mass matrix; for the first-order
+  /// schemes, whose impulses also carry the step's contact forces, the trapezoid over the step
+  /// (with v's gdot instead, a block at rest would lose m g^2 h^2 / 2 per step that it never had:
+  /// its free velocity -g h never moved it); multipliers (if given) take the joints' share of the
+  /// impulses over h.
+  bool impulsiveCorrection(const std::vector<int>& set, double h, const KktMatrix& S, const VecX& pre, VecX& v,
+                           VecX& impulses, double& work, std::string& why, VecX* multipliers = nullptr) {
     const int nv = m_sys.nv();
     MatX W, Y;
-    if (!contactResponse(set, m_mass, W, Y, why)) return false;
+    if (!contactResponse(set, S, W, Y, why)) return false;
     ContactProblem p;
     p.D = W * Y.topRows(nv);
-    // gdot+ + eps gdot- with gdot+ = gdot- + D Lambda
     p.F = W * v;
-    addRestitution(set, VecX(p.F), p.F);
+    const VecX before = W * pre;
+    addRestitution(set, before, p.F);
     layout(set, p, h, true);
     impulses.setZero(W.rows());
     if (!solveContacts(p, impulses, set, why)) {
@@ -899,6 +937,8 @@ class MixedTimestepping final : public Integrator {
       return false;
     }
     v += Y.topRows(nv) * impulses;
+    work += impulses.dot(0.5 * (before + W * v));
+    if (multipliers) *multipliers += Y * impulses / h;
     return true;
   }
 
@@ -947,21 +987,11 @@ class MixedTimestepping final : public Integrator {
     }
     VecX v = m_cur.s.v + h * rhs.head(nv);
     VecX impulses;
-    if (!set.empty()) {
-      // impulses with the same matrix: v_{n+1} = v_free + H^-1 W^T Lambda (the joints held)
-      MatX W, Y;
-      if (!contactResponse(set, m_S, W, Y, why)) return false;
-      ContactProblem p;
-      p.D = W * Y.topRows(nv);
-      p.F = W * v;
-      addRestitution(set, W * m_cur.s.v, p.F);
-      layout(set, p, h, true);
-      impulses.setZero(W.rows());
-      if (!solveContacts(p, impulses, set, why)) return false;
-      v += Y.topRows(nv) * impulses;
-      rhs += Y * impulses / h;
-    }
+    // impulses with the same matrix: v_{n+1} = v_free + H^-1 W^T Lambda (the joints held)
+    double work = m_cur.contactWork;
+    if (!set.empty() && !impulsiveCorrection(set, h, m_S, m_cur.s.v, v, impulses, work, why, &rhs)) return false;
     next = Point{};
+    next.contactWork = work;
     next.s.t = m_cur.s.t + h;
     next.s.q = mid.q;
     m_sys.retract(next.s.q, 0.5 * h * v);
@@ -975,19 +1005,138 @@ class MixedTimestepping final : public Integrator {
     next.vminus = next.s.v;
     if (!gapsAt(next.s, next.gaps, why)) return false;
     // an impact: a gap open at the last midpoint closed at this one
-    bool impact = false;
-    for (std::size_t k = 0; k < m_sources.size(); ++k)
-      if (m_prevGapsMid.size() == m_gapsMid.size() && m_prevGapsMid(Eigen::Index(k)) > kClosedGap &&
-          m_gapsMid(Eigen::Index(k)) <= kClosedGap)
-        impact = true;
+    const bool impact = closedIn(m_prevGapsMid, m_gapsMid);
     m_prevGapsMid = m_gapsMid;
+    recordFirstOrderStep(h, next, set, impulses, impact);
+    return true;
+  }
+
+  /// The half-explicit timestepping scheme (HETS; Schindler, Rezaei, Kursawe, Acary, CMAME 290,
+  /// 2015, doi:10.1016/j.cma.2015.03.001), first order: q_{n+1} = q_n + h v_n, put onto the
+  /// joints; M (v_{n+1} - v_n) = h f(q_{n+1}, v_n, t_{n+1}) + G^T mu + W^T Lambda with the mass
+  /// matrix, the joints and the contacts closed at q_{n+1}, the joints on velocity level there
+  /// and Newton's impact law on the contacts. Explicit in the forces: one factorisation of the
+  /// mass matrix per step (two when the joints' positions needed a correction), no Newton
+  /// iteration, stable while h omega_max < 2 (checked at the start).
+  bool hetsStep(double h, Point& next, std::string& why) {
+    const int nv = m_sys.nv(), nc = m_sys.nc();
+    next = Point{};
+    next.s = m_cur.s;
+    next.s.t = m_cur.s.t + h;
+    m_sys.retract(next.s.q, h * m_cur.s.v);
+    // m_kin, m_rows and m_mass at (q_{n+1}, v_n)
+    if (!placeOnJoints(next, true, why)) return false;
+    if (!gapsAt(next.s, next.gaps, why)) return false;
+    std::vector<int> set;
+    for (std::size_t k = 0; k < m_sources.size(); ++k)
+      if (next.gaps(Eigen::Index(k)) <= kClosedGap) set.push_back(static_cast<int>(k));
+    m_sys.forces(m_kin, next.s.t, m_f);
+    ++m_stats.newton_iterations;
+    // unknown x = (v_{n+1} - v_n) / h: [M G^T; G 0] [x; mu] = [f; -(G v_n + Phi_t) / h]
+    VecX rhs(nv + nc);
+    rhs.head(nv) = m_f;
+    for (std::size_t c = 0; c < m_rows.size(); ++c) {
+      const int off = m_sys.constraintOffsets()[c], n = m_sys.constraints()[c]->rows();
+      if (m_vel.size() < n) m_vel.resize(n);
+      constraintVelocity(m_sys, static_cast<int>(c), m_rows[c], m_cur.s.v, m_vel.head(n));
+      for (int i = 0; i < n; ++i) rhs(nv + off + i) = m_active[std::size_t(off + i)] ? -m_vel(i) / h : 0.0;
+    }
+    if (!m_mass.solve(rhs)) {
+      why = "linear solve failed";
+      return false;
+    }
+    VecX v = m_cur.s.v + h * rhs.head(nv);
+    VecX impulses;
+    next.contactWork = m_cur.contactWork;
+    if (!set.empty() && !impulsiveCorrection(set, h, m_mass, m_cur.s.v, v, impulses, next.contactWork, why, &rhs))
+      return false;
+    if (!v.allFinite()) {
+      why = "the velocities are not finite";
+      return false;
+    }
+    next.s.v = v;
+    next.vminus = v;
+    next.a = rhs.head(nv);
+    next.A = next.a;
+    next.lambda = rhs.tail(nc);
+    recordFirstOrderStep(h, next, set, impulses, closedIn(m_cur.gaps, next.gaps));
+    return true;
+  }
+
+  /// True if a gap open in `before` is closed in `after`.
+  static bool closedIn(const VecX& before, const VecX& after) {
+    if (before.size() != after.size()) return false;
+    for (Eigen::Index k = 0; k < after.size(); ++k)
+      if (before(k) > kClosedGap && after(k) <= kClosedGap) return true;
+    return false;
+  }
+
+  /// The outputs of a first-order step whose impulses acted on `set`: an impact's impulses, or
+  /// else the step's mean contact forces.
+  void recordFirstOrderStep(double h, const Point& next, const std::vector<int>& set, const VecX& impulses,
+                            bool impact) {
     if (impact) ++m_impactSteps;
-    // without an impact the impulses are the step's mean forces
     m_lastForces = impact ? VecX() : VecX(impulses / h);
     m_lastClosed = set;
-    std::vector<int> impulseSet = impact ? set : std::vector<int>{};
-    VecX impactImpulses = impact ? impulses : VecX();
-    recordOutputs(next, impulseSet, impactImpulses, m_kin, m_rows);
+    recordOutputs(next, impact ? set : std::vector<int>{}, impact ? impulses : VecX(), m_kin, m_rows);
+  }
+
+  /// The highest natural frequency [rad/s] of any body from its own mass matrix and tangent
+  /// stiffness at the start (in the range of the mass matrix; the couplings between bodies left
+  /// out), and that body's block.
+  double highestFrequency(int& block) {
+    m_sys.kinematics(m_cur.s, m_kin);
+    std::vector<MatX> K(std::size_t(m_sys.nblocks()));
+    for (int b = 0; b < m_sys.nblocks(); ++b) K[std::size_t(b)].setZero(m_sys.block(b).nv(), m_sys.block(b).nv());
+    m_blocks.assemble(m_kin, m_cur.s.t, m_cur.lambda, 0.0, 1.0, 0.0, [&](int b1, int b2, const MatX& B) {
+      if (b1 == b2) K[std::size_t(b1)] += B;
+    });
+    double highest = 0;
+    block = -1;
+    for (int b = 0; b < m_sys.nblocks(); ++b) {
+      const MatX Ks = 0.5 * (K[std::size_t(b)] + K[std::size_t(b)].transpose());
+      if (Ks.size() == 0 || Ks.cwiseAbs().maxCoeff() == 0) continue;
+      // a flexible body's reference conditions leave its mass matrix singular (its joints' rows
+      // hold those directions)
+      m_sys.massMatrix(m_kin, b, m_M);
+      const Eigen::SelfAdjointEigenSolver<MatX> mass(0.5 * (m_M + m_M.transpose()));
+      const VecX& d = mass.eigenvalues();
+      if (mass.info() != Eigen::Success || d.maxCoeff() <= 0) continue;  // massless
+      MatX S(Ks.rows(), 0);
+      for (Eigen::Index i = 0; i < d.size(); ++i)
+        if (d(i) > 1e-10 * d.maxCoeff()) {
+          S.conservativeResize(Eigen::NoChange, S.cols() + 1);
+          S.col(S.cols() - 1) = mass.eigenvectors().col(i) / std::sqrt(d(i));
+        }
+      const Eigen::SelfAdjointEigenSolver<MatX> eig(S.transpose() * Ks * S, Eigen::EigenvaluesOnly);
+      if (eig.info() != Eigen::Success) continue;
+      const double omega = std::sqrt(std::max(0.0, eig.eigenvalues().maxCoeff()));
+      if (omega > highest) {
+        highest = omega;
+        block = b;
+      }
+    }
+    return highest;
+  }
+
+  /// HETS is explicit in the forces: it refuses a step above 2/omega of the stiffest body, naming
+  /// the step it needs. Generalized-alpha with little damping (rho_inf >= 0.5) and modes the step
+  /// cannot resolve gets a note: Rezaei and Schindler report it unstable there.
+  bool checkStepAgainstFrequencies(std::string& error) {
+    if (m_scheme != Scheme::Hets && !(m_scheme == Scheme::GenAlpha && m_spec.rho_inf >= 0.5)) return true;
+    int b = -1;
+    const double omega = highestFrequency(b);
+    if (b < 0) return true;
+    const std::string body = "'" + m_sys.block(b).name + "' vibrates at up to " + fmt(omega / (2 * std::numbers::pi)) + " Hz";
+    if (m_scheme == Scheme::Hets && m_hNominal * omega >= 2) {
+      error = "hets is explicit in the forces: " + body + ", which needs a step below 2/omega = " + fmt(2 / omega) +
+              " s (the step is " + fmt(m_hNominal) + " s); take a smaller step or an implicit scheme (moreau, mixed-bathe)";
+      return false;
+    }
+    if (m_scheme == Scheme::GenAlpha && m_hNominal * omega > std::numbers::pi)
+      m_frequencyNote = body + ", less than two steps per period; generalized-alpha damps such modes only to rho_inf = " +
+                        fmt(m_spec.rho_inf) + " per step, and with impacts it can go unstable there (Rezaei and "
+                        "Schindler): mixed-bathe or a lower rho_inf damp them";
     return true;
   }
 
@@ -1070,6 +1219,7 @@ class MixedTimestepping final : public Integrator {
   std::size_t m_worstPenetration = 0;
   VecX m_lastForces;
   std::vector<int> m_lastClosed;
+  std::string m_frequencyNote;
   // scratch
   std::vector<BodyKinematics> m_kin, m_kinG;
   std::vector<ConstraintRows> m_rows, m_rowsG;

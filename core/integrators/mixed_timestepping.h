@@ -65,7 +65,7 @@ struct EdAlphaCoefficients {
 };
 
 /// The mixed timestepping integrator of spec.integrator (mixed-gen-alpha, mixed-bathe,
-/// mixed-ed-alpha or moreau).
+/// mixed-ed-alpha, moreau or hets).
 std::unique_ptr<Integrator> makeMixedTimestepping(const System& sys, const SolverSpec& spec);
 
 }  // namespace flexim

@@ -618,7 +618,7 @@ struct Registry {
     describe(contact, "contact", "contacts", "Contact", "contact",
              "A unilateral contact between two bodies (either may be the ground): a gap that closes and opens, "
              "Newton's impact law (restitution) and Coulomb friction. Needs a mixed timestepping integrator "
-             "(`mixed-gen-alpha`, `mixed-bathe`, `mixed-ed-alpha` or `moreau`).");
+             "(`mixed-gen-alpha`, `mixed-bathe`, `mixed-ed-alpha`, `moreau` or `hets`).");
     Fields<ContactSpec> f(contact);
     using C = ContactSpec;
     f.name("unique among contacts; no `,` `\"` `.` `[` `]` or control characters (it starts column names)");
@@ -796,7 +796,8 @@ struct Registry {
              "SUNDIALS IDA (adaptive BDF), generalized-α (Arnold–Brüls, fixed or adaptive step), or a mixed "
              "timestepping scheme for contacts with impacts and friction (fixed step): a smooth base scheme — "
              "generalized-α (`rho_inf`), Bathe's composite scheme or the energy-decaying ED-α (`rho_inf`) — with an "
-             "impulsive correction after each step; `moreau`: Moreau's midpoint scheme (first order)")
+             "impulsive correction after each step; `moreau`: Moreau's midpoint scheme, `hets`: the half-explicit "
+             "timestepping scheme (both first order; `hets` is explicit in the forces)")
         .byDefault("\"ida\"");
     f.choice("step_control", &SolverSpec::step_control,
              "generalized-α: `fixed` step `step`, or `adaptive`: the step follows a local error estimate of "

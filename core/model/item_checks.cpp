@@ -360,8 +360,8 @@ void checkSimulation(ItemCheck& c) {
     }
   if (!c.model().contacts.empty() && !isMixedTimestepping(s.integrator))
     c.error("integrator", "contact " + inQuotes(c.model().contacts.front().name) + " needs a mixed timestepping "
-                          "scheme (\"mixed-bathe\", \"mixed-gen-alpha\", \"mixed-ed-alpha\" or \"moreau\"): " +
-                          toString(s.integrator) + " cannot integrate impacts and friction");
+                          "scheme (" + integratorNames(true) + "): " + toString(s.integrator) +
+                          " cannot integrate impacts and friction");
   if (isMixedTimestepping(s.integrator) && s.step_control == StepControl::Adaptive)
     c.error("step_control", std::string(toString(s.integrator)) + " takes fixed steps: use \"fixed\"");
 }

@@ -39,13 +39,14 @@ constexpr std::array<std::pair<ReferenceFrame, const char*>, 3> kReferenceNames{
     {ReferenceFrame::PrincipalAxis, "principal_axis"},
     {ReferenceFrame::Interface, "interface"},
 }};
-constexpr std::array<std::pair<IntegratorType, const char*>, 6> kIntegratorNames{{
+constexpr std::array<std::pair<IntegratorType, const char*>, 7> kIntegratorNames{{
     {IntegratorType::Ida, "ida"},
     {IntegratorType::GeneralizedAlpha, "gen-alpha"},
     {IntegratorType::MixedGenAlpha, "mixed-gen-alpha"},
     {IntegratorType::MixedBathe, "mixed-bathe"},
     {IntegratorType::MixedEdAlpha, "mixed-ed-alpha"},
     {IntegratorType::Moreau, "moreau"},
+    {IntegratorType::Hets, "hets"},
 }};
 constexpr std::array<std::pair<ProxScaling, const char*>, 2> kProxScalingNames{{
     {ProxScaling::Constant, "constant"},
@@ -101,6 +102,15 @@ bool fromString(const std::string& s, SensorSpec::AngleUnit& out) { return value
 bool fromString(const std::string& s, VisualSpec::Shape& out) { return valueOf(kShapeNames, s, out); }
 bool fromString(const std::string& s, TimeFunctionSpec::Type& out) { return valueOf(kFunctionNames, s, out); }
 bool fromString(const std::string& s, IntegratorType& out) { return valueOf(kIntegratorNames, s, out); }
+std::string integratorNames(bool contacts) {
+  std::vector<const char*> names;
+  for (const auto& [type, name] : kIntegratorNames)
+    if (!contacts || isMixedTimestepping(type)) names.push_back(name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + std::string(names[i]);
+  return out;
+}
 const char* toString(ProxScaling t) { return nameOf(kProxScalingNames, t); }
 bool fromString(const std::string& s, ProxScaling& out) { return valueOf(kProxScalingNames, s, out); }
 bool fromString(const std::string& s, StepControl& out) { return valueOf(kStepControlNames, s, out); }

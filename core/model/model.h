@@ -348,9 +348,13 @@ struct SensorSpec {
 /// Ida and GeneralizedAlpha integrate smooth systems (joint limits: gen-alpha's active set); the
 /// mixed timestepping schemes (core/integrators/mixed_timestepping.h) integrate contacts with
 /// impacts and friction: a smooth base scheme within the step, an impulsive correction after it.
-enum class IntegratorType { Ida, GeneralizedAlpha, MixedGenAlpha, MixedBathe, MixedEdAlpha, Moreau };
-/// True for the mixed timestepping schemes (and Moreau's), which integrate contacts.
+enum class IntegratorType { Ida, GeneralizedAlpha, MixedGenAlpha, MixedBathe, MixedEdAlpha, Moreau, Hets };
+/// True for the mixed timestepping schemes (and the first-order Moreau and HETS), which integrate
+/// contacts.
 inline bool isMixedTimestepping(IntegratorType t) { return t != IntegratorType::Ida && t != IntegratorType::GeneralizedAlpha; }
+/// The integrators' names for messages, "ida, gen-alpha, ... or hets"; with `contacts`, only
+/// those that integrate contacts.
+std::string integratorNames(bool contacts = false);
 /// How the prox parameter r of the contact equations is chosen: the constant `prox_r` for forces
 /// (prox_r * step for impulses), or per contact, prox_r / (kappa G_kk) (the contact's own scale).
 enum class ProxScaling { Constant, PerContact };

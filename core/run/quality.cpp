@@ -46,6 +46,7 @@ std::vector<std::string> RunQuality::lines() const {
            "estimated at " + num(work_drivers_error, 2) + " J)";
     e += ", dampers " + num(work_dampers, 4) + " J, loads " + num(work_loads, 4) + " J";
     if (work_stiffening != 0) e += ", geometric stiffening " + num(work_stiffening, 4) + " J";
+    if (work_contacts != 0) e += ", contacts " + num(work_contacts, 4) + " J";
     e += "; balance error max |E - E(0) - W| = " + num(energy_error) + " J = " +
          num(energy_scale > 0 ? energy_error / energy_scale : 0.0) + " of the energy scale " + num(energy_scale) +
          " J";
@@ -88,6 +89,7 @@ struct QualityMonitor::Impl {
   std::string note;
   double Tmax = 0, Vmin = std::numeric_limits<double>::infinity(), Vmax = -Vmin;
   double Wdrivers = 0, Wdampers = 0, Wloads = 0, Wstiffening = 0, Wabs = 0, err = 0;
+  double Wcontacts = 0;  ///< of the contacts and joint limits, from the integrator
   // what was put into the model from outside, for the runaway check: range of the gravity
   // potential, work of drivers, loads and dampers either way
   double Gmin = std::numeric_limits<double>::infinity(), Gmax = -Gmin, WabsOutside = 0;
@@ -122,9 +124,10 @@ struct QualityMonitor::Impl {
   } correction;
 };
 
-QualityMonitor::QualityMonitor(const System& sys, const SolverSpec& spec, double lengthScale)
+QualityMonitor::QualityMonitor(const System& sys, const SolverSpec& spec, double lengthScale, bool contactWork)
     : m_sys(sys), m_spec(spec), m_L(lengthScale), m(std::make_unique<Impl>()) {
   m->allRows.assign(sys.nc(), 1);
+  if (contactWork) return;
   if (!sys.contacts().empty()) {
     m->note = sys.contacts().front()->label + " is a contact: impacts and friction lose energy that no power "
               "accounts for";
@@ -330,7 +333,8 @@ void QualityMonitor::start(const State& s, const std::vector<char>* active) {
 }
 
 void QualityMonitor::step(const State& s, double tPrev, const std::vector<char>* active, const VecX* lambda,
-                          const VecX* schemeLambda, const std::vector<ConstraintRows>* rowsAtState) {
+                          const VecX* schemeLambda, const std::vector<ConstraintRows>* rowsAtState,
+                          const double* contactWork) {
   Impl& I = *m;
   if (!I.started) return;
   Point p;
@@ -356,7 +360,13 @@ void QualityMonitor::step(const State& s, double tPrev, const std::vector<char>*
               (std::abs(I.prev.drivers) + std::abs(p.drivers) + std::abs(I.prev.dampers) + std::abs(p.dampers) +
                std::abs(I.prev.loads) + std::abs(p.loads) + std::abs(I.prev.stiffening) + std::abs(p.stiffening)) *
               dt;
-    I.err = std::max(I.err, std::abs(p.E() - I.first.E() - (I.Wdrivers + I.Wdampers + I.Wloads + I.Wstiffening)));
+    if (contactWork) {
+      I.Wabs += std::abs(*contactWork - I.Wcontacts);
+      if (*contactWork != I.Wcontacts) I.worked = true;
+      I.Wcontacts = *contactWork;
+    }
+    I.err = std::max(I.err, std::abs(p.E() - I.first.E() -
+                                     (I.Wdrivers + I.Wdampers + I.Wloads + I.Wstiffening + I.Wcontacts)));
     I.WabsOutside += 0.5 *
                      (std::abs(I.prev.drivers) + std::abs(p.drivers) + std::abs(I.prev.dampers) + std::abs(p.dampers) +
                       std::abs(I.prev.loads) + std::abs(p.loads)) *
@@ -436,6 +446,7 @@ RunQuality QualityMonitor::finish(long steps, long rejected, bool completed) con
     q.work_dampers = I.Wdampers;
     q.work_loads = I.Wloads;
     q.work_stiffening = I.Wstiffening;
+    q.work_contacts = I.Wcontacts;
     q.energy_error = I.err;
     q.energy_scale = I.Tmax + (I.Vmax - I.Vmin) + I.Wabs;
   }

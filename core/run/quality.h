@@ -68,6 +68,7 @@ struct RunQuality {
   double work_dampers = 0.0;   ///< [J] of dampers and structural damping (<= 0)
   double work_loads = 0.0;     ///< [J] of applied loads
   double work_stiffening = 0.0;  ///< [J] of flexible bodies' geometric stiffening (either sign)
+  double work_contacts = 0.0;    ///< [J] of contacts and joint limits: friction and impacts (<= 0)
   double energy_error = 0.0;   ///< [J] max |E(t) - E(0) - W(t)| over the accepted steps
   double energy_scale = 0.0;   ///< [J] max kinetic + (max - min) potential + |work| exchanged
   std::vector<std::string> warnings;  ///< each with its measured value and its limit

@@ -11,8 +11,10 @@ namespace flexim {
 /// Measures a run at its accepted steps. Not thread-safe; one per run.
 class QualityMonitor {
  public:
-  /// lengthScale: the model's size [m] (position tolerances are relative to it).
-  QualityMonitor(const System& sys, const SolverSpec& spec, double lengthScale);
+  /// lengthScale: the model's size [m] (position tolerances are relative to it); contactWork:
+  /// the integrator gives the work of the contacts and joint limits (Integrator::contactWork), so
+  /// the energy balance of a model with them is known.
+  QualityMonitor(const System& sys, const SolverSpec& spec, double lengthScale, bool contactWork = false);
   ~QualityMonitor();
   /// The consistent initial state. active: rows in force (nullptr: all).
   void start(const State& s, const std::vector<char>* active);
@@ -21,8 +23,10 @@ class QualityMonitor {
   /// or its scheme's biased ones (Integrator::schemeMultipliers), which the monitor corrects;
   /// rowsAtState: the constraint rows at s's positions and time when the integrator has them
   /// (Integrator::currentRows; nullptr: the monitor evaluates them).
+  /// contactWork: Integrator::contactWork.
   void step(const State& s, double tPrev, const std::vector<char>* active, const VecX* lambda,
-            const VecX* schemeLambda = nullptr, const std::vector<ConstraintRows>* rowsAtState = nullptr);
+            const VecX* schemeLambda = nullptr, const std::vector<ConstraintRows>* rowsAtState = nullptr,
+            const double* contactWork = nullptr);
   /// Why the run should stop now (a stiffened body's energy runs away, quality::
   /// kStiffeningRunaway), which finish() also reports as a warning; empty while it may go on.
   const std::string& stopReason() const;

@@ -389,7 +389,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
     });
     if (!integ->initialize(s, vdot, lambda, error)) return finish(false, error);
     // quality: residuals, step sizes and the energy balance at every accepted step
-    monitor = std::make_unique<QualityMonitor>(sys, spec, modelScale(m_model));
+    monitor = std::make_unique<QualityMonitor>(sys, spec, modelScale(m_model), integ->contactWork() != nullptr);
     monitor->start(s, integ->activeRows());
 
     Diagnostics ignored;
@@ -465,7 +465,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       const double tNow = integ->time();
       integ->currentState(st);
       monitor->step(st, integ->previousTime(), integ->activeRows(), integ->currentMultipliers(),
-                    integ->schemeMultipliers(), integ->currentRows());
+                    integ->schemeMultipliers(), integ->currentRows(), integ->contactWork());
       while (k <= kLast && outTime(k) <= tNow * (1 + 1e-13) + 1e-15) {
         integ->interpolate(outTime(k), st);
         if (!emit(st)) return finish(false, "output at t=" + std::to_string(outTime(k)) + " failed");

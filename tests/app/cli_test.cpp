@@ -164,6 +164,7 @@ class CliTest : public QObject {
     QTest::newRow("slider_crank_rigid mixed-bathe") << "slider_crank_rigid.json" << "mixed-bathe" << 0;
     QTest::newRow("slider_crank_flexible mixed-ed-alpha") << "slider_crank_flexible.json" << "mixed-ed-alpha" << 0;
     QTest::newRow("pendulum_stop mixed-gen-alpha") << "pendulum_stop.json" << "mixed-gen-alpha" << 0;
+    QTest::newRow("slider_crank_rigid hets") << "slider_crank_rigid.json" << "hets" << 0;
   }
 
   /// block_sliding.json: friction on four (statically indeterminate) corners stops the block after
@@ -188,7 +189,7 @@ class CliTest : public QObject {
   /// writes the contact channels; IDA and generalized-alpha refuse it, naming the contact and the
   /// schemes that can run it.
   void clearanceSliderCrankWritesContactChannels() {
-    for (const char* integ : {"mixed-bathe", "mixed-gen-alpha", "mixed-ed-alpha", "moreau"}) {
+    for (const char* integ : {"mixed-bathe", "mixed-gen-alpha", "mixed-ed-alpha", "moreau", "hets"}) {
       const QString out = m_dir.filePath(QString("clearance_%1.csv").arg(integ));
       const Result r = cli({"run", example("slider_crank_clearance_flexible.json"), "--integrator", integ, "--t-end",
                             "0.03", "--out", out});

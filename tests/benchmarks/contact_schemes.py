@@ -21,7 +21,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(ROOT, "resources", "examples")
-SCHEMES = ("moreau", "mixed-gen-alpha", "mixed-bathe", "mixed-ed-alpha")
+SCHEMES = ("moreau", "hets", "mixed-gen-alpha", "mixed-bathe", "mixed-ed-alpha")
 
 
 def run(cli, model, integ, extra, out):

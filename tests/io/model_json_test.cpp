@@ -658,8 +658,8 @@ class ModelJsonTest : public QObject {
     row("contact radius", "/contacts", (std::string("[") + contact + R"(, "radius": 0}])").c_str(),
         "contacts[0].radius: must be positive");
     row("contact integrator", "/contacts", (std::string("[") + contact + "}]").c_str(),
-        "simulation.integrator: contact 'c' needs a mixed timestepping scheme (\"mixed-bathe\", \"mixed-gen-alpha\", "
-        "\"mixed-ed-alpha\" or \"moreau\"): ida cannot integrate impacts and friction");
+        "simulation.integrator: contact 'c' needs a mixed timestepping scheme (mixed-gen-alpha, mixed-bathe, "
+        "mixed-ed-alpha, moreau or hets): ida cannot integrate impacts and friction");
     row("contact on one body", "/contacts", R"([{"name": "c", "type": "point_plane", "body1": "rod", "marker1": "A",
         "body2": "rod", "marker2": "A"}])", "contacts[0].body2: is the same body as body1: a body cannot touch itself");
     row("t_end zero", "/simulation/t_end", "0", "simulation.t_end: must be positive");
@@ -667,7 +667,7 @@ class ModelJsonTest : public QObject {
     row("rho_inf", "/simulation/rho_inf", "1.5", "simulation.rho_inf: must be in [0, 1]");
     row("integrator", "/simulation/integrator", "\"euler\"",
         "simulation.integrator: expected one of ida, gen-alpha, mixed-gen-alpha, mixed-bathe, mixed-ed-alpha, moreau, "
-        "got 'euler'");
+        "hets, got 'euler'");
     row("step_control", "/simulation/step_control", "\"variable\"",
         "simulation.step_control: expected one of fixed, adaptive, got 'variable'");
     row("max_newton", "/simulation/max_newton", "2.5", "simulation.max_newton: expected an integer");
