@@ -612,29 +612,41 @@ class MixedTimestepping final : public Integrator {
             }
             m_Y.col(s * m + j) = y;
           }
+        // a stage that is no point of the trajectory (ED-alpha's t_n^+, whose velocity hardly
+        // depends on the forces) takes the contact forces of the step's end, where the velocity
+        // conditions hold: held there, a slip that stops within the step would need unbounded
+        // forces
+        const bool tied = S == 2 && d.map.accelerationLevel[0];
+        if (tied) {
+          m_Y.leftCols(m) += m_Y.middleCols(m, m);
+          m_Y.conservativeResize(Eigen::NoChange, m);
+        }
+        const int first = tied ? S - 1 : 0, Mc = tied ? m : M;
         // gap velocities: gdot_s = W_s v_s, v_s affine in the stages' x
         ContactProblem p;
-        p.D.setZero(M, M);
-        p.F.resize(M);
-        for (int s = 0; s < S; ++s) {
+        p.D.setZero(Mc, Mc);
+        p.F.resize(Mc);
+        for (int s = first; s < S; ++s) {
           VecX vNew = d.state[std::size_t(s)].v;
-          MatX dv = MatX::Zero(nv, M);
+          MatX dv = MatX::Zero(nv, Mc);
           for (int t = 0; t < S; ++t) {
             const double cvst = d.map.CV[std::size_t(s)][std::size_t(t)];
             vNew += cvst * dz.segment(xOf(t), nv);
             dv += cvst * m_Y.middleRows(xOf(t), nv);
           }
-          p.F.segment(s * m, m) = d.W[std::size_t(s)] * vNew;
-          p.D.middleRows(s * m, m) = d.W[std::size_t(s)] * dv;
+          p.F.segment((s - first) * m, m) = d.W[std::size_t(s)] * vNew;
+          p.D.middleRows((s - first) * m, m) = d.W[std::size_t(s)] * dv;
         }
-        p.F -= p.D * d.lambdaC;
+        const VecX lambdaOld = d.lambdaC.tail(Mc);
+        p.F -= p.D * lambdaOld;
         std::vector<int> stacked;
-        for (int s = 0; s < S; ++s) stacked.insert(stacked.end(), set.begin(), set.end());
+        for (int s = first; s < S; ++s) stacked.insert(stacked.end(), set.begin(), set.end());
         layout(stacked, p, 0.0, false);
-        VecX lambdaNew = d.lambdaC;
+        VecX lambdaNew = lambdaOld;
         if (!solveContacts(p, lambdaNew, set, why)) return false;
-        dz += m_Y * (lambdaNew - d.lambdaC);
-        d.lambdaC = lambdaNew;
+        dz += m_Y * (lambdaNew - lambdaOld);
+        if (tied) d.lambdaC << lambdaNew, lambdaNew;
+        else d.lambdaC = lambdaNew;
       }
       double incr = 0;
       for (int s = 0; s < S; ++s) {
