@@ -18,7 +18,6 @@
 #include "core/integrators/iteration_matrix.h"
 #include "core/system/kkt.h"
 
-#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 
