@@ -48,6 +48,10 @@ int usage(FILE* out, int code) {
                "       infinity of gen-alpha, mixed-gen-alpha and mixed-ed-alpha, in [0, 1])\n"
                "      (--rtol/--atol: IDA's tolerances; with gen-alpha they also select the adaptive step\n"
                "       unless --step-control fixed is given)\n"
+               "  flexim-cli static MODEL.json [--load-steps N] [--out FILE.csv]\n"
+               "      (static equilibrium at the model's initial time: the loads in N levels (10), Newton with\n"
+               "       the tangent and geometric stiffness; a row per level, load_factor first, reactions in\n"
+               "       the sensors)\n"
                "  flexim-cli validate MODEL.json\n"
                "  flexim-cli schema [--out FILE]   (JSON Schema of model files)\n"
                "  flexim-cli docs model-format-tables [--update docs/model-format.md]\n"
@@ -253,6 +257,54 @@ int runCommand(const std::vector<std::string>& args) {
   return 0;
 }
 
+int staticCommand(const std::vector<std::string>& args) {
+  std::string modelPath, outPath;
+  StaticOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if ((a == "--out" || a == "--load-steps") && i + 1 >= args.size()) return fail(a + " needs a value");
+    if (a == "--out") {
+      outPath = args[++i];
+    } else if (a == "--load-steps") {
+      const std::string& v = args[++i];
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end != '\0' || n < 1 || n > 100000)
+        return fail("--load-steps " + v + ": expected a whole number from 1 to 100000");
+      options.load_steps = static_cast<int>(n);
+    } else if (!a.empty() && a[0] == '-') {
+      return fail("unknown option '" + a + "' (see flexim-cli --help)");
+    } else if (modelPath.empty()) {
+      modelPath = a;
+    } else {
+      return fail("unexpected argument '" + a + "'");
+    }
+  }
+  if (modelPath.empty()) return fail("static needs a model file");
+  ModelSpec model;
+  if (!loadModel(modelPath, model)) return fail("cannot load model '" + modelPath + "'");
+  if (outPath.empty()) outPath = "results/" + std::filesystem::path(modelPath).stem().string() + "_static.csv";
+  Diagnostics diag;
+  auto sim = Simulation::create(model, diag);
+  printDiagnostics(diag);
+  if (!sim) return fail("model '" + modelPath + "' has errors");
+  std::error_code ec;
+  const auto parent = std::filesystem::path(outPath).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  io::CsvResultWriter csv(outPath, modelPath);
+  if (!csv.open()) return fail(csv.error());
+  options.log = [](const std::string& line) { std::printf("  %s\n", line.c_str()); };
+  std::printf("static equilibrium of %s: %d load levels -> %s\n", modelPath.c_str(), options.load_steps, outPath.c_str());
+  const RunSummary summary = sim->staticEquilibrium({&csv}, options);
+  if (!csv.ok()) return fail(csv.error());
+  for (const auto& n : summary.notes) std::printf("  note: %s\n", n.c_str());
+  std::printf("  %ld load levels, %ld Newton iterations, wall time %g s\n", summary.steps, summary.newton_iterations,
+              summary.wall_time);
+  if (!summary.ok) return fail(summary.message + " (the converged levels are kept in " + outPath + ")");
+  std::printf("results: %s\n", outPath.c_str());
+  return 0;
+}
+
 int validateCommand(const std::vector<std::string>& args) {
   if (args.size() != 1) return fail("validate needs exactly one model file");
   ModelSpec model;
@@ -340,6 +392,7 @@ int main(int argc, char** argv) {
     }
     if (cmd == "run") return runCommand(args);
     if (cmd == "validate") return validateCommand(args);
+    if (cmd == "static") return staticCommand(args);
     if (cmd == "schema") return schemaCommand(args);
     if (cmd == "docs") return docsCommand(args);
     if (cmd == "modes") return modesCommand(args);

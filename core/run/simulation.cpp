@@ -77,7 +77,8 @@ std::string timeText(double t) {
   return text;
 }
 
-/// A length scale of the model, so position tolerances are relative to its size.
+}  // namespace
+
 double modelScale(const ModelSpec& m) {
   double L = 1.0;
   for (const auto& b : m.bodies) {
@@ -87,7 +88,6 @@ double modelScale(const ModelSpec& m) {
   for (const auto& f : m.flexible_bodies) L = std::max(L, f.position.norm());
   return L;
 }
-}  // namespace
 
 std::unique_ptr<Simulation> Simulation::create(const ModelSpec& model, Diagnostics& diag) {
   std::unique_ptr<Simulation> sim(new Simulation(model));

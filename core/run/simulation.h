@@ -117,6 +117,17 @@ struct RunOptions {
   State* stoppedAt = nullptr;
 };
 
+/// Options of a static equilibrium (Simulation::staticEquilibrium).
+struct StaticOptions {
+  int load_steps = 10;      ///< load levels 1/N, 2/N, ..., 1, each an output sample
+  int max_iterations = 100;  ///< Newton iterations per attempt at a level
+  /// A line per attempt at a load level (converged or not, iterations, force residual).
+  std::function<void(const std::string&)> log;
+};
+
+/// A length scale of the model [m] (position tolerances are relative to it).
+double modelScale(const ModelSpec& model);
+
 class Simulation {
  public:
   /// Compiles the model; on error returns nullptr and fills diag (items named by JSON-like path).
@@ -132,6 +143,11 @@ class Simulation {
   /// Assembles initial conditions and integrates to model().solver.t_end. Never throws:
   /// failures are reported in the summary, samples produced so far have reached the sinks.
   RunSummary run(const std::vector<ResultSink*>& sinks, const RunOptions& options = {});
+  /// The static equilibrium at the model's initial time (core/run/static_equilibrium.cpp): the
+  /// loads applied in options.load_steps levels, a sample per level (channel "load_factor" first,
+  /// then the sensors at rest, reactions included). A level that does not converge ends it with a
+  /// message; the levels before it have reached the sinks.
+  RunSummary staticEquilibrium(const std::vector<ResultSink*>& sinks, const StaticOptions& options = {});
 
   /// A state of `from` (a compile of the model before an edit) in this simulation's coordinates:
   /// each block takes the values of the block of the same name (a body, by its name; a joint's

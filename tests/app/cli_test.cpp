@@ -167,6 +167,22 @@ class CliTest : public QObject {
     QTest::newRow("slider_crank_rigid hets") << "slider_crank_rigid.json" << "hets" << 0;
   }
 
+  /// `static`: a row per load level, the last one the closed form of the spring chain (the bottom
+  /// mass at -(0.5 + 15 m g / k)); a bad level count is refused.
+  void staticWritesALevelPerRow() {
+    const QString out = m_dir.filePath("chain_static.csv");
+    Result r = cli({"static", example("hanging_chain.json"), "--load-steps", "2", "--out", out});
+    QVERIFY2(r.code == 0 && r.out.contains("load 1: converged"), qPrintable(r.err + r.out));
+    flexim::io::CsvTable t;
+    QVERIFY(flexim::io::readCsv(out.toStdString(), t));
+    const int z = t.find("m5.position.z"), s = t.find("load_factor");
+    QVERIFY(z > 0 && s > 0 && t.rows() == 3);
+    QVERIFY(std::abs(t.columns[s].back() - 1.0) < 1e-15);
+    QVERIFY(std::abs(t.columns[z].back() + (0.5 + 15 * 0.2 * 9.81 / 400)) < 1e-10);
+    r = cli({"static", example("hanging_chain.json"), "--load-steps", "0"});
+    QVERIFY2(r.code != 0 && r.err.contains("--load-steps 0: expected a whole number"), qPrintable(r.err));
+  }
+
   /// block_sliding.json: friction on four (statically indeterminate) corners stops the block after
   /// v / (mu g) and v^2 / (2 mu g).
   void blockSlidesToRestAtTheClosedForm() {
