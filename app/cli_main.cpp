@@ -126,6 +126,23 @@ class Progress {
   std::chrono::steady_clock::time_point m_last{};
 };
 
+/// The simulation of a loaded model, its diagnostics printed; nullptr (with the error printed)
+/// when the model has errors.
+std::unique_ptr<Simulation> compile(const ModelSpec& model, const std::string& modelPath) {
+  Diagnostics diag;
+  auto sim = Simulation::create(model, diag);
+  printDiagnostics(diag);
+  if (!sim) fail("model '" + modelPath + "' has errors");
+  return sim;
+}
+
+/// Creates the folder a results file goes into.
+void makeParentFolder(const std::string& path) {
+  std::error_code ec;
+  const auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+}
+
 int runCommand(const std::vector<std::string>& args) {
   std::string modelPath, outPath;
   ModelSpec model;
@@ -212,15 +229,9 @@ int runCommand(const std::vector<std::string>& args) {
   if (outPath.empty())
     outPath = "results/" + std::filesystem::path(modelPath).stem().string() + ".csv";
 
-  Diagnostics diag;
-  auto sim = Simulation::create(model, diag);
-  printDiagnostics(diag);
-  if (!sim) return fail("model '" + modelPath + "' has errors");
-
-
-  std::error_code ec;
-  const auto parent = std::filesystem::path(outPath).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  auto sim = compile(model, modelPath);
+  if (!sim) return 1;
+  makeParentFolder(outPath);
   io::CsvResultWriter csv(outPath, modelPath);
   if (!csv.open()) return fail(csv.error());
   Progress progress;
@@ -284,13 +295,9 @@ int staticCommand(const std::vector<std::string>& args) {
   ModelSpec model;
   if (!loadModel(modelPath, model)) return fail("cannot load model '" + modelPath + "'");
   if (outPath.empty()) outPath = "results/" + std::filesystem::path(modelPath).stem().string() + "_static.csv";
-  Diagnostics diag;
-  auto sim = Simulation::create(model, diag);
-  printDiagnostics(diag);
-  if (!sim) return fail("model '" + modelPath + "' has errors");
-  std::error_code ec;
-  const auto parent = std::filesystem::path(outPath).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  auto sim = compile(model, modelPath);
+  if (!sim) return 1;
+  makeParentFolder(outPath);
   io::CsvResultWriter csv(outPath, modelPath);
   if (!csv.open()) return fail(csv.error());
   options.log = [](const std::string& line) { std::printf("  %s\n", line.c_str()); };
