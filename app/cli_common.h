@@ -32,5 +32,6 @@ int reduceCommand(const std::vector<std::string>& args);
 int infoCommand(const std::vector<std::string>& args);
 int massPropertiesCommand(const std::vector<std::string>& args);
 int spectrumCommand(const std::vector<std::string>& args);
+int beamCommand(const std::vector<std::string>& args);
 
 }  // namespace flexim::cli

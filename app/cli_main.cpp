@@ -52,6 +52,13 @@ int usage(FILE* out, int code) {
                "      (static equilibrium at the model's initial time: the loads in N levels (10), Newton with\n"
                "       the tangent and geometric stiffness; a row per level, load_factor first, reactions in\n"
                "       the sensors)\n"
+               "  flexim-cli beam MODEL.json --name NAME --length L --elements N (--element JSON | --like ELEMENT)\n"
+               "                 [--start X,Y,Z] [--angles-xyz-deg A,B,C] [--curvature KX,KY,KZ | --arc R,SWEEP_DEG]\n"
+               "                 [--clamp] [--planar] [--out FILE]\n"
+               "      (adds a member of N beam elements to the model: nodes NAME_0 ... NAME_N with a marker 'm',\n"
+               "       elements NAME_1 ... NAME_N; --element: the section and material as a beam element's JSON\n"
+               "       fields, --like: those of an element of the model; --arc bends it about its z axis;\n"
+               "       --clamp: fixed to the ground at its start; --planar: its other nodes held in its x-y plane)\n"
                "  flexim-cli validate MODEL.json\n"
                "  flexim-cli schema [--out FILE]   (JSON Schema of model files)\n"
                "  flexim-cli docs model-format-tables [--update docs/model-format.md]\n"
@@ -268,6 +275,28 @@ int runCommand(const std::vector<std::string>& args) {
   return 0;
 }
 
+/// Prints each load level's first outputs (the sensors) as the static equilibrium reaches it.
+class LevelEcho : public ResultSink {
+ public:
+  void begin(const std::vector<Channel>& channels, const RunSummary&) override { m_channels = channels; }
+  void sample(const Sample& s) override {
+    std::string line;
+    const std::size_t shown = std::min<std::size_t>(s.values.size(), 7);
+    for (std::size_t i = 0; i < shown && i < m_channels.size(); ++i) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s%s %.6g%s%s", i ? "  " : "", m_channels[i].name.c_str(), s.values[i],
+                    m_channels[i].unit.empty() ? "" : " ", m_channels[i].unit.c_str());
+      line += buf;
+    }
+    if (shown < s.values.size()) line += "  …";
+    std::printf("  %s\n", line.c_str());
+  }
+  void end(const RunSummary&) override {}
+
+ private:
+  std::vector<Channel> m_channels;
+};
+
 int staticCommand(const std::vector<std::string>& args) {
   std::string modelPath, outPath;
   StaticOptions options;
@@ -302,7 +331,8 @@ int staticCommand(const std::vector<std::string>& args) {
   if (!csv.open()) return fail(csv.error());
   options.log = [](const std::string& line) { std::printf("  %s\n", line.c_str()); };
   std::printf("static equilibrium of %s: %d load levels -> %s\n", modelPath.c_str(), options.load_steps, outPath.c_str());
-  const RunSummary summary = sim->staticEquilibrium({&csv}, options);
+  LevelEcho echo;
+  const RunSummary summary = sim->staticEquilibrium({&csv, &echo}, options);
   if (!csv.ok()) return fail(csv.error());
   for (const auto& n : summary.notes) std::printf("  note: %s\n", n.c_str());
   std::printf("  %ld load levels, %ld Newton iterations, wall time %g s\n", summary.steps, summary.newton_iterations,
@@ -407,6 +437,7 @@ int main(int argc, char** argv) {
     if (cmd == "info") return infoCommand(args);
     if (cmd == "mass-properties") return massPropertiesCommand(args);
     if (cmd == "spectrum") return spectrumCommand(args);
+    if (cmd == "beam") return beamCommand(args);
     return fail("unknown command '" + cmd + "' (see flexim-cli --help)");
   } catch (const std::exception& e) {
     return fail(std::string("unexpected: ") + e.what());

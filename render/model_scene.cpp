@@ -193,6 +193,7 @@ void ModelScene::clear() {
   m_initialPoses.clear();
   m_markerActors.clear();
   m_springs.clear();
+  m_beams.clear();
   m_globalLoads.clear();
   m_contacts.clear();
   m_contactLabel = nullptr;
@@ -230,6 +231,7 @@ void ModelScene::build(const ModelSpec& model, Diagnostics* diag, bool keepCamer
   addGround(model);
   addJoints(model, diag);
   addSprings(model, diag);
+  addBeams(model);
   addLoads(model, diag);
   addContacts(model, diag);
   if (m_options.showFloor && !m_bounds.empty()) addFloor();
@@ -711,6 +713,7 @@ bool ModelScene::setPoses(const std::vector<BodyPose>& poses) {
     m_renderer->ResetCameraClippingRange();
   }
   updateSprings();
+  updateBeams();
   updateLoads();
   return true;
 }
@@ -752,6 +755,7 @@ void ModelScene::resetPoses() {
   for (FlexibleVisual& flexible : m_flexible)
     if (flexible.surface) flexible.surface->setModal(flexible.initialModal);
   updateSprings();
+  updateBeams();
   updateLoads();
   m_runRange.add(currentRange());
   updateColours();

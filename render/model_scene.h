@@ -13,6 +13,7 @@
 #include "core/model/body_table.h"
 #include "core/model/model.h"
 #include "core/run/simulation.h"
+#include "core/system/beam_elements.h"
 #include "render/body_visual.h"
 #include "render/flexible_surface.h"
 #include "render/palette.h"
@@ -22,6 +23,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class vtkActor;
@@ -30,6 +32,7 @@ class vtkPolyData;
 class vtkRenderer;
 class vtkScalarBarActor;
 class vtkTextActor;
+class vtkTubeFilter;
 
 namespace flexim::render {
 
@@ -292,6 +295,9 @@ class ModelScene {
   void addGround(const ModelSpec& model);
   void addJoints(const ModelSpec& model, Diagnostics* diag);
   void addSprings(const ModelSpec& model, Diagnostics* diag);
+  /// Beam elements as their integrated centre line (model_scene_beams.cpp).
+  void addBeams(const ModelSpec& model);
+  void updateBeams();
   /// Point forces and torques as arrows at their marker (or FE node), pointing along their
   /// vector (not to scale: the magnitude varies in time).
   void addLoads(const ModelSpec& model, Diagnostics* diag);
@@ -341,6 +347,14 @@ class ModelScene {
   std::vector<Pose> m_initialPoses;
   std::vector<vtkSmartPointer<vtkActor>> m_markerActors;
   std::vector<SpringVisual> m_springs;
+  struct BeamVisual {
+    std::optional<BeamElementKernel> kernel;
+    int node1 = -1, node2 = -1;  ///< poses of its nodes
+    VecX strains;                ///< the last solved strains: the next solve's start
+    vtkSmartPointer<vtkPolyData> line;
+    vtkSmartPointer<vtkTubeFilter> tube;
+  };
+  std::vector<BeamVisual> m_beams;
   struct LoadVisual {  // a load whose direction is global: turned back after each pose change
     vtkSmartPointer<vtkActor> actor;
     AnchoredPoint at;

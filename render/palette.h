@@ -19,6 +19,7 @@ inline constexpr Rgb kGroundColour{0.42, 0.44, 0.50};
 inline constexpr Rgb kGridColour{0.62, 0.65, 0.70};
 inline constexpr Rgb kVirtualBodyColour{0.80, 0.82, 0.86};  ///< massless bodies on flexible ones
 inline constexpr Rgb kSpringColour{0.88, 0.88, 0.92};
+inline constexpr Rgb kBeamColour{0.35, 0.68, 0.92};          ///< beam elements (their centre line)
 inline constexpr Rgb kForceColour{0.93, 0.30, 0.22};        ///< applied point forces
 inline constexpr Rgb kTorqueColour{0.62, 0.36, 0.90};       ///< applied torques
 inline constexpr Rgb kTraceColour{1.00, 0.45, 0.85};        ///< path of a traced point

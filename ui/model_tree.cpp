@@ -23,9 +23,9 @@ QTreeWidgetItem* addGroup(QTreeWidget* tree, const QString& title) {
   return group;
 }
 
-/// "body" -> "Bodies", "joint" -> "Joints".
+/// "body" -> "Bodies", "joint" -> "Joints", "beam_element" -> "Beam elements".
 QString groupTitle(const std::string& scope) {
-  QString s = QString::fromStdString(scope);
+  QString s = QString::fromStdString(scope).replace('_', ' ');
   if (s.isEmpty()) return s;
   s[0] = s[0].toUpper();
   return s.endsWith('y') ? s.chopped(1) + "ies" : s + "s";

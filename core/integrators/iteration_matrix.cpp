@@ -24,6 +24,7 @@ void IterationMatrixBlocks::addForceTangents(std::vector<BodyKinematics>& kin, d
   const double eps = 1e-7;
   for (size_t e = 0; e < m_sys.forces().size(); ++e) {
     const auto& blocks = m_sys.forces()[e]->blocks;
+    const bool rates = m_sys.forces()[e]->dependsOnVelocity();
     m_sys.force(static_cast<int>(e), kin, 0.0, m_f0);  // time-only terms cancel in the difference
     for (size_t side = 0; side < blocks.size(); ++side) {
       const int b = blocks[side];
@@ -36,7 +37,7 @@ void IterationMatrixBlocks::addForceTangents(std::vector<BodyKinematics>& kin, d
         for (int kind = 0; kind < 2; ++kind) {
           // perturb along the tangent: [dr global, dtheta body axes, dw] or the velocity [r_dot, omega', w_dot]
           const bool velocity = kind == 1;
-          const double scale = velocity ? gammap : betap;
+          const double scale = velocity ? (rates ? gammap : 0.0) : betap;
           if (scale == 0.0) continue;
           perturbKinematics(saved, frame, i, eps, velocity, kin[std::size_t(b) + 1]);
           m_sys.force(static_cast<int>(e), kin, 0.0, m_f1);

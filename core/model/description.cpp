@@ -340,8 +340,8 @@ BodyPose virtualBodyStart(const ModelSpec& model, const void* item) {
 
 /// Every description, built once; members so that the pointers between them stay valid.
 struct Registry {
-  ItemDescription model, ground, marker, visual, body, damping, flexible, virtualBody, pointMass, joint, function,
-      driver, coupling, limit, contact, force, sensor, simulation;
+  ItemDescription model, ground, marker, visual, body, damping, flexible, virtualBody, pointMass, beamNode, beamElement,
+      joint, function, driver, coupling, limit, contact, force, sensor, simulation;
   std::vector<const ItemDescription*> all;
 
   Registry() {
@@ -350,6 +350,7 @@ struct Registry {
     describeFlexible();
     describeVirtual();
     describePointMass();
+    describeBeam();
     describeJoint();
     describeFunction();
     describeDriver();
@@ -360,8 +361,9 @@ struct Registry {
     describeSensor();
     describeSimulation();
     describeModel();
-    all = {&model,  &ground,   &marker,   &visual, &body,  &flexible, &damping, &virtualBody, &pointMass,
-           &joint,  &driver,   &function, &coupling, &limit, &contact, &force, &sensor,  &simulation};
+    all = {&model,     &ground,      &marker, &visual, &body,     &flexible, &damping, &virtualBody, &pointMass,
+           &beamNode,  &beamElement, &joint,  &driver, &function, &coupling, &limit,   &contact,     &force,
+           &sensor,    &simulation};
   }
 
   void describeMarker() {
@@ -513,6 +515,88 @@ struct Registry {
     f.vec3("position", &PointMassSpec::position, "m", "position at t = 0, global");
     f.vec3("velocity", &PointMassSpec::velocity, "m/s", "initial velocity, global");
     f.list("markers", &PointMassSpec::markers, marker, "points at fixed offsets from it, in global axes");
+  }
+
+  void describeBeam() {
+    describe(beamNode, "beam_node", "beam_nodes", "Beam node", "body",
+             "A node of beam elements: a position and the axes of the beam's cross-section there (x along the beam, "
+             "y and z the section's principal axes). It carries half of the mass of each element joined to it, plus "
+             "its own, and markers like a rigid body.");
+    describeBodyKind(beamNode, {.key = "beam_node", .noun = "beam node", .drawing = BodyDrawing::Dot});
+    {
+      Fields<BeamNodeSpec> f(beamNode);
+      f.name("unique among all bodies; `ground` is reserved");
+      f.vec3("position", &BeamNodeSpec::position, "m", "position at t = 0, global");
+      f.orientation("orientation", &BeamNodeSpec::orientation, false,
+                    "section axes → global axes at t = 0 (x along the beam)");
+      f.vec3("velocity", &BeamNodeSpec::velocity, "m/s", "initial velocity, global");
+      f.vec3("angular_velocity", &BeamNodeSpec::angular_velocity, "rad/s", "initial angular velocity, global axes");
+      f.number("mass", &BeamNodeSpec::mass, "kg", "a mass of its own at the node, besides its elements'")
+          .atLeast(0)
+          .byDefault("0");
+      f.value("inertia", FieldType::Inertia, &BeamNodeSpec::inertia, "kg m^2",
+              "its own moments of inertia, section axes: the full tensor or its diagonal; 0: none")
+          .atLeast(0)
+          .byDefault("[0, 0, 0]");
+      f.list("markers", &BeamNodeSpec::markers, marker, "frames fixed to the section, in its axes");
+    }
+    describe(beamElement, "beam_element", "beam_elements", "Beam element", "beam_element",
+             "A geometrically exact beam between two beam nodes whose strains (axial, torsion, curvatures, shear) are "
+             "defined implicitly by integrating the centre line over the element; large rotations, few elements.");
+    Fields<BeamElementSpec> f(beamElement);
+    f.name("unique among beam elements");
+    f.reference("node1", &BeamElementSpec::node1, "beam_node", "the node at its start").require();
+    f.reference("node2", &BeamElementSpec::node2, "beam_node", "the node at its end").require();
+    f.value("formulation", FieldType::Enum, &BeamElementSpec::formulation, "",
+            "spatial (7 strains, linear torsion), spatial_constant_torsion (6) or planar (3 strains, bending in "
+            "the plane of node1's x and y axes at t = 0; hold the nodes in that plane with planar joints)")
+        .byDefault("\"spatial\"")
+        .choices = {"spatial", "spatial_constant_torsion", "planar"};
+    f.number("youngs_modulus", &BeamElementSpec::youngs_modulus, "Pa", "Young's modulus E").require().above(0);
+    f.number("shear_modulus", &BeamElementSpec::shear_modulus, "Pa", "shear modulus G; 0: E / (2 (1 + ν))")
+        .atLeast(0)
+        .byDefault("0");
+    f.number("poisson_ratio", &BeamElementSpec::poisson_ratio, "", "Poisson's ratio ν (for G when it is 0)")
+        .above(-1)
+        .atMost(0.5)
+        .byDefault("0.3");
+    f.number("area", &BeamElementSpec::area, "m^2", "cross-section area A").require().above(0);
+    f.number("iy", &BeamElementSpec::iy, "m^4", "second moment of area about the section's y axis").require().above(0);
+    f.number("iz", &BeamElementSpec::iz, "m^4", "second moment of area about the section's z axis (the planar bending)")
+        .require()
+        .above(0);
+    f.number("torsion_constant", &BeamElementSpec::torsion_constant, "m^4",
+             "Saint-Venant torsion constant J (torsional rigidity G J); 0: iy + iz")
+        .atLeast(0)
+        .byDefault("0");
+    f.number("density", &BeamElementSpec::density, "kg/m^3", "density ρ").above(0).byDefault("7850");
+    f.value("shear", FieldType::Bool, &BeamElementSpec::shear, "",
+            "Timoshenko shear deformation (off: rigid in shear, Euler–Bernoulli)")
+        .byDefault("false");
+    f.number("shear_factor", &BeamElementSpec::shear_factor, "", "shear correction factor k (5/6: rectangle)")
+        .above(0)
+        .byDefault("0.8333333333333334");
+    f.number("length", &BeamElementSpec::length, "m",
+             "undeformed length along the centre line; 0: the distance between the nodes at t = 0")
+        .atLeast(0)
+        .byDefault("0");
+    f.vec3("curvature", &BeamElementSpec::curvature, "1/m",
+           "initial curvature about node1's section x (twist), y and z axes: a curved member is unstressed bent");
+    f.number("damping", &BeamElementSpec::damping, "s", "material damping d: stresses d S ε̇ besides S (ε − ε0)")
+        .atLeast(0)
+        .byDefault("0");
+    f.check([](ItemCheck& c) {
+      const auto& e = c.item<BeamElementSpec>();
+      if (!e.node1.empty() && e.node1 == e.node2) c.error("node2", "an element joins two different nodes");
+      if (e.length > 0) return;
+      const BeamNodeSpec *a = nullptr, *b = nullptr;
+      for (const BeamNodeSpec& n : c.model().beam_nodes) {
+        if (n.name == e.node1) a = &n;
+        if (n.name == e.node2) b = &n;
+      }
+      if (a && b && a != b && (a->position - b->position).norm() <= 0)
+        c.error("length", "its nodes start at one point: give the element's length");
+    });
   }
 
   void describeJoint() {
@@ -877,6 +961,10 @@ struct Registry {
         .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.virtual_bodies.empty(); });
     f.list("point_masses", &ModelSpec::point_masses, pointMass, "point masses")
         .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.point_masses.empty(); });
+    f.list("beam_nodes", &ModelSpec::beam_nodes, beamNode, "nodes of beam elements")
+        .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.beam_nodes.empty(); });
+    f.list("beam_elements", &ModelSpec::beam_elements, beamElement, "beam elements")
+        .inUse = Fields<ModelSpec>::when([](const ModelSpec& m) { return !m.beam_elements.empty(); });
     f.list("joints", &ModelSpec::joints, joint, "joints");
     f.list("drivers", &ModelSpec::drivers, driver, "drivers");
     f.list("couplings", &ModelSpec::couplings, coupling, "couplings between joint coordinates")

@@ -76,6 +76,39 @@ struct PointMassSpec {
   std::vector<MarkerSpec> markers;
 };
 
+/// A node of beam elements: a position and the axes of the beam's cross-section there (x along
+/// the beam, y and z the section's principal axes). Its mass is half of each element's joined to
+/// it (lumped), plus its own; its markers are frames fixed to the section.
+struct BeamNodeSpec {
+  std::string name;
+  Vec3 position = Vec3::Zero();           ///< [m] global
+  Quat orientation = Quat::Identity();    ///< section axes -> global axes
+  Vec3 velocity = Vec3::Zero();           ///< [m/s] initial, global
+  Vec3 angular_velocity = Vec3::Zero();   ///< [rad/s] initial, global axes
+  double mass = 0.0;                      ///< [kg] its own, besides the elements'
+  Mat3 inertia = Mat3::Zero();            ///< [kg m^2] its own, section axes
+  std::vector<MarkerSpec> markers;
+};
+
+/// A beam element between two beam nodes with implicitly defined generalized strains.
+struct BeamElementSpec {
+  std::string name;
+  std::string node1, node2;
+  std::string formulation = "spatial";  ///< "spatial", "spatial_constant_torsion", "planar"
+  double youngs_modulus = 0.0;          ///< [Pa]
+  double shear_modulus = 0.0;           ///< [Pa]; 0: E / (2 (1 + nu))
+  double poisson_ratio = 0.3;
+  double area = 0.0;                    ///< [m^2]
+  double iy = 0.0, iz = 0.0;            ///< [m^4] second moments of area about the section's y and z
+  double torsion_constant = 0.0;        ///< [m^4]; 0: iy + iz
+  double density = 7850.0;              ///< [kg/m^3]
+  bool shear = false;                   ///< Timoshenko shear (off: rigid in shear)
+  double shear_factor = 5.0 / 6.0;
+  double length = 0.0;                  ///< [m] undeformed length; 0: the distance between the nodes at t = 0
+  Vec3 curvature = Vec3::Zero();        ///< [1/m] initial curvature about the section's x, y, z (curved members)
+  double damping = 0.0;                 ///< [s] stiffness-proportional material damping d (S_d = d S)
+};
+
 /// How the floating frame of a flexible body is defined (after the floating-frame solid-element paper,
 /// Multibody Syst. Dyn. 2023, doi:10.1007/s11044-023-09875-y, Sec. 2.3).
 enum class ReferenceFrame {
@@ -390,6 +423,8 @@ struct ModelSpec {
   std::vector<FlexibleBodySpec> flexible_bodies;
   std::vector<VirtualBodySpec> virtual_bodies;
   std::vector<PointMassSpec> point_masses;
+  std::vector<BeamNodeSpec> beam_nodes;
+  std::vector<BeamElementSpec> beam_elements;
   std::vector<JointSpec> joints;
   std::vector<DriverSpec> drivers;
   std::vector<CouplingSpec> couplings;

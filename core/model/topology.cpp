@@ -152,6 +152,7 @@ Topology buildTopology(const ModelSpec& model) {
     if (f >= 0 && t.vertices()[f].kind == VertexKind::Flexible)
       t.addEdge(EdgeKind::Attachment, "attachment of '" + v.name + "'", {v.flexible_body, v.name});
   }
+  for (const BeamElementSpec& e : model.beam_elements) t.addEdge(EdgeKind::Beam, e.name, {e.node1, e.node2});
   // a gear or rack-and-pinion pair closes a kinematic loop between the members it couples
   for (const auto& c : model.couplings) {
     const JointSpec* joints[2] = {nullptr, nullptr};
@@ -190,6 +191,7 @@ const char* toString(EdgeKind kind) {
     case EdgeKind::Joint: return "joint";
     case EdgeKind::Attachment: return "attachment";
     case EdgeKind::Coupling: return "coupling";
+    case EdgeKind::Beam: return "beam element";
     case EdgeKind::Force: return "force";
   }
   return "?";
@@ -212,6 +214,7 @@ std::string count(int n, const std::string& singular, const std::string& plural)
 std::string edgeLabel(const Topology::Edge& e) {
   if (e.kind == EdgeKind::Joint) return "joint '" + e.name + "'";
   if (e.kind == EdgeKind::Coupling) return "coupling '" + e.name + "'";
+  if (e.kind == EdgeKind::Beam) return "beam element '" + e.name + "'";
   return e.name;
 }
 
@@ -291,6 +294,7 @@ std::string describe(const Topology& t) {
   s << " + ground, " << count(t.elementCount(EdgeKind::Joint), "joint", "joints");
   if (const int a = t.elementCount(EdgeKind::Attachment)) s << ", " << count(a, "attachment", "attachments");
   if (const int c = t.elementCount(EdgeKind::Coupling)) s << ", " << count(c, "coupling", "couplings");
+  if (const int b = t.elementCount(EdgeKind::Beam)) s << ", " << count(b, "beam element", "beam elements");
 
   // components
   const auto& C = t.components();

@@ -19,6 +19,7 @@ enum class EdgeKind {
   Joint,      ///< a joint between body1 and body2
   Attachment,  ///< the rigid-flexible joint of a virtual body to its flexible body
   Coupling,    ///< a coupling of two joints' coordinates: an edge between their second bodies
+  Beam,        ///< a beam element between its two nodes: a structural member, like a joint
   Force        ///< a force element with two ends (a spring, a bushing) or a contact; only heldByForces() adds these
 };
 

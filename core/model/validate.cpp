@@ -185,7 +185,11 @@ class Walker {
           error(where, itemPath, label, "expected [w, x, y, z] with a non-zero length");
         break;
       }
-      case FieldType::Inertia: inertia(std::get<Mat3>(v), where, itemPath, label); break;
+      case FieldType::Inertia:
+        // a field that may be zero (atLeast(0): a beam node's own inertia besides its elements')
+        if (!(f.minimum.set && !f.minimum.exclusive && std::get<Mat3>(v).isZero(0.0)))
+          inertia(std::get<Mat3>(v), where, itemPath, label);
+        break;
       case FieldType::Enum: {
         const std::string& s = std::get<std::string>(v);
         if (std::find(f.choices.begin(), f.choices.end(), s) == f.choices.end())

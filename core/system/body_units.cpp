@@ -30,6 +30,7 @@ const BodyUnit* findBodyUnit(std::string_view kind) {
       {"flexible", [](System& sys, const ModelSpec& model, Diagnostics& diag) { sys.compileFlexibleBodies(model, diag); }},
       {"virtual", [](System& sys, const ModelSpec& model, Diagnostics& diag) { sys.compileVirtualBodies(model, diag); }},
       {"point_mass", addPointMasses},
+      {"beam_node", addBeamNodes},
   };
   const auto it = units.find(kind);
   return it == units.end() ? nullptr : &it->second;

@@ -22,5 +22,7 @@ const BodyUnit* findBodyUnit(std::string_view kind);
 
 /// The units defined in files of their own.
 void addPointMasses(System& sys, const ModelSpec& model, Diagnostics& diag);
+/// The beam nodes and, between them, the beam elements (core/system/beams.cpp).
+void addBeamNodes(System& sys, const ModelSpec& model, Diagnostics& diag);
 
 }  // namespace flexim

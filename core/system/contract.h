@@ -235,6 +235,9 @@ class ForceElement {
                      double& applied) const {
     return false;
   }
+  /// False when the forces do not depend on the velocities: the implicit integrator then
+  /// differentiates them over the positions only.
+  virtual bool dependsOnVelocity() const { return true; }
   std::vector<int> blocks;  ///< touched blocks (-1 = ground)
   std::string label;
 

@@ -154,7 +154,8 @@ class BodyTableTest : public QObject {
     QVERIFY2(io::loadModelFile(file.toStdString(), m, diag), diag.str().c_str());
     const BodyTable table(m);
     QCOMPARE(std::size_t(table.size()),
-             m.bodies.size() + m.flexible_bodies.size() + m.virtual_bodies.size() + m.point_masses.size());
+             m.bodies.size() + m.flexible_bodies.size() + m.virtual_bodies.size() + m.point_masses.size() +
+                 m.beam_nodes.size());
     const auto sys = System::compile(m, diag);
     QVERIFY2(sys, diag.str().c_str());
     QVERIFY(sys->bodyTable() == table);

@@ -129,6 +129,17 @@ class TopologyTest : public QObject {
     QTest::newRow("slider_crank_clearance_rigid") << "slider_crank_clearance_rigid.json" << 3 << 0 << 0 << 3 << 0 << 1
                                                   << 0 << 3 << "";
     // crank, slider, rod, rod_A, rod_B: ground-crank-rod_A-rod-rod_B-slider: a tree of depth 5
+    // beams: the nodes are joined by their elements (edges like joints); a bend clamped at one end
+    // is a chain of depth 9, the planar cantilever's nodes are each also held in the plane by a
+    // planar joint to the ground: V 6, E 5 joints + 4 elements -> 4 loops, every node at depth 1
+    QTest::newRow("beam_bend_45deg") << "beam_bend_45deg.json" << 9 << 0 << 0 << 1 << 0 << 1 << 0 << 9 << "";
+    QTest::newRow("beam_curved_cantilever_dynamic") << "beam_curved_cantilever_dynamic.json" << 9 << 0 << 0 << 1 << 0
+                                                    << 1 << 0 << 9 << "";
+    QTest::newRow("beam_cantilever_tip_force") << "beam_cantilever_tip_force.json" << 5 << 0 << 0 << 5 << 0 << 1 << 4
+                                               << 1 << "";
+    // 41 nodes, a hinge and 40 planar joints, 40 elements: V 42, E 81 -> 40 loops
+    QTest::newRow("beam_flexible_pendulum") << "beam_flexible_pendulum.json" << 41 << 0 << 0 << 41 << 0 << 1 << 40
+                                            << 1 << "";
     QTest::newRow("slider_crank_clearance_flexible") << "slider_crank_clearance_flexible.json" << 2 << 1 << 2 << 3 << 2
                                                      << 1 << 0 << 5 << "";
   }
@@ -195,7 +206,8 @@ class TopologyTest : public QObject {
                      "pendulum_stop.json", "n_four_bar_2.json", "n_four_bar_10.json", "bricard.json",
                      "andrews_squeezer.json", "engine_mount.json", "hanging_chain.json",
                      "slider_crank_clearance_rigid.json", "slider_crank_clearance_flexible.json", "bouncing_ball.json",
-                     "block_sliding.json"};
+                     "block_sliding.json", "beam_bend_45deg.json", "beam_curved_cantilever_dynamic.json",
+                     "beam_cantilever_tip_force.json", "beam_flexible_pendulum.json"};
     QStringList files;
     for (const auto& entry : std::filesystem::directory_iterator(examplePath("")))
       if (entry.path().extension() == ".json") files << QString::fromStdString(entry.path().filename().string());
