@@ -95,12 +95,8 @@ int beamCommand(const std::vector<std::string>& args) {
       if (comma == std::string::npos || !parseNumber(v.substr(0, comma), radius) ||
           !parseNumber(v.substr(comma + 1), sweep) || !(radius > 0) || sweep == 0)
         return fail("--arc: RADIUS,SWEEP_DEG (radius in m, the sweep in degrees; negative turns the other way)");
-    } else if (!a.empty() && a[0] == '-') {
-      return fail("unknown option '" + a + "' (see flexim-cli --help)");
-    } else if (modelPath.empty()) {
-      modelPath = a;
-    } else {
-      return fail("unexpected argument '" + a + "'");
+    } else if (const int error = takeModelArgument(a, modelPath)) {
+      return error;
     }
   }
   if (modelPath.empty()) return fail("beam needs a model file");

@@ -27,6 +27,15 @@ inline void printDiagnostics(const Diagnostics& diag) {
   for (const auto& d : diag.items()) std::fprintf(stderr, "%s\n", d.str().c_str());
 }
 
+/// An argument that is not one of a command's options: the first is the model file, another one
+/// or an unknown option an error. 0 when taken, else the exit code of the error.
+inline int takeModelArgument(const std::string& a, std::string& modelPath) {
+  if (!a.empty() && a[0] == '-') return fail("unknown option '" + a + "' (see flexim-cli --help)");
+  if (!modelPath.empty()) return fail("unexpected argument '" + a + "'");
+  modelPath = a;
+  return 0;
+}
+
 int modesCommand(const std::vector<std::string>& args);
 int reduceCommand(const std::vector<std::string>& args);
 int infoCommand(const std::vector<std::string>& args);

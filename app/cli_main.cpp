@@ -193,12 +193,8 @@ int runCommand(const std::vector<std::string>& args) {
       if (!v) return fail("--integrator needs a name (" + integratorNames() + ")");
       integrator = *v;
       given["simulation.integrator"] = a + " " + *v;
-    } else if (!a.empty() && a[0] == '-') {
-      return fail("unknown option '" + a + "' (see flexim-cli --help)");
-    } else if (modelPath.empty()) {
-      modelPath = a;
-    } else {
-      return fail("unexpected argument '" + a + "'");
+    } else if (const int error = takeModelArgument(a, modelPath)) {
+      return error;
     }
   }
   if (modelPath.empty()) return fail("run needs a model file");
@@ -312,12 +308,8 @@ int staticCommand(const std::vector<std::string>& args) {
       if (end == v.c_str() || *end != '\0' || n < 1 || n > 100000)
         return fail("--load-steps " + v + ": expected a whole number from 1 to 100000");
       options.load_steps = static_cast<int>(n);
-    } else if (!a.empty() && a[0] == '-') {
-      return fail("unknown option '" + a + "' (see flexim-cli --help)");
-    } else if (modelPath.empty()) {
-      modelPath = a;
-    } else {
-      return fail("unexpected argument '" + a + "'");
+    } else if (const int error = takeModelArgument(a, modelPath)) {
+      return error;
     }
   }
   if (modelPath.empty()) return fail("static needs a model file");

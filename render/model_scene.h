@@ -353,6 +353,7 @@ class ModelScene {
     VecX strains;                ///< the last solved strains: the next solve's start
     vtkSmartPointer<vtkPolyData> line;
     vtkSmartPointer<vtkTubeFilter> tube;
+    vtkSmartPointer<vtkActor> ghost;  ///< the unstressed member, shown with the undeformed option
   };
   std::vector<BeamVisual> m_beams;
   struct LoadVisual {  // a load whose direction is global: turned back after each pose change

@@ -1,7 +1,7 @@
 // Beam elements drawn as their centre line integrated with the element's current strains (the
 // strains solved from the two nodes' poses, as the solver does): a tube of the section's
-// equivalent radius that bends as the element does between its nodes, not a chord; and, with
-// the undeformed option, a translucent ghost of the unstressed member.
+// equivalent radius that bends as the element does between its nodes, not a chord; and a
+// translucent ghost of the unstressed member, shown with the undeformed option.
 #include "render/model_scene.h"
 #include "render/palette.h"
 #include "render/scene_actors.h"
@@ -65,19 +65,18 @@ void ModelScene::addBeams(const ModelSpec& model) {
     beam.tube->Update();
     auto actor = makeActor(beam.tube->GetOutput(), kBeamColour);
     addActor(actor, "beam_elements[" + std::to_string(k) + "]");
-    if (m_options.showUndeformed) {
-      auto ghostLine = polyline(kSegments + 1);
-      setPoints(ghostLine, beam.kernel->centreLine(nodePose(m_initialPoses[std::size_t(p)]), beam.strains, kSegments));
-      auto ghostTube = vtkSmartPointer<vtkTubeFilter>::New();
-      ghostTube->SetInputData(ghostLine);
-      ghostTube->SetRadius(beam.tube->GetRadius());
-      ghostTube->SetNumberOfSides(12);
-      ghostTube->Update();
-      auto ghost = makeActor(ghostTube->GetOutput(), kGhostColour);
-      ghost->GetProperty()->SetOpacity(0.25);
-      ghost->PickableOff();
-      addActor(ghost);
-    }
+    auto ghostLine = polyline(kSegments + 1);
+    setPoints(ghostLine, beam.kernel->centreLine(nodePose(m_initialPoses[std::size_t(p)]), beam.strains, kSegments));
+    auto ghostTube = vtkSmartPointer<vtkTubeFilter>::New();
+    ghostTube->SetInputData(ghostLine);
+    ghostTube->SetRadius(beam.tube->GetRadius());
+    ghostTube->SetNumberOfSides(12);
+    ghostTube->Update();
+    beam.ghost = makeActor(ghostTube->GetOutput(), kGhostColour);
+    beam.ghost->GetProperty()->SetOpacity(0.22);
+    beam.ghost->PickableOff();
+    beam.ghost->SetVisibility(m_options.showUndeformed);
+    addActor(beam.ghost);
     m_beams.push_back(std::move(beam));
   }
 }

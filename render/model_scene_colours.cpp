@@ -42,6 +42,7 @@ void ModelScene::setUndeformedVisible(bool visible) {
   m_options.showUndeformed = visible;
   for (FlexibleVisual& flexible : m_flexible)
     if (flexible.ghost) flexible.ghost->SetVisibility(visible);
+  for (BeamVisual& beam : m_beams) beam.ghost->SetVisibility(visible);
 }
 
 void ModelScene::setDeformationScale(double scale) {

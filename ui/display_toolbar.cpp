@@ -118,7 +118,7 @@ DisplayToolBar::DisplayToolBar(render::ModelScene& scene, QWidget* parent)
 
   m_undeformed = addAction(tr("&Undeformed"));
   m_undeformed->setObjectName("actionShowUndeformed");
-  m_undeformed->setToolTip(tr("Show each flexible body's undeformed shape as a translucent ghost"));
+  m_undeformed->setToolTip(tr("Show each flexible body's and beam's undeformed shape as a translucent ghost"));
   m_undeformed->setCheckable(true);
   m_undeformed->setChecked(scene.undeformedVisible());
   connect(m_undeformed, &QAction::toggled, this, [this](bool on) {
@@ -159,14 +159,14 @@ void DisplayToolBar::unitsChanged() {
   applyFixedLimits();
 }
 
-void DisplayToolBar::setFlexibleControlsEnabled(bool on) {
+void DisplayToolBar::setFlexibleControlsEnabled(bool on, bool beams) {
   m_contour->setEnabled(on);
   m_range->setEnabled(on);
   m_scale->setEnabled(on);
   m_lo->setEnabled(on);
   m_hi->setEnabled(on);
   m_colour->setEnabled(on);
-  m_undeformed->setEnabled(on);
+  m_undeformed->setEnabled(on || beams);
 }
 
 void DisplayToolBar::setContour(render::ContourQuantity quantity) {

@@ -23,7 +23,8 @@ class DisplayToolBar : public QToolBar {
   DisplayToolBar(render::ModelScene& scene, QWidget* parent = nullptr);
 
   /// Enables the controls that mean something for this scene (flexible bodies present).
-  void setFlexibleControlsEnabled(bool on);
+  /// on: the model has flexible bodies; beams: it has beam elements (their undeformed ghost).
+  void setFlexibleControlsEnabled(bool on, bool beams = false);
   QDoubleSpinBox* deformationScaleBox() const { return m_scale; }
   QComboBox* contourBox() const { return m_contour; }
   QComboBox* colourRangeBox() const { return m_range; }

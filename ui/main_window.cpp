@@ -515,7 +515,8 @@ void MainWindow::updateActions() {
     m_pauseAction->setChecked(isRunPaused());  // still paused after a Resume the edit kept from going on
   }
   m_pauseAction->setText(m_pauseAction->isChecked() ? tr("&Resume") : tr("&Pause"));
-  m_display->setFlexibleControlsEnabled(hasModel && !model().flexible_bodies.empty());
+  m_display->setFlexibleControlsEnabled(hasModel && !model().flexible_bodies.empty(),
+                                        hasModel && !model().beam_elements.empty());
 }
 
 bool MainWindow::startRun() {

@@ -25,6 +25,25 @@ void IterationMatrixBlocks::addForceTangents(std::vector<BodyKinematics>& kin, d
   for (size_t e = 0; e < m_sys.forces().size(); ++e) {
     const auto& blocks = m_sys.forces()[e]->blocks;
     const bool rates = m_sys.forces()[e]->dependsOnVelocity();
+    if (m_sys.forces()[e]->tangent(m_sys, kin, 0.0, m_K0, m_D0)) {
+      // the element's own tangent: −β' K − γ' D, block by block
+      int row = 0;
+      for (size_t r = 0; r < blocks.size(); ++r) {
+        const int nr = blocks[r] >= 0 ? m_sys.blockNv(blocks[r]) : 0;
+        int col = 0;
+        for (size_t c = 0; c < blocks.size(); ++c) {
+          const int nc = blocks[c] >= 0 ? m_sys.blockNv(blocks[c]) : 0;
+          if (blocks[r] >= 0 && blocks[c] >= 0) {
+            m_block = -betap * m_K0.block(row, col, nr, nc);
+            if (gammap != 0.0 && m_D0.size()) m_block -= gammap * m_D0.block(row, col, nr, nc);
+            add(blocks[r], blocks[c], m_block);
+          }
+          col += nc;
+        }
+        row += nr;
+      }
+      continue;
+    }
     m_sys.force(static_cast<int>(e), kin, 0.0, m_f0);  // time-only terms cancel in the difference
     for (size_t side = 0; side < blocks.size(); ++side) {
       const int b = blocks[side];

@@ -30,6 +30,7 @@ class IterationMatrixBlocks {
   MatX m_M;                 ///< scratch: one block's mass matrix
   ForceRows m_f0, m_f1;     ///< scratch: force tangents
   std::vector<MatX> m_T;    ///< scratch: force tangent blocks
+  MatX m_K0, m_D0, m_block; ///< scratch: an element's own tangent (ForceElement::tangent)
   ElementTangent m_K;       ///< scratch: one constraint element's geometric stiffness
   std::vector<int> m_sizes;
 };

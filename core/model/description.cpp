@@ -829,6 +829,9 @@ struct Registry {
         .require()
         .markerOf("body2");
     f.reference("joint", &S::joint, "joint", "the joint observed").when("type", {"joint"}).require();
+    f.reference("element", &S::element, "beam_element", "the beam element observed")
+        .when("type", sensorKindsWith(&K::element))
+        .require();
     f.integer("node", &S::node, "FE node id").when("type", {"node", "deflection", "stress"}).require();
     f.value("chord", FieldType::IntList, &S::chord, "", "FE node ids [a, b] of the chord (two different nodes)")
         .when("type", {"deflection"})

@@ -376,6 +376,7 @@ struct SensorSpec {
   /// accelerations. Quaternions (unitless), forces, torques and energies stay as they are.
   AngleUnit angle_unit = AngleUnit::Radian;
   std::string body2, marker2;  ///< kinds that observe two markers (relative): the second one
+  std::string element;         ///< kinds that observe a beam element (beam)
 };
 
 /// Ida and GeneralizedAlpha integrate smooth systems (joint limits: gen-alpha's active set); the

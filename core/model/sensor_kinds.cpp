@@ -90,6 +90,19 @@ std::vector<SensorKindDescription> registeredSensorKinds() {
   relative.marker = relative.secondMarker = relative.frame = relative.components = relative.lengths = relative.angles =
       true;
   kinds.push_back(relative);
+
+  SensorKindDescription beam{"beam",
+                             "a beam element's strains and stress resultants, in its section axes (x along the beam)",
+                             {}};
+  beam.quantities = {
+      {"axial_strain", Q::OfProbe, "-", value, "the axial strain ε (constant along the element)"},
+      {"force", Q::OfProbe, "N", xyz, "axial force N and shear forces Q_y, Q_z"},
+      {"moment_start", Q::OfProbe, "N m", xyz, "torque T and bending moments M_y, M_z at node1"},
+      {"moment_end", Q::OfProbe, "N m", xyz, "torque T and bending moments M_y, M_z at node2"},
+      {"curvature_start", Q::OfProbe, "1/m", xyz, "torsion rate and curvatures κ_y, κ_z at node1"},
+      {"curvature_end", Q::OfProbe, "1/m", xyz, "torsion rate and curvatures κ_y, κ_z at node2"}};
+  beam.element = beam.components = true;
+  kinds.push_back(beam);
   return kinds;
 }
 

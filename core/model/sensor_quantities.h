@@ -47,6 +47,7 @@ struct SensorKindDescription {
   bool components = false;    ///< `components`: which components of its vector quantities
   bool lengths = false;       ///< `length_unit`: it records lengths and their rates
   bool angles = false;        ///< `angle_unit`: it records angles and their rates
+  bool element = false;       ///< `element`: the beam element observed
 };
 
 /// The registered sensor kinds, in document order.

@@ -373,6 +373,54 @@ MatX BeamElementKernel::strainSensitivity(const BeamSolution& s) const {
   return K.partialPivLu().solve(rhs).topRows(ns);
 }
 
+Eigen::Matrix<double, 12, 12> BeamElementKernel::tangent(const BeamNodePose& p, const BeamNodePose& q,
+                                                        const BeamSolution& s) const {
+  const int ns = strainCount(), m = rows(), n = 12 + ns;
+  // H = ∂(C_wᵀ μ)/∂w over w = [node tangents, strains], by differences of the exact gradient
+  // (μ held): ~1e-8 of the geometric part, which is what differences cost here; the material
+  // part below is exact
+  auto gradient = [&](const Eigen::Matrix<double, kInputs, 1>& at) {
+    Eigen::Matrix<AD, kInputs, 1> in;
+    for (int i = 0; i < kInputs; ++i) in(i) = AD(at(i), Derivatives::Unit(i));
+    const auto C = rowsAt<AD>(*this, m_kind, p, q, in, m_shearY, m_shearZ, m_plane);
+    Derivatives g = Derivatives::Zero();
+    for (int i = 0; i < m; ++i) g += s.mu(i) * C(i).derivatives();
+    return g;
+  };
+  const Eigen::Matrix<double, kInputs, 1> base = plainInputs(s.strains);
+  const Derivatives g0 = gradient(base);
+  MatX H(n, n);
+  for (int j = 0; j < n; ++j) {
+    // positions in m, angles and strains dimensionless
+    const double h = 1e-8 * (j % 6 < 3 && j < 12 ? std::max(1.0, m_l0) : 1.0);
+    Eigen::Matrix<double, kInputs, 1> moved = base;
+    moved(j) += h;
+    H.col(j) = ((gradient(moved) - g0) / h).head(n);
+  }
+  H = 0.5 * (H + H.transpose()).eval();
+  // [S + H_εε, C_εᵀ; C_ε, 0] [ε_x; μ_x] = −[H_εx; C_x];  df/dx = −H_xx − H_xε ε_x − C_xᵀ μ_x
+  MatX K = MatX::Zero(ns + m, ns + m);
+  K.topLeftCorner(ns, ns) = m_S + H.bottomRightCorner(ns, ns);
+  K.topRightCorner(ns, m) = s.dC_de.transpose();
+  K.bottomLeftCorner(m, ns) = s.dC_de;
+  MatX rhs(ns + m, 12);
+  rhs.topRows(ns) = -H.bottomLeftCorner(ns, 12);
+  rhs.bottomRows(m) = -s.dC_dx;
+  const MatX sol = K.partialPivLu().solve(rhs);
+  Eigen::Matrix<double, 12, 12> T =
+      -H.topLeftCorner(12, 12) - H.topRightCorner(12, ns) * sol.topRows(ns) - s.dC_dx.transpose() * sol.bottomRows(m);
+  // that is the derivative in the chart at the current pose; the torques are in each node's own
+  // axes, which turn with it: d τ'/dθ' gains ½ [τ']× (the right Jacobian of the rotation)
+  const Eigen::Matrix<double, 12, 1> f = s.nodeForces();
+  for (int node = 0; node < 2; ++node) {
+    const Vec3 torque = f.segment<3>(6 * node + 3);
+    Mat3 skew;
+    skew << 0, -torque.z(), torque.y(), torque.z(), 0, -torque.x(), -torque.y(), torque.x(), 0;
+    T.block<3, 3>(6 * node + 3, 6 * node + 3) += 0.5 * skew;
+  }
+  return T;
+}
+
 double BeamElementKernel::strainEnergy(const BeamSolution& s) const {
   const VecX d = s.strains - m_e0;
   return 0.5 * d.dot(m_S * d);
@@ -450,8 +498,10 @@ BeamResultants BeamElementKernel::resultants(const VecX& strains, double xi) con
   out.T = s.GJ * (d(1) * (1 - xi) + d(2) * xi) / m_l0;
   out.My = s.EIy * (d(3) * (1 - xi) + d(4) * xi) / m_l0;
   out.Mz = s.EIz * (d(5) * (1 - xi) + d(6) * xi) / m_l0;
-  out.Qy = s.GAky * m_shearY * (d(5) - d(6));
-  out.Qz = s.GAkz * m_shearZ * (d(4) - d(3));
+  // shear forces from the moments' slopes (Q_y = −dM_z/ds, Q_z = dM_y/ds): with shear they are
+  // GAk γ, without it the equilibrium's
+  out.Qy = -s.EIz * (d(6) - d(5)) / (m_l0 * m_l0);
+  out.Qz = s.EIy * (d(4) - d(3)) / (m_l0 * m_l0);
   return out;
 }
 

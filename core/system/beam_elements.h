@@ -67,7 +67,7 @@ struct BeamSolution {
 /// Stress resultants at a point of the element, in its section axes.
 struct BeamResultants {
   double N = 0.0;   ///< [N] axial force
-  double Qy = 0.0;  ///< [N] shear forces (0 without shear)
+  double Qy = 0.0;  ///< [N] shear forces
   double Qz = 0.0;
   double T = 0.0;   ///< [N m] torque
   double My = 0.0;  ///< [N m] bending moments
@@ -99,6 +99,11 @@ class BeamElementKernel {
   /// [ṙ_p, ω'_p, ṙ_q, ω'_q].
   MatX strainSensitivity(const BeamSolution& s) const;
   double strainEnergy(const BeamSolution& s) const;
+  /// ∂f/∂x (12 × 12) of the node forces f = −C_xᵀ μ at a solution, over the node tangents: the
+  /// material part from the strains' sensitivity (exact) and the geometric part from the
+  /// second derivatives μᵀ C_ww (differences of the exact gradient), through the local problem's
+  /// linearisation [S + μᵀC_εε, C_εᵀ; C_ε, 0].
+  Eigen::Matrix<double, 12, 12> tangent(const BeamNodePose& p, const BeamNodePose& q, const BeamSolution& s) const;
   /// Node q's pose that fits node p with the given strains (C = 0 solved for node q; the
   /// spatial elements normalise the last Lobatto stage). With the initial strains: where a curved
   /// member's next node sits unstressed.
@@ -106,7 +111,8 @@ class BeamElementKernel {
   /// Points of the centre line from node p at `count` equal steps of ξ (count + 1 points),
   /// integrated with the strains; with the initial strains it is the undeformed line.
   std::vector<Vec3> centreLine(const BeamNodePose& p, const VecX& strains, int count) const;
-  /// Resultants at ξ ∈ [0, 1] from the strains (N = EA ε1, M = EI κ(ξ), T = GJ κx(ξ), Q = GAk γ).
+  /// Resultants at ξ ∈ [0, 1] from the strains less the initial ones (N = EA ε1, M = EI κ(ξ),
+  /// T = GJ κx(ξ), Q_y = −dM_z/ds, Q_z = dM_y/ds).
   BeamResultants resultants(const VecX& strains, double xi) const;
 
   /// The strains of all seven of the spatial element (axial, torsion p/q, κy p/q, κz p/q) for a

@@ -75,6 +75,21 @@ class BeamElementForce final : public ForceElement {
 
   bool dependsOnVelocity() const override { return m_damping > 0; }
 
+  bool tangent(const System&, const std::vector<BodyKinematics>& kin, double, MatX& K, MatX& D) const override {
+    const BodyKinematics &p = kin[std::size_t(blocks[0] + 1)], &q = kin[std::size_t(blocks[1] + 1)];
+    BeamSolution s;
+    if (!solve(p, q, s)) return false;
+    K = m_kernel.tangent(poseOf(p), poseOf(q), s);
+    if (m_damping > 0) {
+      // the damping forces −Pᵀ d S P v: their velocity derivative (their position derivative is left out)
+      const MatX P = m_kernel.strainSensitivity(s);
+      D = -m_damping * P.transpose() * m_kernel.stiffness() * P;
+    } else {
+      D.resize(0, 0);
+    }
+    return true;
+  }
+
  private:
   /// The strains from the last ones (the integrator's evaluations are close to each other: one or
   /// two Newton steps), else from the nodes' relative pose.

@@ -1,11 +1,11 @@
 // The element contract of the compiled System (see docs/architecture.md).
 //
 // The System is a list of coordinate *blocks*. Each block is owned by one Formulation (a rigid
-// body, a floating-frame modal body, a massless virtual body, a joint's own coordinate, and
-// later beam nodes, strains or superelement interface nodes): it knows its sizes, its kinematic
+// body, a floating-frame modal body, a massless virtual body, a joint's own coordinate, a beam
+// node, and later superelement interface nodes): it knows its sizes, its kinematic
 // map q_dot = B(q) v, its update after a step, its mass matrix and velocity-dependent forces,
-// its energies and its drawing pose. *Elements* (joints, drivers, forces, couplings, and later
-// contacts and beam elements) name the blocks they touch, any number of them, and add residual
+// its energies and its drawing pose. *Elements* (joints, drivers, forces, couplings, contacts,
+// beam elements) name the blocks they touch, any number of them, and add residual
 // rows with one Jacobian block per touched block, or generalized forces per touched block.
 // Integrators, sensors and writers see blocks and elements only through these interfaces.
 //
@@ -238,6 +238,13 @@ class ForceElement {
   /// False when the forces do not depend on the velocities: the implicit integrator then
   /// differentiates them over the positions only.
   virtual bool dependsOnVelocity() const { return true; }
+  /// Optional: the tangent of the forces, K = ∂f/∂x over the tangent coordinates of all touched
+  /// blocks in order ([δr global, δθ body axes, δw] each) and D = ∂f/∂v; false (the default): the
+  /// implicit integrator differentiates evaluate() numerically. Worth it where differences lose
+  /// digits (stiff elements: a beam's axial stiffness against its bending).
+  virtual bool tangent(const System& sys, const std::vector<BodyKinematics>& kin, double t, MatX& K, MatX& D) const {
+    return false;
+  }
   std::vector<int> blocks;  ///< touched blocks (-1 = ground)
   std::string label;
 

@@ -123,6 +123,47 @@ class BeamElementsTest : public QObject {
     }
   }
 
+  /// The element's own tangent ∂f/∂x (material part exact, geometric part from the exact
+  /// gradient) against central differences of its forces, re-solved at each perturbed pose, for
+  /// a curved, stretched, bent and twisted element of each formulation.
+  void tangentMatchesDifferencesOfTheForces() {
+    for (const char* formulation : {"spatial", "spatial_constant_torsion", "planar"}) {
+      BeamElementSpec e = squareSteel(formulation);
+      e.shear = true;
+      e.curvature = Vec3(0.1, -0.2, 0.3);
+      BeamFormulationKind kind{};
+      QVERIFY(beamFormulationFromName(formulation, kind));
+      const BeamElementKernel kernel(kind, 0.7, beamSection(e), e.curvature);
+      const bool planar = kind == BeamFormulationKind::Planar;
+      const BeamNodePose p{Vec3(0.1, -0.2, 0.05), Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ()))};
+      BeamNodePose q = kernel.endNode(p, kernel.initialStrains());
+      // deformed: moved and turned off its unstressed place (in its plane for the planar element)
+      q.r += planar ? Vec3(0.01, -0.02, 0.0) : Vec3(0.01, -0.02, 0.015);
+      q.p = q.p * Quat(Eigen::AngleAxisd(0.2, planar ? Vec3::UnitZ() : Vec3(0.3, 0.5, 0.8).normalized()));
+      BeamSolution s;
+      QVERIFY(kernel.solve(p, q, nullptr, s));
+      const Eigen::Matrix<double, 12, 12> K = kernel.tangent(p, q, s);
+      Eigen::Matrix<double, 12, 12> diff;
+      for (int j = 0; j < 12; ++j) {
+        auto forces = [&](double h) {
+          BeamNodePose a = p, b = q;
+          BeamNodePose& n = j < 6 ? a : b;
+          const int k = j % 6;
+          if (k < 3) n.r(k) += h;
+          else n.p = n.p * Quat(Eigen::AngleAxisd(h, Vec3::Unit(k - 3)));
+          BeamSolution t;
+          if (!kernel.solve(a, b, &s.strains, t)) qFatal("no solution");
+          return t.nodeForces();
+        };
+        const double h = 1e-6;
+        diff.col(j) = (forces(h) - forces(-h)) / (2 * h);
+      }
+      const double error = (K - diff).norm() / diff.norm();
+      qInfo("%s: |K - differences| / |K| = %.2e", formulation, error);
+      QVERIFY2(error < 1e-8, formulation);
+    }
+  }
+
   /// The cantilever of Meijaard's planar example (L = 2 m, 0.1 m square, E = 207 GPa) under the
   /// tip force 3EI/L², four elements without shear: its tip compliance in the deflected state,
   /// [Δx, Δy, LΔφ] per [ΔFx, ΔFy, ΔM/L] in units L³/EI, is the printed matrix (52) to its five
@@ -170,6 +211,36 @@ class BeamElementsTest : public QObject {
       QVERIFY2(std::abs(deflection[0] / exact - 1) < 1e-8,
                qPrintable(QString("%1: %2 against FL^3/3EI %3").arg(formulation).arg(deflection[0], 0, 'g', 15).arg(exact, 0, 'g', 15)));
     }
+  }
+
+  /// The beam sensor on a cantilever under a small tip force F (linear theory, which the
+  /// element's linear curvature represents exactly): at the root element's start the bending
+  /// moment is F L, its shear force F and its axial strain nothing; at the tip element's end the
+  /// moment is zero.
+  void beamSensorGivesTheResultants() {
+    const double L = 2.0, E = 207e9, I = std::pow(0.1, 4) / 12, F = 1e-6 * 3 * E * I / (L * L);
+    Cantilever c = cantilever(squareSteel("spatial"), L, 2);
+    load(c, Vec3(0.0, F, 0.0), Vec3::Zero());
+    for (const char* element : {"b_1", "b_2"}) {
+      SensorSpec sensor;
+      sensor.name = element;
+      sensor.type = SensorType("beam");
+      sensor.element = element;
+      sensor.quantities = {"axial_strain", "force", "moment_start", "moment_end"};
+      c.model.sensors.push_back(sensor);
+    }
+    Diagnostics diag;
+    auto sim = Simulation::create(c.model, diag);
+    QVERIFY2(sim, diag.str().c_str());
+    RecordingSink sink;
+    QVERIFY(sim->staticEquilibrium({&sink}).ok);
+    const std::size_t last = sink.samples.size() - 1;
+    QVERIFY(std::abs(sink.value(last, "b_1.moment_start.z") / (F * L) - 1) < 1e-6);
+    QVERIFY(std::abs(sink.value(last, "b_1.moment_end.z") / (F * L) - 0.5) < 1e-6);
+    QVERIFY(std::abs(sink.value(last, "b_2.moment_end.z")) < 1e-6 * F * L);
+    QVERIFY(std::abs(sink.value(last, "b_1.force.y") / F - 1) < 1e-6);
+    QVERIFY(std::abs(sink.value(last, "b_1.axial_strain.value")) < 1e-9);
+    QVERIFY(std::abs(sink.value(last, "b_1.moment_start.y")) < 1e-6 * F * L);
   }
 
   /// The Bathe–Bolourchi bend: a 45° arc of radius 100 in the x-z plane, unit square section,
