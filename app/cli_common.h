@@ -42,5 +42,6 @@ int infoCommand(const std::vector<std::string>& args);
 int massPropertiesCommand(const std::vector<std::string>& args);
 int spectrumCommand(const std::vector<std::string>& args);
 int beamCommand(const std::vector<std::string>& args);
+int linearizeCommand(const std::vector<std::string>& args);
 
 }  // namespace flexim::cli

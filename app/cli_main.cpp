@@ -52,6 +52,10 @@ int usage(FILE* out, int code) {
                "      (static equilibrium at the model's initial time: the loads in N levels (10), Newton with\n"
                "       the tangent and geometric stiffness; a row per level, load_factor first, reactions in\n"
                "       the sensors)\n"
+               "  flexim-cli linearize MODEL.json [--load-steps N] [--out modes.csv] [--matrices DIR]\n"
+               "      (the linearized equations about the static equilibrium: frequencies, damping ratios; --matrices:\n"
+               "       the reduced M, K (with the geometric stiffness), D, the state matrix A and the basis N as\n"
+               "       MatrixMarket files)\n"
                "  flexim-cli beam MODEL.json --name NAME --length L --elements N (--element JSON | --like ELEMENT)\n"
                "                 [--start X,Y,Z] [--angles-xyz-deg A,B,C] [--curvature KX,KY,KZ | --arc R,SWEEP_DEG]\n"
                "                 [--clamp] [--planar] [--out FILE]\n"
@@ -430,6 +434,7 @@ int main(int argc, char** argv) {
     if (cmd == "mass-properties") return massPropertiesCommand(args);
     if (cmd == "spectrum") return spectrumCommand(args);
     if (cmd == "beam") return beamCommand(args);
+    if (cmd == "linearize") return linearizeCommand(args);
     return fail("unknown command '" + cmd + "' (see flexim-cli --help)");
   } catch (const std::exception& e) {
     return fail(std::string("unexpected: ") + e.what());

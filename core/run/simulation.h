@@ -123,7 +123,13 @@ struct StaticOptions {
   int max_iterations = 100;  ///< Newton iterations per attempt at a level
   /// A line per attempt at a load level (converged or not, iterations, force residual).
   std::function<void(const std::string&)> log;
+  /// When set: receive the last converged state and the constraints' multipliers there.
+  State* equilibrium = nullptr;
+  VecX* multipliers = nullptr;
 };
+
+struct LinearizeOptions;      // core/run/linearization.h
+struct LinearizationResult;
 
 /// A length scale of the model [m] (position tolerances are relative to it).
 double modelScale(const ModelSpec& model);
@@ -148,6 +154,9 @@ class Simulation {
   /// then the sensors at rest, reactions included). A level that does not converge ends it with a
   /// message; the levels before it have reached the sinks.
   RunSummary staticEquilibrium(const std::vector<ResultSink*>& sinks, const StaticOptions& options = {});
+  /// The linearized equations of motion about the static equilibrium and the system's modes
+  /// (core/run/linearization.h).
+  LinearizationResult linearize(const LinearizeOptions& options);
 
   /// A state of `from` (a compile of the model before an edit) in this simulation's coordinates:
   /// each block takes the values of the block of the same name (a body, by its name; a joint's

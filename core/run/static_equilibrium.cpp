@@ -156,7 +156,11 @@ RunSummary Simulation::staticEquilibrium(const std::vector<ResultSink*>& sinks, 
   sum.integrator = "static equilibrium (Newton with load stepping, tangent and geometric stiffness)";
   sum.settings = "load_steps=" + std::to_string(options.load_steps) + " newton_tol=" + num(m_model.solver.newton_tol);
   bool begun = false;
+  State s;
+  VecX lambda;
   auto finish = [&](bool ok, std::string message) {
+    if (options.equilibrium && s.q.size()) *options.equilibrium = s;
+    if (options.multipliers && s.q.size()) *options.multipliers = lambda;
     sum.ok = ok;
     sum.message = std::move(message);
     sum.wall_time = std::chrono::duration<double>(Clock::now() - start).count();
@@ -173,7 +177,7 @@ RunSummary Simulation::staticEquilibrium(const std::vector<ResultSink*>& sinks, 
 
   // the assembled start, at rest
   Consistency cons(sys);
-  State s = sys.initialState();
+  s = sys.initialState();
   s.v.setZero();
   double residual = 0;
   std::string error;
@@ -204,7 +208,7 @@ RunSummary Simulation::staticEquilibrium(const std::vector<ResultSink*>& sinks, 
     newton.metric.setRegularization(KktMatrix::Regularization::Always);
     sum.notes.push_back("the constraints have dependent rows: their reactions are a least-norm split");
   }
-  VecX lambda = VecX::Zero(sys.nc());
+  lambda = VecX::Zero(sys.nc());
   const VecX zero = VecX::Zero(sys.nv());
   Sample sample;
   auto emit = [&](double level) {
