@@ -101,10 +101,7 @@ int beamCommand(const std::vector<std::string>& args) {
   }
   if (modelPath.empty()) return fail("beam needs a model file");
   ModelSpec model;
-  Diagnostics diag;
-  const bool loaded = io::loadModelFile(modelPath, model, diag);
-  printDiagnostics(diag);
-  if (!loaded) return fail("cannot load model '" + modelPath + "'");
+  if (!loadModel(modelPath, model)) return fail("cannot load model '" + modelPath + "'");
 
   if (!like.empty()) {
     const BeamElementSpec* found = nullptr;

@@ -2,10 +2,13 @@
 #pragma once
 
 #include "core/base/diagnostics.h"
+#include "core/run/simulation.h"
+#include "io/model_json.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +28,24 @@ inline bool parseNumber(const std::string& text, double& out) {
 
 inline void printDiagnostics(const Diagnostics& diag) {
   for (const auto& d : diag.items()) std::fprintf(stderr, "%s\n", d.str().c_str());
+}
+
+/// Loads a model file, its messages printed; false when it cannot be loaded.
+inline bool loadModel(const std::string& path, ModelSpec& model) {
+  Diagnostics diag;
+  const bool ok = io::loadModelFile(path, model, diag);
+  printDiagnostics(diag);
+  return ok;
+}
+
+/// The simulation of a loaded model, its diagnostics printed; nullptr (with the error printed)
+/// when the model has errors.
+inline std::unique_ptr<Simulation> compile(const ModelSpec& model, const std::string& modelPath) {
+  Diagnostics diag;
+  auto sim = Simulation::create(model, diag);
+  printDiagnostics(diag);
+  if (!sim) fail("model '" + modelPath + "' has errors");
+  return sim;
 }
 
 /// An argument that is not one of a command's options: the first is the model file, another one

@@ -48,14 +48,9 @@ int linearizeCommand(const std::vector<std::string>& args) {
   }
   if (modelPath.empty()) return fail("linearize needs a model file");
   ModelSpec model;
-  Diagnostics diag;
-  const bool loaded = io::loadModelFile(modelPath, model, diag);
-  printDiagnostics(diag);
-  if (!loaded) return fail("cannot load model '" + modelPath + "'");
-  Diagnostics compiled;
-  auto sim = Simulation::create(model, compiled);
-  printDiagnostics(compiled);
-  if (!sim) return fail("model '" + modelPath + "' has errors");
+  if (!loadModel(modelPath, model)) return fail("cannot load model '" + modelPath + "'");
+  auto sim = compile(model, modelPath);
+  if (!sim) return 1;
   if (outPath.empty()) outPath = "results/" + std::filesystem::path(modelPath).stem().string() + "_modes.csv";
 
   std::printf("linearization of %s about its static equilibrium (%d load levels)\n", modelPath.c_str(),

@@ -100,13 +100,6 @@ int usage(FILE* out, int code) {
 std::atomic<bool> g_cancel{false};
 extern "C" void onInterrupt(int) { g_cancel = true; }
 
-bool loadModel(const std::string& path, ModelSpec& model) {
-  Diagnostics diag;
-  const bool ok = io::loadModelFile(path, model, diag);
-  printDiagnostics(diag);
-  return ok;
-}
-
 /// Progress: a redrawn bar on a terminal, a plain line every 10 % otherwise.
 class Progress {
  public:
@@ -136,16 +129,6 @@ class Progress {
   int m_decile = -1;
   std::chrono::steady_clock::time_point m_last{};
 };
-
-/// The simulation of a loaded model, its diagnostics printed; nullptr (with the error printed)
-/// when the model has errors.
-std::unique_ptr<Simulation> compile(const ModelSpec& model, const std::string& modelPath) {
-  Diagnostics diag;
-  auto sim = Simulation::create(model, diag);
-  printDiagnostics(diag);
-  if (!sim) fail("model '" + modelPath + "' has errors");
-  return sim;
-}
 
 /// Creates the folder a results file goes into.
 void makeParentFolder(const std::string& path) {
