@@ -169,6 +169,9 @@ class Simulation {
  private:
   explicit Simulation(const ModelSpec& model);
   std::string redundancyHint() const;
+  /// The consistent state at time t: the initial one at or before the start, else the end of a
+  /// run of the model to t (core/run/linearization.cpp). False with the reason in summary.message.
+  bool stateAt(double t, State& s, RunSummary& summary) const;
   ModelSpec m_model;
   std::unique_ptr<System> m_system;
   std::vector<Channel> m_channels;

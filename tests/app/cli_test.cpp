@@ -224,6 +224,29 @@ class CliTest : public QObject {
     QVERIFY2(r.code != 0 && r.err.contains("beam_elements[0].area: error: must be positive"), qPrintable(r.err));
   }
 
+  /// linearize engine_mount.json: the bouncing mode at √(kz/m) = 50 rad/s with ζ = 0.05, the
+  /// response z/fz at resonance 1/(c ω) = 1/(600 · 50) m/N, phase −90°; a bad pair is refused.
+  void linearizeWritesModesAndFrequencyResponses() {
+    const QString modes = m_dir.filePath("mount_modes.csv"), frf = m_dir.filePath("mount_frf.csv");
+    Result r = cli({"linearize", example("engine_mount.json"), "--out", modes, "--frf", "engine.fz:engine.z", "--freq",
+                    "7.957747154594767:7.957747154594767:1", "--frf-out", frf, "--matrices", m_dir.filePath("mount")});
+    QVERIFY2(r.code == 0 && r.out.contains("6 degrees of freedom") && r.out.contains("7.95775              50          0.05"),
+             qPrintable(r.err + r.out));
+    QVERIFY(QFile::exists(m_dir.filePath("mount/B.mtx")) && QFile::exists(m_dir.filePath("mount/C.mtx")));
+    flexim::io::CsvTable t;
+    std::string error;
+    QVERIFY2(flexim::io::readCsv(frf.toStdString(), t, &error), error.c_str());
+    const int mag = t.find("engine.z/engine.fz magnitude"), phase = t.find("engine.z/engine.fz phase");
+    QVERIFY(mag >= 0 && phase >= 0 && t.rows() == 1);
+    QCOMPARE(QString::fromStdString(t.header[std::size_t(mag)]), QString("engine.z/engine.fz magnitude [m/N]"));
+    QVERIFY(std::abs(t.columns[std::size_t(mag)][0] * 600 * 50 - 1) < 1e-6);
+    QVERIFY(std::abs(t.columns[std::size_t(phase)][0] + 90) < 1e-4);
+    r = cli({"linearize", example("engine_mount.json"), "--out", modes, "--frf", "engine.fz:crank.z", "--freq", "1:2:3"});
+    QVERIFY2(r.code != 0 && r.err.contains("output 'crank.z': no body 'crank'"), qPrintable(r.err));
+    r = cli({"linearize", example("engine_mount.json"), "--out", modes, "--at", "0.5"});
+    QVERIFY2(r.code == 0 && r.out.contains("the state of a run at t = 0.5 s"), qPrintable(r.err + r.out));
+  }
+
   /// block_sliding.json: friction on four (statically indeterminate) corners stops the block after
   /// v / (mu g) and v^2 / (2 mu g).
   void blockSlidesToRestAtTheClosedForm() {
