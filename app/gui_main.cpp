@@ -29,6 +29,7 @@ void describeCommandLine(QCommandLineParser& parser) {
   parser.addPositionalArgument("model", "Model file (.json) to open.", "[MODEL.json]");
   parser.addOptions({
       {"run", "Run the model to completion after loading."},
+      {"static", "Find the model's static equilibrium after loading (Simulation > Static equilibrium), instead of --run."},
       {"screenshot", "Save a screenshot of the window.", "FILE.png"},
       {"quit", "Quit when done; the exit code tells success (0)."},
       {"deformation-scale", "Scale factor of the drawn deformation of flexible bodies (default 1).", "FACTOR"},
@@ -84,7 +85,7 @@ int main(int argc, char** argv) {
   QCommandLineParser parser;
   describeCommandLine(parser);
   parser.process(app);
-  const QString runOption = "run", screenshotOption = "screenshot", quitOption = "quit",
+  const QString runOption = "run", staticOption = "static", screenshotOption = "screenshot", quitOption = "quit",
                 scaleOption = "deformation-scale", selectOption = "select", setOption = "set", plotOption = "plot", plotXOption = "plot-x", modeOption = "mode",
                 timeOption = "time", csvOption = "export-csv", contourOption = "contour", rangeOption = "colour-range",
                 undeformedOption = "undeformed", animationOption = "export-animation", speedOption = "speed";
@@ -108,8 +109,9 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  if ((parser.isSet(timeOption) || parser.isSet(csvOption) || parser.isSet(animationOption)) && !parser.isSet(runOption)) {
-    std::fprintf(stderr, "flexim: --time, --export-csv and --export-animation need --run\n");
+  if ((parser.isSet(timeOption) || parser.isSet(csvOption) || parser.isSet(animationOption)) && !parser.isSet(runOption) &&
+      !parser.isSet(staticOption)) {
+    std::fprintf(stderr, "flexim: --time, --export-csv and --export-animation need --run or --static\n");
     return 1;
   }
   request.exportAnimation = parser.value(animationOption);
@@ -142,6 +144,11 @@ int main(int argc, char** argv) {
     }
   }
   request.run = parser.isSet(runOption);
+  request.statics = parser.isSet(staticOption);
+  if (request.run && request.statics) {
+    std::fprintf(stderr, "flexim: --run and --static exclude each other\n");
+    return 1;
+  }
   request.screenshotPath = parser.value(screenshotOption);
   request.quit = parser.isSet(quitOption);
 

@@ -87,7 +87,7 @@ void CsvResultWriter::begin(const std::vector<Channel>& channels, const RunSumma
   for (const auto& n : info.notes) head += "# note: " + oneLine(n) + "\n";
   m_notesInHeader = info.notes.size();
   head += "# date: " + utcNow() + "\n";
-  head += "time [s]";
+  head += csvField(m_abscissa.header());
   for (const Channel& c : channels) (head += ',') += csvField(c.header());
   write(head + "\n");
 }
@@ -240,6 +240,7 @@ bool writeResultsCsv(const ResultTable& results, const RunSummary& summary, cons
     error = writer.error();
     return false;
   }
+  writer.setAbscissa(results.abscissa());
   writer.begin(results.channels(), summary);
   for (std::size_t i = 0; i < results.size(); ++i) writer.sample(results.sample(i));
   writer.end(summary);

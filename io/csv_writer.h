@@ -31,6 +31,8 @@ class CsvResultWriter : public ResultSink {
   bool ok() const { return m_error.empty(); }
   const std::string& error() const { return m_error; }
   const std::string& path() const { return m_path; }
+  /// The first column's title (before begin): "time [s]" unless set (ResultTable::abscissa).
+  void setAbscissa(Channel abscissa) { m_abscissa = std::move(abscissa); }
 
  private:
   void write(const std::string& text);
@@ -38,6 +40,7 @@ class CsvResultWriter : public ResultSink {
 
   std::string m_path, m_modelPath, m_error;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> m_file{nullptr, &std::fclose};
+  Channel m_abscissa{"time", "s"};
   std::size_t m_columns = 0;  ///< channel values per row (time not counted)
   std::size_t m_notesInHeader = 0;  ///< the summary's notes already written by begin()
 };

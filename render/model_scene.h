@@ -124,6 +124,9 @@ class ModelScene {
   /// Back to the model's initial configuration (initial modal coordinates of flexible bodies).
   void resetPoses();
   void setTime(double t);
+  /// What the times set are, for the label: empty for the time [s] of a run, else a name
+  /// ("load factor" of a static equilibrium's levels).
+  void setAbscissaName(std::string name);
 
   /// Displayed deformation = scale * elastic displacement (1 = true size; colours and the
   /// legend always show the true displacement). Non-finite or negative values are ignored.
@@ -390,6 +393,7 @@ class ModelScene {
   std::string m_modeLabel;   ///< see setModeLabel
   int m_followed = -1;       ///< see setFollowedBody
   double m_time = 0.0;       ///< the time the label shows
+  std::string m_abscissaName;  ///< empty: time [s]
   SceneBounds m_bounds;
   std::vector<std::pair<Vec3, double>> m_extents;  ///< per body: sphere (centre in its frame, radius)
   Vec3 m_up = Vec3::UnitZ();

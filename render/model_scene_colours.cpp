@@ -191,9 +191,15 @@ void ModelScene::updateScaleLabel() {
 void ModelScene::setTime(double t) {
   m_time = t;
   if (!m_timeLabel || showingMode()) return;
-  char text[64];
-  std::snprintf(text, sizeof text, "t = %.4f s", t);
+  char text[96];
+  if (m_abscissaName.empty()) std::snprintf(text, sizeof text, "t = %.4f s", t);
+  else std::snprintf(text, sizeof text, "%s %.4f", m_abscissaName.c_str(), t);
   m_timeLabel->SetInput(text);
+}
+
+void ModelScene::setAbscissaName(std::string name) {
+  m_abscissaName = std::move(name);
+  setTime(m_time);
 }
 
 }  // namespace flexim::render

@@ -78,7 +78,7 @@ void GuiAutomation::selectStep() {
 }
 
 void GuiAutomation::runStep() {
-  if (!m_request.run) return screenshotStep();
+  if (!m_request.run && !m_request.statics) return screenshotStep();
   connect(&m_window, &MainWindow::runFinished, this, [this](bool ok) {
     if (!ok) {
       const QString reason = QString::fromStdString(m_window.lastSummary().message);
@@ -86,7 +86,7 @@ void GuiAutomation::runStep() {
     }
     resultsStep();
   }, Qt::SingleShotConnection);
-  if (!m_window.startRun()) {
+  if (!(m_request.statics ? m_window.startStatic() : m_window.startRun())) {
     disconnect(&m_window, &MainWindow::runFinished, this, nullptr);
     fail(3, tr("the run did not start (no model, or it does not compile)"));
   }

@@ -20,6 +20,7 @@ struct AutomationRequest {
   QStringList plot;        ///< channels to plot (by name), shown while the run streams
   QString plotX;           ///< what they are plotted against: a channel, "spectrum"; empty: time
   bool run = false;
+  bool statics = false;    ///< instead of the run: the static equilibrium (its last level shown)
   double time = -1;        ///< >= 0: after the run, show the frame at this time [s]
   QString exportCsv;       ///< after the run, export the results CSV here
   QString exportAnimation; ///< after the run, write the animation here (.ogv or .png sequence)

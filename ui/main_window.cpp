@@ -286,6 +286,13 @@ void MainWindow::createActions() {
   m_runAction->setShortcut(QKeySequence(Qt::Key_F5));
   connect(m_runAction, &QAction::triggered, this, [this] { startRun(); });
 
+  m_staticAction = new QAction(tr("Static &equilibrium"), this);
+  m_staticAction->setObjectName("actionStaticEquilibrium");
+  m_staticAction->setShortcut(QKeySequence(Qt::Key_F8));
+  m_staticAction->setStatusTip(tr("The model at rest under its loads at t = 0: Newton in 10 load levels, a frame per level "
+                                  "(play them back, plot against the load factor), the reactions in the sensors"));
+  connect(m_staticAction, &QAction::triggered, this, [this] { startStatic(); });
+
   m_pauseAction = new QAction(tr("&Pause"), this);
   m_pauseAction->setObjectName("actionPause");
   m_pauseAction->setCheckable(true);
@@ -390,6 +397,7 @@ void MainWindow::createMenus() {
   m_tree->addAction(m_itemActions->deleteAction());
   QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
   simulation->addAction(m_runAction);
+  simulation->addAction(m_staticAction);
   simulation->addAction(m_pauseAction);
   simulation->addAction(m_cancelAction);
   simulation->addSeparator();
@@ -505,11 +513,12 @@ void MainWindow::updateActions() {
   const bool hasModel = m_files->hasModel();
   m_files->updateActions(running);
   m_runAction->setEnabled(hasModel && !running);
+  m_staticAction->setEnabled(hasModel && !running);
   m_solverSettingsAction->setEnabled(hasModel && !running);
   m_checkAction->setEnabled(hasModel);
   m_itemActions->setEditable(!running);
   m_cancelAction->setEnabled(running);
-  m_pauseAction->setEnabled(running);
+  m_pauseAction->setEnabled(running && !m_run->isStatic());  // Newton at a load level does not pause
   {
     const QSignalBlocker block(m_pauseAction);
     m_pauseAction->setChecked(isRunPaused());  // still paused after a Resume the edit kept from going on
@@ -525,6 +534,14 @@ bool MainWindow::startRun() {
     return false;
   }
   return m_run->start(m_files->modelDirectory());
+}
+
+bool MainWindow::startStatic() {
+  if (!m_files->hasModel()) {
+    m_messages->add(Severity::Error, tr("static equilibrium"), tr("no model loaded; use File > Open model"));
+    return false;
+  }
+  return m_run->startStatic(m_files->modelDirectory());
 }
 
 void MainWindow::setRunPaused(bool paused) {

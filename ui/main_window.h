@@ -64,6 +64,8 @@ class MainWindow : public QMainWindow {
   // the run (RunSession)
   /// Starts a run of the current model. Returns false (reasons in Messages) if it cannot start.
   bool startRun();
+  /// Simulation → Static equilibrium: the model's equilibrium under its loads at t = 0.
+  bool startStatic();
   void cancelRun() { m_run->cancel(); }
   /// Holds a run between two steps, or lets it go on (RunSession::setPaused); the Pause action follows.
   void setRunPaused(bool paused);
@@ -164,6 +166,7 @@ class MainWindow : public QMainWindow {
   QAction* m_redoAction = nullptr;
   QAction* m_quitAction = nullptr;
   QAction* m_runAction = nullptr;
+  QAction* m_staticAction = nullptr;
   QAction* m_pauseAction = nullptr;
   QAction* m_cancelAction = nullptr;
   QAction* m_solverSettingsAction = nullptr;

@@ -79,9 +79,15 @@ PlaybackBar::PlaybackBar(QWidget* parent) : QWidget(parent) {
   clear();
 }
 
+void PlaybackBar::setAbscissa(const QString& name) {
+  m_abscissa = name;
+  updateLabel();
+}
+
 void PlaybackBar::clear() {
   pause();
   m_times.clear();
+  m_abscissa.clear();
   const QSignalBlocker block(m_slider);
   m_slider->setRange(0, 0);
   m_slider->setValue(0);
@@ -191,10 +197,14 @@ void PlaybackBar::advance() {
 
 void PlaybackBar::updateLabel() {
   if (m_times.empty()) {
-    m_timeLabel->setText(tr("t = – s"));
+    m_timeLabel->setText(m_abscissa.isEmpty() ? tr("t = – s") : m_abscissa + tr(" –"));
     return;
   }
   const double t = m_times[std::size_t(currentFrame())];
+  if (!m_abscissa.isEmpty()) {
+    m_timeLabel->setText(tr("%1 %2 / %3").arg(m_abscissa).arg(t, 0, 'f', 4).arg(m_times.back(), 0, 'f', 4));
+    return;
+  }
   m_timeLabel->setText(tr("t = %1 s / %2 s").arg(t, 0, 'f', 4).arg(m_times.back(), 0, 'f', 4));
 }
 

@@ -24,6 +24,9 @@ class PlaybackBar : public QWidget {
   explicit PlaybackBar(QWidget* parent = nullptr);
 
   void clear();
+  /// What the frames' times are, for the label: empty for the time of a run [s] (the default
+  /// after clear), else a name (e.g. "load factor" of a static equilibrium's levels).
+  void setAbscissa(const QString& name);
   /// Adds frame times (ascending). While the slider sits on the last frame and playback is
   /// paused, it follows the newest frame (live view during a run).
   void appendFrames(const std::vector<double>& times);
@@ -61,6 +64,7 @@ class PlaybackBar : public QWidget {
   void restartClock();
 
   std::vector<double> m_times;
+  QString m_abscissa;  ///< empty: time [s]
   QAction* m_playAction = nullptr;
   QAction* m_stepBackAction = nullptr;
   QAction* m_stepForwardAction = nullptr;

@@ -169,6 +169,7 @@ QString PlotView::xTitle() const {
     const Channel& channel = m_results.channels()[std::size_t(c)];
     return QString("%1 [%2]").arg(QString::fromStdString(channel.name), shownUnit(channel.unit).unit);
   }
+  if (!m_results.timed()) return QString::fromStdString(m_results.abscissa().header());
   return tr("t [s]");
 }
 
@@ -445,7 +446,8 @@ QString PlotView::readout() const {
     return parts.join("   ");
   }
   const std::size_t i = m_results.indexAtTime(m_cursorTime);
-  parts << tr("t = %1 s").arg(m_results.time()[i], 0, 'g', 6);
+  if (m_results.timed()) parts << tr("t = %1 s").arg(m_results.time()[i], 0, 'g', 6);
+  else parts << QString("%1 %2").arg(QString::fromStdString(m_results.abscissa().name)).arg(m_results.time()[i], 0, 'g', 6);
   std::vector<std::string> names = m_names;
   if (m_abscissa == Abscissa::Channel) names.insert(names.begin(), m_xChannel);
   for (std::size_t k = 0; k < names.size(); ++k) {
@@ -500,7 +502,7 @@ bool PlotView::exportCsv(const QString& path, QString& error) const {
   // every sample of the plotted channels (not the drawn envelope), SI, full precision; an x-y
   // plot's x channel first
   std::vector<int> columns;
-  out << "time [s]";
+  out << QString::fromStdString(m_results.abscissa().header());
   std::vector<std::string> names = m_names;
   if (m_abscissa == Abscissa::Channel) names.insert(names.begin(), m_xChannel);
   for (const std::string& name : names) {
@@ -721,7 +723,8 @@ void PlotPanel::setChannels(const std::vector<Channel>& channels) {
 void PlotPanel::updateAbscissaBox() {
   const QSignalBlocker block(m_abscissa);
   m_abscissa->clear();
-  m_abscissa->addItem(tr("x: time"), PlotView::kTimeKey);
+  m_abscissa->addItem(m_results.timed() ? tr("x: time") : tr("x: %1").arg(QString::fromStdString(m_results.abscissa().name)),
+                      PlotView::kTimeKey);
   m_abscissa->addItem(tr("x: frequency (spectrum)"), PlotView::kSpectrumKey);
   for (int i = 0; i < m_list->count(); ++i) {
     const QString name = m_list->item(i)->data(Qt::UserRole).toString();

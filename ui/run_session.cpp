@@ -34,6 +34,9 @@ RunSession::RunSession(const ModelDocument& document, render::ModelScene& scene,
   connect(m_controller, &SimulationController::progressChanged, this,
           [this](double fraction) { emit progress(int(fraction * 1000.0 + 0.5)); });
   connect(m_controller, &SimulationController::timeReached, this, &RunSession::onTimeReached);
+  connect(m_controller, &SimulationController::staticLog, this, [this](const QStringList& lines) {
+    for (const QString& line : lines) m_messages.add(Severity::Info, tr("static equilibrium"), line);
+  });
   m_rangeTimer.setInterval(0);
   connect(&m_rangeTimer, &QTimer::timeout, this, &RunSession::feedColourRange);
   m_liveViewTimer.setSingleShot(true);
@@ -68,14 +71,20 @@ void RunSession::checkModel(const QString& modelDirectory) {
   emit status(summary + tr(" (see Messages; double-click one to select its item)"));
 }
 
-bool RunSession::start(const QString& modelDirectory) {
+bool RunSession::start(const QString& modelDirectory) { return launch(modelDirectory, false); }
+
+bool RunSession::startStatic(const QString& modelDirectory) { return launch(modelDirectory, true); }
+
+bool RunSession::isStatic() const { return m_controller && m_controller->isStatic(); }
+
+bool RunSession::launch(const QString& modelDirectory, bool statics) {
   // the model check's warnings first (a body not connected to ground, redundant joints, a stale
   // reduced body), those the start does not say itself
   const ModelSpec& model = m_document.model();
   const io::ModelCheckReport check = io::checkModel(model, modelDirectory.toStdString());
   Diagnostics diag;
   m_editedWhilePaused = false;
-  const bool started = m_controller->start(model, diag);
+  const bool started = statics ? m_controller->startStatic(model, diag) : m_controller->start(model, diag);
   for (const Diagnostic& d : check.messages.items()) {
     if (d.severity != Severity::Warning) continue;
     const bool said = std::any_of(diag.items().begin(), diag.items().end(), [&d](const Diagnostic& e) {
@@ -85,8 +94,9 @@ bool RunSession::start(const QString& modelDirectory) {
   }
   m_messages.add(diag);
   if (!started) {
-    m_messages.add(Severity::Error, tr("simulation"), tr("the run did not start"));
-    emit status(tr("Run did not start (see Messages)"));
+    m_messages.add(Severity::Error, tr("simulation"),
+                   statics ? tr("the static equilibrium did not start") : tr("the run did not start"));
+    emit status(statics ? tr("Static equilibrium did not start (see Messages)") : tr("Run did not start (see Messages)"));
   }
   emit stateChanged();
   return started;
@@ -152,7 +162,18 @@ void RunSession::onStarted(const std::vector<Channel>& channels) {
   m_rangeFed = 0;
   m_scene.resetColourRange();
   m_tracePath.clear();
+  m_scene.setAbscissaName(isStatic() ? "load factor" : "");
+  if (isStatic()) {
+    m_results.setAbscissa({"load factor", "-"});
+    m_playback.setAbscissa(tr("load factor"));
+  }
   emit started(channels);
+  if (isStatic()) {
+    emit status(tr("Finding the static equilibrium…"));
+    m_messages.add(Severity::Info, tr("static equilibrium"),
+                   tr("started: the loads at t = 0 in 10 levels, Newton with the tangent and geometric stiffness"));
+    return;
+  }
   emit status(tr("Running…"));
   m_messages.add(Severity::Info, tr("simulation"), tr("run started (t_end = %1 s)").arg(m_document.model().solver.t_end));
 }
@@ -161,6 +182,10 @@ void RunSession::onTimeReached(double t, double tEnd, long steps) {
   // simulated time, steps per second and an estimate of the time left, from the rate so far
   // (pauses excluded)
   const double wall = m_runClock.elapsed() / 1000.0 - m_pausedSeconds;
+  if (isStatic()) {
+    emit progressText(tr("load factor %1 / 1").arg(t, 0, 'g', 4));
+    return;
+  }
   QString text = tr("t = %1 / %2 s").arg(t, 0, 'g', 4).arg(tEnd, 0, 'g', 4);
   if (wall > 0.5 && steps > 0) text += tr(" · %1 steps/s").arg(double(steps) / wall, 0, 'f', 0);
   if (t > 0 && wall > 1.0 && tEnd > t) {
@@ -199,6 +224,11 @@ void RunSession::onFinished(const RunSummary& summary) {
     return;
   }
   m_lastSummary = summary;
+  if (isStatic()) {
+    onStaticFinished(summary);
+    emit finished(summary);
+    return;
+  }
   emit progressText(tr("t = %1 s").arg(summary.t_reached, 0, 'g', 4));
   if (summary.ok) {
     emit progress(1000);
@@ -232,8 +262,36 @@ void RunSession::onFinished(const RunSummary& summary) {
   emit finished(summary);
 }
 
+void RunSession::onStaticFinished(const RunSummary& summary) {
+  const double reached = m_results.empty() ? 0.0 : m_results.time().back();
+  emit progressText(tr("load factor %1").arg(reached, 0, 'g', 4));
+  if (summary.ok) {
+    emit progress(1000);
+    emit status(tr("Static equilibrium: the full load in %1 levels, %2 Newton iterations (frames: the load levels)")
+                    .arg(summary.steps)
+                    .arg(summary.newton_iterations));
+    m_messages.add(Severity::Info, tr("static equilibrium"),
+                   tr("converged at the full load: %1 levels, %2 Newton iterations, %3 s wall time; to start a run "
+                      "from it, set the simulation's start to static_equilibrium")
+                       .arg(summary.steps)
+                       .arg(summary.newton_iterations)
+                       .arg(summary.wall_time, 0, 'g', 3));
+  } else if (summary.cancelled) {
+    emit status(tr("Static equilibrium cancelled at load factor %1").arg(reached));
+    m_messages.add(Severity::Warning, tr("static equilibrium"), QString::fromStdString(summary.message));
+  } else {
+    emit status(tr("Static equilibrium failed at load factor %1: the last converged level is shown (see Messages)")
+                    .arg(reached));
+    m_messages.add(Severity::Error, tr("static equilibrium"), QString::fromStdString(summary.message));
+  }
+  for (const auto& note : summary.notes) m_messages.add(Severity::Info, tr("static equilibrium"), QString::fromStdString(note));
+  m_rangeFed = 0;
+  if (!m_results.empty() && m_scene.flexibleBodyCount() > 0) m_rangeTimer.start();
+}
+
 void RunSession::modelReplaced() {
   m_results.reset({});
+  m_scene.setAbscissaName("");
   m_playback.clear();
   m_trace = {};
   m_tracePath.clear();

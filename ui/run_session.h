@@ -40,6 +40,12 @@ class RunSession : public QObject {
   /// Starts a run of the model (the model check's warnings first; files relative to
   /// modelDirectory). False, with the reasons in Messages, when it cannot start.
   bool start(const QString& modelDirectory);
+  /// Finds the model's static equilibrium (Simulation → Static equilibrium): a frame per load
+  /// level (the playback bar and the plots over the load factor), the convergence log in
+  /// Messages, the last converged level shown. False, with the reasons in Messages, as start.
+  bool startStatic(const QString& modelDirectory);
+  /// Whether the results are a static equilibrium's load levels (not a run in time).
+  bool isStatic() const;
   void cancel();
   /// Holds the run between two steps, or lets it go on. A paused run whose model was edited goes
   /// on from where it is with the edited model when the edit keeps its coordinates (a mass, a
@@ -88,9 +94,11 @@ class RunSession : public QObject {
   void progressText(const QString& text);
 
  private:
+  bool launch(const QString& modelDirectory, bool statics);
   void onStarted(const std::vector<Channel>& channels);
   void onSamplesArrived(const std::vector<Sample>& samples);
   void onFinished(const RunSummary& summary);
+  void onStaticFinished(const RunSummary& summary);
   void onTimeReached(double t, double tEnd, long steps);
   /// Resume after edits (setPaused): false while the run stays paused.
   bool continueWithEdits();

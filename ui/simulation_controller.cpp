@@ -16,16 +16,30 @@ struct SimulationController::Inbox : ResultSink {
   std::atomic<long> steps{0};
   std::mutex mutex;
   std::vector<Sample> samples;  // guarded by mutex
+  QStringList log;              // likewise: a static equilibrium's lines
   RunSummary summary;           // written by the worker before done is set
   State stoppedAt;              // likewise: the state of the run's last step
+  bool statics = false;         // set before the worker starts: samples of load levels
 
   void sample(const Sample& s) override {
     const std::lock_guard lock(mutex);
     samples.push_back(s);
+    if (!statics || s.values.empty()) return;
+    samples.back().t = s.values.front();  // the load factor, channel 0
+    progress = s.values.front();
+    time = s.values.front();
   }
   std::vector<Sample> take() {
     const std::lock_guard lock(mutex);
     return std::exchange(samples, {});
+  }
+  void addLog(const std::string& line) {
+    const std::lock_guard lock(mutex);
+    log.push_back(QString::fromStdString(line));
+  }
+  QStringList takeLog() {
+    const std::lock_guard lock(mutex);
+    return std::exchange(log, {});
   }
 };
 
@@ -67,6 +81,22 @@ bool SimulationController::start(const ModelSpec& model, Diagnostics& diag) {
   m_bodies = simulation->bodies();
   launch(std::move(simulation), nullptr);
   emit runStarted(m_simulation->channels());
+  emit progressChanged(0.0);
+  return true;
+}
+
+bool SimulationController::startStatic(const ModelSpec& model, Diagnostics& diag) {
+  if (m_running) {
+    diag.error("simulation", "a run is already in progress; cancel it first");
+    return false;
+  }
+  auto simulation = compiled(model, diag);
+  if (!simulation) return false;
+  if (m_worker.joinable()) m_worker.join();
+  m_bodies = simulation->bodies();
+  const std::vector<Channel> channels = simulation->staticChannels();
+  launch(std::move(simulation), nullptr, true);
+  emit runStarted(channels);
   emit progressChanged(0.0);
   return true;
 }
@@ -119,12 +149,15 @@ bool SimulationController::continueWith(const ModelSpec& model, Diagnostics& dia
   return true;
 }
 
-void SimulationController::launch(std::shared_ptr<Simulation> simulation, std::unique_ptr<State> resume) {
+void SimulationController::launch(std::shared_ptr<Simulation> simulation, std::unique_ptr<State> resume, bool statics) {
   m_inbox = std::make_shared<Inbox>();
+  m_inbox->statics = statics;
+  m_inbox->endTime = statics ? 1.0 : 0.0;
   m_simulation = simulation;
   m_running = true;
   m_paused = false;
-  m_worker = std::thread([inbox = m_inbox, sim = std::move(simulation), resume = std::move(resume)]() mutable {
+  m_static = statics;
+  m_worker = std::thread([inbox = m_inbox, sim = std::move(simulation), resume = std::move(resume), statics]() mutable {
     RunOptions options;
     options.cancel = &inbox->cancel;
     options.pause = &inbox->pause;
@@ -136,9 +169,12 @@ void SimulationController::launch(std::shared_ptr<Simulation> simulation, std::u
       inbox->time = t;
       inbox->endTime = tEnd;
     };
+    StaticOptions staticOptions;
+    staticOptions.cancel = &inbox->cancel;
+    staticOptions.log = [&inbox](const std::string& line) { inbox->addLog(line); };
     RunSummary summary;
     try {
-      summary = sim->run({inbox.get()}, options);
+      summary = statics ? sim->staticEquilibrium({inbox.get()}, staticOptions) : sim->run({inbox.get()}, options);
     } catch (const std::exception& e) {
       summary.ok = false;
       summary.message = std::string("the solver stopped with an internal error: ") + e.what();
@@ -167,6 +203,7 @@ void SimulationController::drain() {
   // read "done" before taking samples, so samples pushed before completion are not missed
   const bool done = m_inbox->done;
   std::vector<Sample> fresh = m_inbox->take();
+  if (const QStringList log = m_inbox->takeLog(); !log.isEmpty()) emit staticLog(log);
   if (!fresh.empty()) emit samplesArrived(fresh);
   emit progressChanged(m_inbox->progress);
   emit timeReached(m_inbox->time, m_inbox->endTime, m_inbox->steps);

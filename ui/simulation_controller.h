@@ -7,6 +7,7 @@
 #include "core/run/simulation.h"
 
 #include <QObject>
+#include <QStringList>
 #include <QTimer>
 
 #include <atomic>
@@ -27,6 +28,12 @@ class SimulationController : public QObject {
   /// Compiles the model and starts integrating it. Returns false, with the reasons in diag,
   /// when the model does not compile or a run is already active.
   bool start(const ModelSpec& model, Diagnostics& diag);
+  /// Compiles the model and finds its static equilibrium (Simulation::staticEquilibrium) on the
+  /// worker: a sample per load level, its time the load factor (0 … 1), so that playback and
+  /// plots step through the levels; a line per Newton attempt through staticLog. False as start.
+  bool startStatic(const ModelSpec& model, Diagnostics& diag);
+  /// Whether the run started last is a static equilibrium (its samples' times are load factors).
+  bool isStatic() const { return m_static; }
   /// Continues the paused run with an edited model: it stops where it is and a run of `model`
   /// goes on from its state (Simulation::mapState), appending its samples to the same results;
   /// runFinished follows at the end, not in between. False, the run still paused, when the model
@@ -51,12 +58,14 @@ class SimulationController : public QObject {
   /// Simulated time, end time and the steps taken so far.
   void timeReached(double t, double tEnd, long steps);
   void runFinished(const flexim::RunSummary& summary);
+  /// Lines of a static equilibrium's convergence log (UI thread).
+  void staticLog(const QStringList& lines);
 
  private:
   struct Inbox;  // shared between the worker and the UI thread
   void drain();
   /// Runs the simulation on a new worker (from `resume` when given).
-  void launch(std::shared_ptr<Simulation> simulation, std::unique_ptr<State> resume);
+  void launch(std::shared_ptr<Simulation> simulation, std::unique_ptr<State> resume, bool statics = false);
 
   std::shared_ptr<Inbox> m_inbox;
   std::shared_ptr<Simulation> m_simulation;  ///< the run's (kept to map its state for a continuation)
@@ -65,6 +74,7 @@ class SimulationController : public QObject {
   BodyTable m_bodies;
   bool m_running = false;
   bool m_paused = false;
+  bool m_static = false;
 };
 
 }  // namespace flexim::ui

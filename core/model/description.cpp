@@ -879,6 +879,11 @@ struct Registry {
     f.number("output_interval", &SolverSpec::output_interval, "s", "time between output samples")
         .above(0)
         .byDefault("0.001");
+    f.choice("start", &SolverSpec::start,
+             "where the run starts: the model's `initial_conditions` (positions assembled onto the joints, "
+             "velocities as given), or its `static_equilibrium` under the loads at t = 0 (at rest; found as "
+             "`flexim-cli static` finds it, in 10 load levels)")
+        .byDefault("\"initial_conditions\"");
     f.choice("integrator", &SolverSpec::integrator,
              "SUNDIALS IDA (adaptive BDF), generalized-α (Arnold–Brüls, fixed or adaptive step), or a mixed "
              "timestepping scheme for contacts with impacts and friction (fixed step): a smooth base scheme — "

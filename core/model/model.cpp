@@ -52,6 +52,10 @@ constexpr std::array<std::pair<ProxScaling, const char*>, 2> kProxScalingNames{{
     {ProxScaling::Constant, "constant"},
     {ProxScaling::PerContact, "per_contact"},
 }};
+constexpr std::array<std::pair<RunStart, const char*>, 2> kRunStartNames{{
+    {RunStart::InitialConditions, "initial_conditions"},
+    {RunStart::StaticEquilibrium, "static_equilibrium"},
+}};
 constexpr std::array<std::pair<StepControl, const char*>, 2> kStepControlNames{{
     {StepControl::Fixed, "fixed"},
     {StepControl::Adaptive, "adaptive"},
@@ -112,6 +116,8 @@ std::string integratorNames(bool contacts) {
   return out;
 }
 const char* toString(ProxScaling t) { return nameOf(kProxScalingNames, t); }
+const char* toString(RunStart t) { return nameOf(kRunStartNames, t); }
+bool fromString(const std::string& s, RunStart& out) { return valueOf(kRunStartNames, s, out); }
 bool fromString(const std::string& s, ProxScaling& out) { return valueOf(kProxScalingNames, s, out); }
 bool fromString(const std::string& s, StepControl& out) { return valueOf(kStepControlNames, s, out); }
 bool fromString(const std::string& s, ReferenceFrame& out) { return valueOf(kReferenceNames, s, out); }

@@ -394,6 +394,8 @@ std::string integratorNames(bool contacts = false);
 enum class ProxScaling { Constant, PerContact };
 /// Generalized-alpha step: fixed (`step`), or chosen by a local error estimate against rtol/atol.
 enum class StepControl { Fixed, Adaptive };
+/// Where a run starts: the model's initial conditions (assembled), or its static equilibrium.
+enum class RunStart { InitialConditions, StaticEquilibrium };
 
 struct SolverSpec {
   double t_end = 1.0;             ///< [s]
@@ -401,6 +403,7 @@ struct SolverSpec {
   double output_interval = 1e-3;  ///< [s]
   IntegratorType integrator = IntegratorType::Ida;
   StepControl step_control = StepControl::Fixed;  ///< generalized-alpha step control
+  RunStart start = RunStart::InitialConditions;
   double rtol = 1e-6;             ///< relative tolerance (IDA, adaptive gen-alpha)
   double atol = 1e-8;             ///< absolute tolerance (IDA, adaptive gen-alpha)
   double rho_inf = 0.8;           ///< generalized-alpha spectral radius at infinity, [0, 1]
@@ -444,6 +447,7 @@ const char* toString(const SensorType& t);
 const char* toString(IntegratorType t);
 const char* toString(StepControl t);
 const char* toString(ProxScaling t);
+const char* toString(RunStart t);
 const char* toString(const ContactType& t);
 const char* toString(ReferenceFrame t);
 const char* toString(DriverSpec::Coordinate c);
@@ -461,6 +465,7 @@ bool fromString(const std::string& s, SensorType& out);
 bool fromString(const std::string& s, IntegratorType& out);
 bool fromString(const std::string& s, StepControl& out);
 bool fromString(const std::string& s, ProxScaling& out);
+bool fromString(const std::string& s, RunStart& out);
 bool fromString(const std::string& s, ContactType& out);
 bool fromString(const std::string& s, ReferenceFrame& out);
 bool fromString(const std::string& s, DriverSpec::Coordinate& out);

@@ -35,6 +35,7 @@ void ResultTable::Column::push(double v) {
 
 void ResultTable::reset(std::vector<Channel> channels, BodyTable bodies) {
   m_channels = std::move(channels);
+  m_abscissa = {"time", "s"};
   m_bodies = std::move(bodies);
   m_time.clear();
   m_columns.assign(m_channels.size(), {});

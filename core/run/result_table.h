@@ -31,6 +31,11 @@ class ResultTable {
   /// Starts an empty table for these channels, and the bodies whose poses the samples carry
   /// (Simulation::bodies()).
   void reset(std::vector<Channel> channels, BodyTable bodies = {});
+  /// What the samples' times are: the time [s] of a run (the default after reset), or another
+  /// abscissa, e.g. the load factor [-] of a static equilibrium's levels.
+  void setAbscissa(Channel abscissa) { m_abscissa = std::move(abscissa); }
+  const Channel& abscissa() const { return m_abscissa; }
+  bool timed() const { return m_abscissa.name == "time"; }
   /// Appends samples in time order (a sample earlier than the last one is a programming error).
   void append(const Sample& s);
   void append(const std::vector<Sample>& samples);
@@ -67,6 +72,7 @@ class ResultTable {
   };
 
   std::vector<Channel> m_channels;
+  Channel m_abscissa{"time", "s"};
   BodyTable m_bodies;
   std::vector<double> m_time;
   std::vector<Column> m_columns;

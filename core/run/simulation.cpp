@@ -346,6 +346,18 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
     const double posTol = 1e-12 * modelScale(m_model);
     State s = options.resume ? *options.resume : sys.initialState();
     if (options.resume) sum.notes.push_back("continued at t=" + timeText(s.t) + " s from the state of a paused run, with the edited model");
+    if (!options.resume && spec.start == RunStart::StaticEquilibrium) {
+      StaticOptions statics;
+      statics.equilibrium = &s;
+      statics.cancel = options.cancel;
+      const RunSummary equilibrium = staticEquilibrium({}, statics);
+      if (!equilibrium.ok) {
+        sum.cancelled = equilibrium.cancelled;
+        return finish(false, "the static equilibrium to start from: " + equilibrium.message);
+      }
+      sum.notes.push_back("started at rest from the static equilibrium (" + std::to_string(statics.load_steps) +
+                          " load levels, " + std::to_string(equilibrium.newton_iterations) + " Newton iterations)");
+    }
     if (sys.hasUnilateralRows()) cons.setActiveRows(initialActiveRows(sys, s));
     double residual = 0, vres = 0;
     std::string error;

@@ -123,6 +123,7 @@ struct StaticOptions {
   int max_iterations = 100;  ///< Newton iterations per attempt at a level
   /// A line per attempt at a load level (converged or not, iterations, force residual).
   std::function<void(const std::string&)> log;
+  const std::atomic<bool>* cancel = nullptr;  ///< checked between attempts: ends it, the levels so far kept
   /// When set: receive the last converged state and the constraints' multipliers there.
   State* equilibrium = nullptr;
   VecX* multipliers = nullptr;
@@ -154,6 +155,8 @@ class Simulation {
   /// then the sensors at rest, reactions included). A level that does not converge ends it with a
   /// message; the levels before it have reached the sinks.
   RunSummary staticEquilibrium(const std::vector<ResultSink*>& sinks, const StaticOptions& options = {});
+  /// The channels of staticEquilibrium's samples: "load_factor" [-], then the sensors'.
+  std::vector<Channel> staticChannels() const;
   /// The linearized equations of motion about the static equilibrium and the system's modes
   /// (core/run/linearization.h).
   LinearizationResult linearize(const LinearizeOptions& options);

@@ -148,6 +148,14 @@ struct StaticNewton {
 
 }  // namespace
 
+std::vector<Channel> Simulation::staticChannels() const {
+  Diagnostics ignored;
+  SensorSet sensors(*m_system, ignored);
+  std::vector<Channel> channels{{"load_factor", "-"}};
+  for (const Channel& c : sensors.channels()) channels.push_back(c);
+  return channels;
+}
+
 RunSummary Simulation::staticEquilibrium(const std::vector<ResultSink*>& sinks, const StaticOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
@@ -188,9 +196,7 @@ RunSummary Simulation::staticEquilibrium(const std::vector<ResultSink*>& sinks, 
 
   Diagnostics ignored;
   SensorSet sensors(sys, ignored);
-  std::vector<Channel> channels{{"load_factor", "-"}};
-  for (const Channel& c : sensors.channels()) channels.push_back(c);
-  for (auto* k : sinks) k->begin(channels, sum);
+  for (auto* k : sinks) k->begin(staticChannels(), sum);
   begun = true;
 
   std::vector<BodyKinematics> kin;
@@ -236,6 +242,12 @@ RunSummary Simulation::staticEquilibrium(const std::vector<ResultSink*>& sinks, 
     const double target = double(k) / options.load_steps;
     double increment = target - reached;
     while (reached < target * (1 - 1e-14)) {
+      if (options.cancel && options.cancel->load()) {
+        if (reached > emitted) emit(reached);
+        sum.cancelled = true;
+        sum.newton_iterations = iterations;
+        return finish(false, "cancelled by the user at load " + num(reached));
+      }
       const double level = std::min(target, reached + increment);
       State trial = s;
       VecX trialLambda = lambda;

@@ -1,7 +1,8 @@
 // Static equilibrium (Simulation::staticEquilibrium) against closed forms: a chain of point masses
 // on springs (linear: each load level is its share of the stretch), a double pendulum that starts
 // horizontal and must end hanging (its stiffness is only its reactions' geometric stiffness), and
-// a model the solver cannot take, refused with a message.
+// a run that starts from the equilibrium and stays there; a model the solver cannot take, refused
+// with a message.
 #include "core/run/simulation.h"
 #include "io/model_json.h"
 #include "recording_sink.h"
@@ -70,6 +71,33 @@ class StaticEquilibriumTest : public QObject {
     QVERIFY(std::abs(sink.value(last, "tip.position.y") + 2.0) < 1e-10);
     QVERIFY(std::abs(sink.value(last, "shoulder.coordinate.rotation") + std::numbers::pi / 2) < 1e-10);
     QVERIFY(std::abs(sink.value(last, "elbow.coordinate.rotation")) < 1e-10);
+  }
+
+  /// engine_mount.json with `start` static_equilibrium: the block on its preloaded bushing starts
+  /// at rest (its initial kick left out) at (F − m g) / kz = (900 − 1177.2) / 3e5 below the
+  /// mount's zero and stays there, nothing moving sideways.
+  void runStartsFromTheStaticEquilibrium() {
+    ModelSpec m = example("engine_mount.json");
+    m.solver.start = RunStart::StaticEquilibrium;
+    m.solver.t_end = 0.2;
+    RecordingSink sink;
+    const RunSummary sum = test::runModel(m, sink);
+    QVERIFY2(sum.ok, sum.message.c_str());
+    const double sag = (900 - 120 * 9.81) / 3e5;
+    bool noted = false;
+    for (const std::string& note : sum.notes) noted = noted || note.find("from the static equilibrium") != std::string::npos;
+    QVERIFY(noted);
+    for (std::size_t i = 0; i < sink.samples.size(); ++i) {
+      QVERIFY2(std::abs(sink.value(i, "engine.position.z") - sag) < 1e-10,
+               qPrintable(QString("t = %1: z = %2").arg(sink.samples[i].t).arg(sink.value(i, "engine.position.z"))));
+      QVERIFY(std::abs(sink.value(i, "engine.position.y")) < 1e-12);
+      QVERIFY(std::abs(sink.value(i, "engine.angular_velocity.x")) < 1e-10);
+    }
+    // the same model from its initial conditions bounces and sways
+    m.solver.start = RunStart::InitialConditions;
+    RecordingSink moving;
+    QVERIFY(test::runModel(m, moving).ok);
+    QVERIFY(std::abs(moving.value(moving.samples.size() / 2, "engine.position.y")) > 1e-4);
   }
 
   /// Contacts are not taken yet: a clear refusal, not an equilibrium without them.

@@ -16,7 +16,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -112,6 +114,7 @@ class MainWindowTest : public QObject {
   void automationRunsAndSavesScreenshot();
   void automationShowsATimeAndExportsCsv();
   void automationFailsOnMissingModel();
+  void staticEquilibriumStepsThroughTheLoadLevels();
   void flexibleBodyAnimatesAndScales();
   void automationRunsTheFlexibleExample();
 
@@ -312,6 +315,44 @@ void MainWindowTest::automationRunsAndSavesScreenshot() {
   QVERIFY(drawnFraction(shot) > 0.02);
   if (qEnvironmentVariableIsSet("FLEXIM_KEEP_SCREENSHOT"))
     QVERIFY(shot.save(qEnvironmentVariable("FLEXIM_KEEP_SCREENSHOT")));
+}
+
+/// Simulation → Static equilibrium (F8) on the 45° bend: eleven frames, load factor 0 … 1, the tip
+/// at the literature's 53.4 out of plane at the full load, the playback bar and the plots over the
+/// load factor, the convergence log in Messages, the export's first column the load factor.
+void MainWindowTest::staticEquilibriumStepsThroughTheLoadLevels() {
+  QVERIFY(m_window->openModelFile(FLEXIM_SOURCE_DIR "/resources/examples/beam_bend_45deg.json"));
+  QSignalSpy finished(m_window.get(), &MainWindow::runFinished);
+  m_window->activateWindow();
+  QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+  QTest::keyClick(m_window.get(), Qt::Key_F8);
+  QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+  QVERIFY2(m_window->lastSummary().ok, m_window->lastSummary().message.c_str());
+  const ResultTable& results = m_window->results();
+  QCOMPARE(results.size(), std::size_t(11));
+  QCOMPARE(results.time().back(), 1.0);
+  const int z = results.channelIndex("tip.position.z");
+  QVERIFY(z >= 0);
+  QVERIFY2(std::abs(results.column(std::size_t(z)).back() - 53.47) < 0.05,
+           qPrintable(QString::number(results.column(std::size_t(z)).back())));
+  PlaybackBar* playback = m_window->playbackBar();
+  QCOMPARE(playback->frameCount(), 11);
+  const QList<QLabel*> labels = playback->findChildren<QLabel*>();
+  QVERIFY(std::any_of(labels.begin(), labels.end(),
+                      [](QLabel* l) { return l->text() == "load factor 1.0000 / 1.0000"; }));
+  QVERIFY(!m_window->messages()->lines(Severity::Info).filter("converged in").isEmpty());
+  // the bend at half load and at full load look different
+  playback->setCurrentFrame(5);
+  const QImage half = m_window->viewport()->screenshot();
+  playback->setCurrentFrame(10);
+  const QImage full = m_window->viewport()->screenshot();
+  QVERIFY2(differingFraction(half, full) > 0.001, qPrintable(QString::number(differingFraction(half, full))));
+  QTemporaryDir dir;
+  QVERIFY(m_window->exportResultsCsv(dir.filePath("static.csv")));
+  QFile csv(dir.filePath("static.csv"));
+  QVERIFY(csv.open(QIODevice::ReadOnly));
+  const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n').filter(QRegularExpression("^[^#]"));
+  QVERIFY2(lines.value(0).startsWith("load factor [-],load_factor [-],"), qPrintable(lines.value(0)));
 }
 
 /// --time shows the frame of that time after the run, --export-csv writes the results there.
