@@ -205,7 +205,8 @@ LinearizationResult Simulation::linearize(const LinearizeOptions& options) {
   }
   const int n = int(out.N.cols());
   if (n == 0) {
-    out.message = "the model has no degrees of freedom: nothing moves";
+    out.message = "the model has no degrees of freedom: its joints and drivers fix every motion (a driven mechanism "
+                  "has no modes; remove the driver to linearize the free mechanism)";
     return out;
   }
   out.M = out.N.transpose() * M * out.N;
