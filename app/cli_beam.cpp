@@ -115,31 +115,14 @@ int beamCommand(const std::vector<std::string>& args) {
     return fail("give the section and material: --element '{\"youngs_modulus\": ..., \"area\": ..., \"iy\": ..., "
                 "\"iz\": ...}' or --like ELEMENT");
   }
-  if (radius > 0) {
-    member.length = radius * std::abs(sweep) * std::numbers::pi / 180;
-    member.element.curvature = Vec3(0.0, 0.0, sweep > 0 ? 1 / radius : -1 / radius);
-  } else if (haveCurvature) {
-    member.element.curvature = curvature;
-  }
+  if (radius > 0) bendBeamMember(member, radius, sweep);
+  else if (haveCurvature) member.element.curvature = curvature;
   member.orientation = fromXyzAngles(angles * std::numbers::pi / 180);
-  for (const BeamNodeSpec& n : model.beam_nodes)
-    if (n.name.rfind(member.name + "_", 0) == 0) return fail("the model has nodes named " + member.name + "_*: choose another --name");
-
+  member.clamp = clamp;
+  member.planar = planar;
   const std::size_t firstNode = model.beam_nodes.size();
-  const std::string tip = meshBeamMember(model, member);
-  for (std::size_t i = firstNode; i < model.beam_nodes.size(); ++i)
-    model.beam_nodes[i].markers.push_back({"m", Vec3::Zero(), Quat::Identity()});
-  if (clamp) {
-    model.ground_markers.push_back({member.name + "_clamp", member.start, member.orientation});
-    model.joints.push_back({member.name + "_clamp", JointType("fixed"), "ground", member.name + "_clamp",
-                            model.beam_nodes[firstNode].name, "m", {}});
-  }
-  if (planar) {
-    model.ground_markers.push_back({member.name + "_plane", member.start, member.orientation});
-    for (std::size_t i = firstNode + (clamp ? 1 : 0); i < model.beam_nodes.size(); ++i)
-      model.joints.push_back({model.beam_nodes[i].name + "_in_plane", JointType("planar"), "ground", member.name + "_plane",
-                              model.beam_nodes[i].name, "m", {}});
-  }
+  if (const std::string why = addBeamMember(model, member); !why.empty()) return fail(why);
+  const std::string tip = model.beam_nodes.back().name;
   const std::string target = outPath.empty() ? modelPath : outPath;
   std::string error;
   if (!io::saveModelFile(model, target, &error)) return fail(error);

@@ -2,6 +2,7 @@
 
 #include "ui/fe_import_wizard.h"
 #include "ui/item_dialog.h"
+#include "ui/beam_member_dialog.h"
 #include "ui/contact_dialog.h"
 #include "ui/joint_dialog.h"
 
@@ -55,6 +56,10 @@ ItemActions::ItemActions(ModelDocument* document, QWidget* window)
   contactAtPoints->setStatusTip(
       tr("A contact between a point (or sphere) on one body and a surface of another, taken from the last click or a "
          "marker: its two markers are made for you"));
+  QAction* beamMember = m_addMenu->addAction(tr("&Beam member…"), this, [this] { addBeamMember(); });
+  beamMember->setObjectName("actionAddBeamMember");
+  beamMember->setStatusTip(tr("A straight or curved member meshed into beam elements, clamped to the ground if asked: "
+                              "its nodes (each with a marker 'm'), elements and joints are made for you"));
   QAction* sensorAtPick = m_addMenu->addAction(tr("&Sensor at the picked node or marker…"), this, [this] { addSensorAtPick(); });
   sensorAtPick->setObjectName("actionAddSensorAtPick");
   sensorAtPick->setShortcut(QKeySequence(tr("Ctrl+K")));
@@ -445,6 +450,12 @@ ItemId ItemActions::addContactAtPoints() {
   std::string body1 = selected.empty() || selected == kGroundName ? std::string() : selected;
   if (body1.empty() && !m_document->model().bodies.empty()) body1 = m_document->model().bodies.front().name;
   ContactDialog dialog(*m_document, m_lastPick, body1, kGroundName, m_window);
+  dialog.exec();
+  return dialog.created();
+}
+
+ItemId ItemActions::addBeamMember() {
+  BeamMemberDialog dialog(*m_document, m_lastPick, m_window);
   dialog.exec();
   return dialog.created();
 }

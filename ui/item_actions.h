@@ -68,6 +68,8 @@ class ItemActions : public QObject {
   ItemId addJointAtPoint();
   /// Add → Contact at points…: the ContactDialog with the last pick; the contact added, or none.
   ItemId addContactAtPoints();
+  /// Add → Beam member…: the BeamMemberDialog, starting at the last pick; its first node, or none.
+  ItemId addBeamMember();
 
   /// Placing a virtual body by a click (Add → Virtual body on the mesh): what the next click in
   /// the view places, if anything.

@@ -137,7 +137,18 @@ struct BeamMemberSpec {
   double length = 1.0;                  ///< [m] along the centre line
   int elements = 4;
   BeamElementSpec element;              ///< formulation, section and material; its curvature bends the member
+  bool clamp = false;   ///< addBeamMember: a fixed joint from the ground to the first node
+  bool planar = false;  ///< addBeamMember: every free node held in the plane of the start's x-y axes
 };
+
+/// An arc of radius R [m] sweeping `sweepDeg` degrees, bent about the section's z axis at the
+/// start (in its x-y plane; a negative sweep turns the other way): the member's length and its
+/// elements' initial curvature.
+void bendBeamMember(BeamMemberSpec& member, double radius, double sweepDeg);
+/// meshBeamMember, then a marker "m" at each node, and the clamp and in-plane joints the member
+/// asks for (ground markers name_clamp, name_plane). Refused, with the reason and the model
+/// unchanged, when the model already has items of the member's names. Returns the reason or "".
+std::string addBeamMember(ModelSpec& model, const BeamMemberSpec& member);
 
 /// Appends the member's nodes and elements to the model. Each node is placed where the
 /// element before it puts it unstressed (integrated with its initial strains), so a curved member

@@ -6,7 +6,9 @@
 #include "core/system/formulations.h"
 #include "core/system/system.h"
 
+#include <cmath>
 #include <map>
+#include <numbers>
 #include <optional>
 
 namespace flexim {
@@ -207,6 +209,35 @@ std::string meshBeamMember(ModelSpec& model, const BeamMemberSpec& member) {
     model.beam_elements.push_back(e);
   }
   return last;
+}
+
+void bendBeamMember(BeamMemberSpec& member, double radius, double sweepDeg) {
+  member.length = radius * std::abs(sweepDeg) * std::numbers::pi / 180;
+  member.element.curvature = Vec3(0.0, 0.0, sweepDeg > 0 ? 1 / radius : -1 / radius);
+}
+
+std::string addBeamMember(ModelSpec& model, const BeamMemberSpec& member) {
+  if (member.name.empty()) return "the member needs a name";
+  const std::string prefix = member.name + "_";
+  for (const BeamNodeSpec& n : model.beam_nodes)
+    if (n.name.rfind(prefix, 0) == 0) return "the model has nodes named " + prefix + "*: choose another name";
+  for (const BeamElementSpec& e : model.beam_elements)
+    if (e.name.rfind(prefix, 0) == 0) return "the model has elements named " + prefix + "*: choose another name";
+  const std::size_t first = model.beam_nodes.size();
+  meshBeamMember(model, member);
+  for (std::size_t i = first; i < model.beam_nodes.size(); ++i)
+    model.beam_nodes[i].markers.push_back({"m", Vec3::Zero(), Quat::Identity()});
+  if (member.clamp) {
+    model.ground_markers.push_back({prefix + "clamp", member.start, member.orientation});
+    model.joints.push_back({prefix + "clamp", JointType("fixed"), "ground", prefix + "clamp", model.beam_nodes[first].name, "m", {}});
+  }
+  if (member.planar) {
+    model.ground_markers.push_back({prefix + "plane", member.start, member.orientation});
+    for (std::size_t i = first + (member.clamp ? 1 : 0); i < model.beam_nodes.size(); ++i)
+      model.joints.push_back({model.beam_nodes[i].name + "_in_plane", JointType("planar"), "ground", prefix + "plane",
+                              model.beam_nodes[i].name, "m", {}});
+  }
+  return "";
 }
 
 }  // namespace flexim
