@@ -39,7 +39,10 @@ void describeCommandLine(QCommandLineParser& parser) {
       {"plot", "Plot a channel of the run (repeat for several), e.g. slider.position.x.", "CHANNEL"},
       {"plot-x", "Plot the --plot channels against this channel, or as their amplitude spectrum ('spectrum').",
        "CHANNEL"},
-      {"mode", "Show mode N (1-based) of the first flexible body, at its largest deflection.", "N"},
+      {"mode", "Show mode N (1-based) of the first flexible body (or, with --system-modes, of the system), at its "
+               "largest deflection.", "N"},
+      {"system-modes", "Linearize the model about its static equilibrium (Simulation > System modes) and show its "
+                       "modes in the mode browser."},
       {"time", "After --run, show the results at time T [s].", "T"},
       {"export-csv", "After --run, export the results CSV to FILE.", "FILE.csv"},
       {"contour",
@@ -145,6 +148,7 @@ int main(int argc, char** argv) {
   }
   request.run = parser.isSet(runOption);
   request.statics = parser.isSet(staticOption);
+  request.systemModes = parser.isSet("system-modes");
   if (request.run && request.statics) {
     std::fprintf(stderr, "flexim: --run and --static exclude each other\n");
     return 1;

@@ -63,6 +63,7 @@ void GuiAutomation::selectStep() {
     if (!ok) error = tr("'%1' is not a value for %2 here").arg(text, QString::fromStdString(key));
     if (!ok || !doc.setField(id, key, value, error)) return fail(2, tr("--set %1: %2").arg(assignment, error));
   }
+  if (m_request.systemModes) return systemModesStep();
   if (m_request.mode > 0) {
     ModeBrowser& modes = *m_window.modeBrowser();
     if (m_window.model().flexible_bodies.empty()) return fail(2, tr("--mode: the model has no flexible body"));
@@ -75,6 +76,24 @@ void GuiAutomation::selectStep() {
   }
   if (!m_request.plot.isEmpty()) m_window.plotChannels(m_request.plot, m_request.plotX);
   runStep();
+}
+
+void GuiAutomation::systemModesStep() {
+  connect(&m_window, &MainWindow::systemModesShown, this, [this](bool ok) {
+    if (!ok) return fail(4, tr("no system modes (see Messages)"));
+    ModeBrowser& modes = *m_window.modeBrowser();
+    const int mode = std::max(1, m_request.mode);
+    if (mode > modes.table()->rowCount())
+      return fail(2, tr("--mode %1: the model has %2 system modes").arg(mode).arg(modes.table()->rowCount()));
+    modes.showMode(mode - 1);
+    modes.freezeAtPeak();
+    if (!m_request.plot.isEmpty()) m_window.plotChannels(m_request.plot, m_request.plotX);
+    runStep();
+  }, Qt::SingleShotConnection);
+  if (!m_window.showSystemModes()) {
+    disconnect(&m_window, &MainWindow::systemModesShown, this, nullptr);
+    fail(3, tr("the system modes did not start (no model, or it does not compile)"));
+  }
 }
 
 void GuiAutomation::runStep() {

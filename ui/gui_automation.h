@@ -21,6 +21,7 @@ struct AutomationRequest {
   QString plotX;           ///< what they are plotted against: a channel, "spectrum"; empty: time
   bool run = false;
   bool statics = false;    ///< instead of the run: the static equilibrium (its last level shown)
+  bool systemModes = false;  ///< the system modes about the equilibrium, mode `mode` (1 by default) shown
   double time = -1;        ///< >= 0: after the run, show the frame at this time [s]
   QString exportCsv;       ///< after the run, export the results CSV here
   QString exportAnimation; ///< after the run, write the animation here (.ogv or .png sequence)
@@ -44,6 +45,7 @@ class GuiAutomation : public QObject {
  private:
   void loadStep();
   void selectStep();
+  void systemModesStep();
   void runStep();
   void resultsStep();
   void screenshotStep();

@@ -293,6 +293,13 @@ void MainWindow::createActions() {
                                   "(play them back, plot against the load factor), the reactions in the sensors"));
   connect(m_staticAction, &QAction::triggered, this, [this] { startStatic(); });
 
+  m_systemModesAction = new QAction(tr("System &modes"), this);
+  m_systemModesAction->setObjectName("actionSystemModes");
+  m_systemModesAction->setShortcut(QKeySequence(Qt::Key_F9));
+  m_systemModesAction->setStatusTip(tr("The model linearized about its static equilibrium: its modes (frequency, damping "
+                                       "ratio) in the mode browser, each animated on the whole model"));
+  connect(m_systemModesAction, &QAction::triggered, this, [this] { showSystemModes(); });
+
   m_pauseAction = new QAction(tr("&Pause"), this);
   m_pauseAction->setObjectName("actionPause");
   m_pauseAction->setCheckable(true);
@@ -398,6 +405,7 @@ void MainWindow::createMenus() {
   QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
   simulation->addAction(m_runAction);
   simulation->addAction(m_staticAction);
+  simulation->addAction(m_systemModesAction);
   simulation->addAction(m_pauseAction);
   simulation->addAction(m_cancelAction);
   simulation->addSeparator();
@@ -514,6 +522,7 @@ void MainWindow::updateActions() {
   m_files->updateActions(running);
   m_runAction->setEnabled(hasModel && !running);
   m_staticAction->setEnabled(hasModel && !running);
+  m_systemModesAction->setEnabled(hasModel && !running && !m_linearizing);
   m_solverSettingsAction->setEnabled(hasModel && !running);
   m_checkAction->setEnabled(hasModel);
   m_itemActions->setEditable(!running);

@@ -66,6 +66,11 @@ class MainWindow : public QMainWindow {
   bool startRun();
   /// Simulation → Static equilibrium: the model's equilibrium under its loads at t = 0.
   bool startStatic();
+  /// Simulation → System modes: the model linearized about its static equilibrium off the GUI
+  /// thread, its modes then in the mode browser (systemModesShown). False when it cannot start.
+  bool showSystemModes();
+  /// Whether a linearization for the system modes is under way.
+  bool linearizing() const { return m_linearizing; }
   void cancelRun() { m_run->cancel(); }
   /// Holds a run between two steps, or lets it go on (RunSession::setPaused); the Pause action follows.
   void setRunPaused(bool paused);
@@ -113,6 +118,8 @@ class MainWindow : public QMainWindow {
   /// An FE file could not be reduced, or its reduction was cancelled.
   void openFailed();
   void runFinished(bool ok);
+  /// The system modes are in the mode browser (ok), or could not be found (the reason in Messages).
+  void systemModesShown(bool ok);
 
  private:
   void createCentralArea();
@@ -167,6 +174,8 @@ class MainWindow : public QMainWindow {
   QAction* m_quitAction = nullptr;
   QAction* m_runAction = nullptr;
   QAction* m_staticAction = nullptr;
+  QAction* m_systemModesAction = nullptr;
+  bool m_linearizing = false;
   QAction* m_pauseAction = nullptr;
   QAction* m_cancelAction = nullptr;
   QAction* m_solverSettingsAction = nullptr;

@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QDockWidget>
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QProgressBar>
@@ -185,6 +186,54 @@ void MainWindow::updateOrientationHandle() {
 }
 
 QString MainWindow::dofText() const { return m_dofLabel->text(); }
+
+bool MainWindow::showSystemModes() {
+  if (!m_files->hasModel() || m_linearizing) return false;
+  Diagnostics diag;
+  std::shared_ptr<Simulation> simulation = Simulation::create(model(), diag);
+  if (!simulation) {
+    m_messages->add(diag);
+    m_messages->add(Severity::Error, tr("system modes"), tr("the model does not compile"));
+    return false;
+  }
+  // a static solve and a dense eigenproblem: seconds on a large model, off the GUI thread
+  m_linearizing = true;
+  updateActions();
+  m_statusText->setText(tr("Linearizing about the static equilibrium…"));
+  auto* watcher = new QFutureWatcher<LinearizationResult>(this);
+  connect(watcher, &QFutureWatcher<LinearizationResult>::finished, this, [this, watcher, simulation] {
+    watcher->deleteLater();
+    m_linearizing = false;
+    updateActions();
+    auto result = std::make_shared<const LinearizationResult>(watcher->result());
+    if (!result->ok) {
+      m_messages->add(Severity::Error, tr("system modes"), QString::fromStdString(result->message));
+      m_statusText->setText(tr("No system modes (see Messages)"));
+      emit systemModesShown(false);
+      return;
+    }
+    if (auto* dock = findChild<QDockWidget*>("modesDock")) {
+      dock->show();
+      dock->raise();
+    }
+    m_modes->showSystemModes(simulation, result);
+    frameIfOutOfView();  // the equilibrium may lie far from the model as built (a loaded beam)
+    m_statusText->setText(tr("System modes: %1 about the static equilibrium, %2 degrees of freedom")
+                              .arg(result->modes.size())
+                              .arg(result->N.cols()));
+    emit systemModesShown(true);
+  });
+  watcher->setFuture(QtConcurrent::run([simulation] {
+    try {
+      return simulation->linearize({});
+    } catch (const std::exception& e) {
+      LinearizationResult failed;
+      failed.message = std::string("internal error: ") + e.what();
+      return failed;
+    }
+  }));
+  return true;
+}
 
 void MainWindow::updateDofCount() {
   // compiles and checks the model (no run): its count, or a dash when it does not compile yet;

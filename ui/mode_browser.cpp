@@ -74,11 +74,7 @@ ModeBrowser::ModeBrowser(ModelDocument* document, render::ModelScene* scene, QWi
 
   m_table = new QTableWidget(0, 4, this);
   m_table->setObjectName("modeTable");
-  m_table->setHorizontalHeaderLabels({tr("Mode"), tr("Frequency [Hz]"), tr("Kind"), tr("Eff. mass [%]")});
-  m_table->horizontalHeaderItem(3)->setToolTip(
-      tr("x / y / z: share of the body's mass moving with a fixed-interface (Craig–Bampton) mode when the "
-         "interfaces are shaken along the body's x, y, z axes (lumped masses). Free-free elastic modes carry no net momentum "
-         "(share 0 by construction), so none is shown for them."));
+  setColumns(false);
   m_table->verticalHeader()->hide();
   m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -165,8 +161,64 @@ ModeBrowser::ModeBrowser(ModelDocument* document, render::ModelScene* scene, QWi
   showBody(-1);
 }
 
+void ModeBrowser::setColumns(bool system) {
+  if (system) {
+    m_table->setHorizontalHeaderLabels({tr("Mode"), tr("Frequency [Hz]"), tr("Damping ratio"), tr("ω [rad/s]")});
+    m_table->horizontalHeaderItem(2)->setToolTip(tr("ζ = −Re λ / |λ| of the state matrix's eigenvalue λ"));
+    m_table->horizontalHeaderItem(3)->setToolTip(tr("|λ|: the undamped natural angular frequency"));
+    return;
+  }
+  m_table->setHorizontalHeaderLabels({tr("Mode"), tr("Frequency [Hz]"), tr("Kind"), tr("Eff. mass [%]")});
+  m_table->horizontalHeaderItem(2)->setToolTip({});
+  m_table->horizontalHeaderItem(3)->setToolTip(
+      tr("x / y / z: share of the body's mass moving with a fixed-interface (Craig–Bampton) mode when the "
+         "interfaces are shaken along the body's x, y, z axes (lumped masses). Free-free elastic modes carry no net momentum "
+         "(share 0 by construction), so none is shown for them."));
+}
+
+void ModeBrowser::showSystemModes(std::shared_ptr<const Simulation> simulation,
+                                  std::shared_ptr<const LinearizationResult> modes) {
+  stop();
+  m_body = -1;
+  m_simulation = std::move(simulation);
+  m_linear = std::move(modes);
+  setColumns(true);
+  m_mac->setRowCount(0);
+  m_mac->setColumnCount(0);
+  m_macNote->setText(tr("The MAC compares a flexible body's modes with its FE program's; select the body."));
+  const LinearizationResult& r = *m_linear;
+  m_title->setText(tr("<b>System modes</b> about the static equilibrium (%1 DOF)").arg(r.N.cols()));
+  m_table->setRowCount(int(r.modes.size()));
+  for (int i = 0; i < int(r.modes.size()); ++i) {
+    const LinearMode& mode = r.modes[std::size_t(i)];
+    const bool unstable = mode.eigenvalue.real() > 1e-9 * std::max(1.0, mode.omega);
+    const QString cells[4] = {QString::number(i + 1), QString::number(mode.frequency, 'g', 6),
+                              unstable ? tr("unstable") : QString::number(mode.damping_ratio, 'g', 4),
+                              QString::number(mode.omega, 'g', 6)};
+    for (int c = 0; c < 4; ++c) {
+      m_table->setItem(i, c, new QTableWidgetItem(cells[c]));
+      if (c > 0) m_table->item(i, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
+  }
+  QStringList lines;
+  lines << tr("Linearized about the static equilibrium (%1 load levels, %2 Newton iterations).")
+               .arg(r.statics.steps)
+               .arg(r.statics.newton_iterations)
+        << tr("Degrees of freedom: %1 (the motions the joints allow)").arg(r.N.cols())
+        << tr("Mass, tangent stiffness (with the geometric stiffness of the loads and reactions) and damping reduced to "
+              "them; flexim-cli linearize writes the same frequencies and the matrices.");
+  for (const std::string& note : r.statics.notes) lines << QString::fromStdString(note);
+  m_report->setPlainText(lines.join('\n'));
+  const Sample equilibrium = m_simulation->displacedSample(r.state);
+  if (equilibrium.poses.size() == std::size_t(m_scene->bodyTable().size())) m_scene->includeInBounds(equilibrium.poses);
+  if (!r.modes.empty()) showMode(0);
+}
+
 void ModeBrowser::showBody(int body) {
   stop();
+  m_linear.reset();
+  m_simulation.reset();
+  setColumns(false);
   m_body = body;
   m_table->setRowCount(0);
   m_report->clear();
@@ -288,7 +340,7 @@ void ModeBrowser::showAssurance(const FlexibleBodySpec& spec) {
 QString ModeBrowser::assuranceNote() const { return m_macNote->text(); }
 
 void ModeBrowser::showMode(int mode) {
-  if (m_body < 0 || mode < 0 || mode >= m_table->rowCount()) return;
+  if ((m_body < 0 && !m_linear) || mode < 0 || mode >= m_table->rowCount()) return;
   m_mode = mode;
   m_phase = 0.0;
   if (m_table->currentRow() != mode) m_table->selectRow(mode);
@@ -296,8 +348,9 @@ void ModeBrowser::showMode(int mode) {
   // drawn deflection
   const QString hz = m_table->item(mode, 1) ? m_table->item(mode, 1)->text() : QString();
   const QString kind = m_table->item(mode, 2) ? m_table->item(mode, 2)->text() : QString();
-  m_scene->setModeLabel((hz.isEmpty() || hz == QStringLiteral("—") ? tr("mode %1 (%2 shape)").arg(mode + 1).arg(kind)
-                                                                    : tr("mode %1: %2 Hz").arg(mode + 1).arg(hz))
+  m_scene->setModeLabel((m_linear ? tr("system mode %1: %2 Hz").arg(mode + 1).arg(hz)
+                         : hz.isEmpty() || hz == QStringLiteral("—") ? tr("mode %1 (%2 shape)").arg(mode + 1).arg(kind)
+                                                                     : tr("mode %1: %2 Hz").arg(mode + 1).arg(hz))
                             .toStdString());
   draw(std::numbers::pi / 2);
   m_scene->resetColourRange();
@@ -328,7 +381,35 @@ void ModeBrowser::advance() {
   draw(m_phase);
 }
 
+void ModeBrowser::drawSystemMode(double phase) {
+  const LinearizationResult& r = *m_linear;
+  if (m_mode >= int(r.modes.size())) return;
+  const VecX& shape = r.modes[std::size_t(m_mode)].shape;
+  // the largest displacement of a body's reference point (a rotation counted at the model's
+  // size) or of a flexible body's surface per unit of the shape, from a small step along it
+  const double length = m_scene->characteristicLength();
+  const double probe = 1e-6;
+  const Sample rest = m_simulation->displacedSample(r.state);
+  const Sample moved = m_simulation->displacedSample(r.state, probe * shape);
+  double peak = 0;
+  for (std::size_t p = 0; p < rest.poses.size() && p < moved.poses.size(); ++p) {
+    peak = std::max(peak, (moved.poses[p].position - rest.poses[p].position).norm());
+    peak = std::max(peak, rest.poses[p].orientation.angularDistance(moved.poses[p].orientation) * length);
+  }
+  for (std::size_t f = 0; f < rest.modal.size() && f < moved.modal.size(); ++f)
+    if (const render::FlexibleSurface* s = m_scene->flexibleSurface(f))
+      if (s->modeCount() == moved.modal[f].size())
+        peak = std::max(peak, s->maxDisplacement(moved.modal[f] - rest.modal[f]) * m_scene->deformationScale());
+  peak /= probe;
+  const double amplitude = peak > 0 ? m_amplitude->value() / 1000.0 * length / peak : 0.0;
+  Sample sample = m_simulation->displacedSample(r.state, amplitude * std::sin(phase) * shape);
+  if (sample.poses.size() != std::size_t(m_scene->bodyTable().size())) return;  // the model changed since
+  m_scene->setSample(sample);
+  emit viewChanged();
+}
+
 void ModeBrowser::draw(double phase) {
+  if (m_linear) return drawSystemMode(phase);
   // the body's place among the scene's deformable bodies (Sample::modal order)
   const BodyTable& drawn = m_scene->bodyTable();
   const int pose = m_body >= 0 ? drawn.poseOf("flexible_bodies", std::size_t(m_body)) : -1;

@@ -70,6 +70,30 @@ Simulation::~Simulation() = default;
 
 const BodyTable& Simulation::bodies() const { return m_system->bodyTable(); }
 
+void Simulation::fillPoses(const VecX& q, Sample& sample) const {
+  // the poses of the body table's bodies (body p is block p), not of joint coordinates
+  const System& sys = *m_system;
+  const BodyTable& bodies = sys.bodyTable();
+  sample.poses.resize(std::size_t(bodies.size()));
+  for (int p = 0; p < bodies.size(); ++p)
+    sys.bodyPose(q, p, sample.poses[std::size_t(p)].position, sample.poses[std::size_t(p)].orientation);
+  sample.modal.resize(bodies.deformable().size());
+  for (std::size_t i = 0; i < sample.modal.size(); ++i) {
+    const Block& B = sys.block(bodies.deformable()[i]);
+    const int m = B.formulation->deformationCoordinates();
+    sample.modal[i] = q.segment(B.q0 + B.nq() - m, m);
+  }
+}
+
+Sample Simulation::displacedSample(const State& s, const VecX& dx) const {
+  Sample sample;
+  sample.t = s.t;
+  VecX q = s.q;
+  if (dx.size() == m_system->nv()) m_system->retract(q, dx);
+  fillPoses(q, sample);
+  return sample;
+}
+
 namespace {
 std::string timeText(double t) {
   char text[32];
@@ -429,17 +453,7 @@ RunSummary Simulation::run(const std::vector<ResultSink*>& sinks, const RunOptio
       sample.values.clear();
       sensors.evaluate(st, vdot, lambda, sample.values);
       appendContactValues(sys, integ->contactValues(), sample.values);
-      // the poses of the body table's bodies (body p is block p), not of joint coordinates
-      const BodyTable& bodies = sys.bodyTable();
-      sample.poses.resize(std::size_t(bodies.size()));
-      for (int p = 0; p < bodies.size(); ++p)
-        sys.bodyPose(st.q, p, sample.poses[std::size_t(p)].position, sample.poses[std::size_t(p)].orientation);
-      sample.modal.resize(bodies.deformable().size());
-      for (size_t i = 0; i < sample.modal.size(); ++i) {
-        const Block& B = sys.block(bodies.deformable()[i]);
-        const int m = B.formulation->deformationCoordinates();
-        sample.modal[i] = st.q.segment(B.q0 + B.nq() - m, m);
-      }
+      fillPoses(st.q, sample);
       hotSpots.sample(st.t, sample.modal);
       for (auto* k : sinks) k->sample(sample);
       ++sum.samples;

@@ -168,6 +168,10 @@ class Simulation {
   bool mapState(const Simulation& from, const State& state, State& out, std::string& why) const;
   /// The initial state of the model (before assembly), in this simulation's coordinates.
   State initialState() const;
+  /// The bodies' poses and modal coordinates (Sample::poses, Sample::modal) of state s moved by
+  /// the tangent increment dx over the velocity coordinates (none when empty): a mode shape
+  /// drawn at an amplitude (LinearMode::shape).
+  Sample displacedSample(const State& s, const VecX& dx = {}) const;
 
  private:
   explicit Simulation(const ModelSpec& model);
@@ -175,6 +179,8 @@ class Simulation {
   /// The consistent state at time t: the initial one at or before the start, else the end of a
   /// run of the model to t (core/run/linearization.cpp). False with the reason in summary.message.
   bool stateAt(double t, State& s, RunSummary& summary) const;
+  /// Sample::poses and Sample::modal at positions q.
+  void fillPoses(const VecX& q, Sample& sample) const;
   ModelSpec m_model;
   std::unique_ptr<System> m_system;
   std::vector<Channel> m_channels;

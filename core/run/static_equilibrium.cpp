@@ -221,16 +221,7 @@ RunSummary Simulation::staticEquilibrium(const std::vector<ResultSink*>& sinks, 
     sample.t = s.t;
     sample.values.assign(1, level);
     sensors.evaluate(s, zero, lambda, sample.values);
-    const BodyTable& bodies = sys.bodyTable();
-    sample.poses.resize(std::size_t(bodies.size()));
-    for (int p = 0; p < bodies.size(); ++p)
-      sys.bodyPose(s.q, p, sample.poses[std::size_t(p)].position, sample.poses[std::size_t(p)].orientation);
-    sample.modal.resize(bodies.deformable().size());
-    for (std::size_t i = 0; i < sample.modal.size(); ++i) {
-      const Block& B = sys.block(bodies.deformable()[i]);
-      const int m = B.formulation->deformationCoordinates();
-      sample.modal[i] = s.q.segment(B.q0 + B.nq() - m, m);
-    }
+    fillPoses(s.q, sample);
     for (auto* k : sinks) k->sample(sample);
     ++sum.samples;
   };

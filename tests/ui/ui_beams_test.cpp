@@ -1,9 +1,12 @@
-// Beams in the GUI, driven by widget events: Add → Beam member… meshes an arc into elements whose
-// last node sits where the arc's geometry puts it, clamped to the ground, as one undo step; a bad
-// value is refused in the dialog with a message.
+// Beams and system modes in the GUI, driven by widget events: Add → Beam member… meshes an arc
+// into elements whose last node sits where the arc's geometry puts it, clamped to the ground, as
+// one undo step, a bad value refused in the dialog with a message; Simulation → System modes (F9)
+// lists the hanging double pendulum's two modes at their hand-derived frequencies and draws each.
 #include "core/model/model.h"
 #include "ui/beam_member_dialog.h"
 #include "ui/main_window.h"
+#include "ui/mode_browser.h"
+#include "ui/vtk_viewport.h"
 #include "ui/model_document.h"
 #include "widget_events.h"
 
@@ -14,7 +17,9 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
@@ -108,6 +113,40 @@ class BeamsTest : public QObject {
     QCOMPARE(window->model().beam_elements.size(), std::size_t(0));
     QCOMPARE(window->model().joints.size(), std::size_t(0));
     QCOMPARE(window->model().ground_markers.size(), std::size_t(0));
+  }
+
+  /// F9 on double_pendulum.json: two system modes at ω² = g (42 ∓ √1008)/14; clicking the second
+  /// row draws it, the pendulum displaced otherwise than in the first.
+  void systemModesListedAndDrawn() {
+    auto window = std::make_unique<MainWindow>();
+    window->resize(1200, 800);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    QVERIFY(window->openModelFile(FLEXIM_SOURCE_DIR "/resources/examples/double_pendulum.json"));
+    QSignalSpy shown(window.get(), &MainWindow::systemModesShown);
+    QTest::keyClick(window.get(), Qt::Key_F9);
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
+    QVERIFY(shown.at(0).at(0).toBool());
+    ModeBrowser* modes = window->modeBrowser();
+    QVERIFY(modes->showsSystemModes());
+    QTableWidget* table = modes->table();
+    QCOMPARE(table->rowCount(), 2);
+    const double g = 9.81;
+    const double w[2] = {std::sqrt(g * (42 - std::sqrt(1008.0)) / 14), std::sqrt(g * (42 + std::sqrt(1008.0)) / 14)};
+    for (int i = 0; i < 2; ++i) {
+      const double hz = table->item(i, 1)->text().toDouble();
+      QVERIFY2(std::abs(hz / (w[i] / (2 * std::numbers::pi)) - 1) < 1e-5, qPrintable(table->item(i, 1)->text()));
+    }
+    modes->freezeAtPeak();
+    const QImage first = window->viewport()->screenshot();
+    const QRect row = table->visualItemRect(table->item(1, 0));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, row.center());
+    QCOMPARE(modes->mode(), 1);
+    modes->freezeAtPeak();
+    const QImage second = window->viewport()->screenshot();
+    QVERIFY2(test::differingFraction(first, second) > 0.001, qPrintable(QString::number(test::differingFraction(first, second))));
   }
 };
 

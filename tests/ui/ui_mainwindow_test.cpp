@@ -12,6 +12,7 @@
 #include "ui/playback_bar.h"
 #include "ui/surface_format.h"
 #include "ui/vtk_viewport.h"
+#include "widget_events.h"
 
 #include <QAction>
 #include <QApplication>
@@ -55,14 +56,7 @@ void sendMouse(QWidget* widget, QEvent::Type type, QPoint at, Qt::MouseButton bu
   QCoreApplication::sendEvent(widget, &event);
 }
 
-double differingFraction(const QImage& a, const QImage& b) {
-  if (a.size() != b.size() || a.isNull()) return 1.0;
-  long differing = 0;
-  for (int y = 0; y < a.height(); ++y)
-    for (int x = 0; x < a.width(); ++x)
-      if (a.pixel(x, y) != b.pixel(x, y)) ++differing;
-  return double(differing) / (double(a.width()) * a.height());
-}
+using test::differingFraction;
 
 // The round rod of tests/data/fe/rod (0.3 m along FE x, 6 rigid + 2 elastic modes used) pinned
 // at its end A to the ground through a virtual body, released horizontally under gravity.

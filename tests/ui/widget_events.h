@@ -16,6 +16,16 @@
 
 namespace flexim::test {
 
+/// The share of pixels in which two images of the same size differ (1 when the sizes differ).
+inline double differingFraction(const QImage& a, const QImage& b) {
+  if (a.size() != b.size() || a.isNull()) return 1.0;
+  long differing = 0;
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 0; x < a.width(); ++x)
+      if (a.pixel(x, y) != b.pixel(x, y)) ++differing;
+  return double(differing) / (double(a.width()) * a.height());
+}
+
 /// Clicks a row of the model tree (scrolled into view first).
 inline void clickTreeRow(ui::ModelTree* tree, QTreeWidgetItem* row) {
   QVERIFY(tree && row);
