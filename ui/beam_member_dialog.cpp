@@ -7,10 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDialogButtonBox>
 #include <QFormLayout>
-#include <QKeyEvent>
-#include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QSpinBox>
@@ -39,10 +36,10 @@ QString freeMemberName(const ModelSpec& model) {
 }  // namespace
 
 BeamMemberDialog::BeamMemberDialog(ModelDocument& document, const render::PickResult& lastPick, QWidget* parent)
-    : QDialog(parent), m_document(document) {
+    : FormDialog(parent), m_document(document) {
   setWindowTitle(tr("Add beam member"));
   setObjectName("beamMemberDialog");
-  auto* form = new QFormLayout(this);
+  QFormLayout* form = this->form();
   const auto edit = [this](const char* name, const QString& value, const QString& tip) {
     auto* e = new QLineEdit(value, this);
     e->setObjectName(name);
@@ -125,17 +122,7 @@ BeamMemberDialog::BeamMemberDialog(ModelDocument& document, const render::PickRe
   shapeChanged();
   connect(m_sectionFrom, &QComboBox::currentIndexChanged, this, &BeamMemberDialog::fillSection);
 
-  m_error = new QLabel(this);
-  m_error->setObjectName("error");
-  m_error->setWordWrap(true);
-  m_error->setStyleSheet("color: #b00020;");
-  m_error->hide();
-  form->addRow(m_error);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-  form->addRow(buttons);
-  resize(460, 0);
+  finishForm(460);
 }
 
 void BeamMemberDialog::fillSection(int index) {
@@ -151,21 +138,6 @@ void BeamMemberDialog::fillSection(int index) {
   m_torsion->setText(number(e.torsion_constant));
   m_density->setText(number(e.density));
   m_shear->setChecked(e.shear);
-}
-
-void BeamMemberDialog::keyPressEvent(QKeyEvent* event) {
-  // Return in a field does not press OK behind the user's back (as in the item dialogs)
-  if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
-    event->accept();
-    return;
-  }
-  QDialog::keyPressEvent(event);
-}
-
-bool BeamMemberDialog::refuse(const QString& message) {
-  m_error->setText(message);
-  m_error->show();
-  return false;
 }
 
 void BeamMemberDialog::accept() {

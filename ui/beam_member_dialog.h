@@ -7,19 +7,17 @@
 #pragma once
 
 #include "render/model_scene.h"
+#include "ui/form_dialog.h"
 #include "ui/model_document.h"
-
-#include <QDialog>
 
 class QCheckBox;
 class QComboBox;
-class QLabel;
 class QLineEdit;
 class QSpinBox;
 
 namespace flexim::ui {
 
-class BeamMemberDialog : public QDialog {
+class BeamMemberDialog : public FormDialog {
   Q_OBJECT
 
  public:
@@ -30,11 +28,7 @@ class BeamMemberDialog : public QDialog {
   ItemId created() const { return m_created; }
   void accept() override;
 
- protected:
-  void keyPressEvent(QKeyEvent* event) override;
-
  private:
-  bool refuse(const QString& message);
   /// The section fields from the element chosen in "section from".
   void fillSection(int index);
 
@@ -59,7 +53,6 @@ class BeamMemberDialog : public QDialog {
   QCheckBox* m_shear = nullptr;
   QCheckBox* m_clamp = nullptr;
   QCheckBox* m_planar = nullptr;
-  QLabel* m_error = nullptr;
   ItemId m_created = ModelDocument::kNoItem;
 };
 

@@ -29,10 +29,10 @@ bool alongLine(const std::string& kind) { return kind == "point_line" || kind ==
 
 ContactDialog::ContactDialog(ModelDocument& document, const render::PickResult& lastPick, const std::string& body1,
                              const std::string& body2, QWidget* parent)
-    : QDialog(parent), m_document(document) {
+    : FormDialog(parent), m_document(document) {
   setWindowTitle(tr("Add contact at points"));
   setObjectName("contactDialog");
-  auto* form = new QFormLayout(this);
+  QFormLayout* form = this->form();
   m_kind = new QComboBox(this);
   m_kind->setObjectName("kind");
   for (const ContactKindDescription& k : contactKinds()) {
@@ -104,32 +104,7 @@ ContactDialog::ContactDialog(ModelDocument& document, const render::PickResult& 
   kindChanged();
   // the last pick is most often the surface (a face of the mesh, the floor's marker)
   if (!lastPick.item.empty()) m_surfaceFrom->setCurrentIndex(1);
-  m_error = new QLabel(this);
-  m_error->setObjectName("error");
-  m_error->setWordWrap(true);
-  m_error->setStyleSheet("color: #b00020;");
-  m_error->hide();
-  form->addRow(m_error);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-  form->addRow(buttons);
-  resize(480, 0);
-}
-
-void ContactDialog::keyPressEvent(QKeyEvent* event) {
-  // Return in a field does not press OK behind the user's back (as in the item dialogs)
-  if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
-    event->accept();
-    return;
-  }
-  QDialog::keyPressEvent(event);
-}
-
-bool ContactDialog::refuse(const QString& message) {
-  m_error->setText(message);
-  m_error->show();
-  return false;
+  finishForm(480);
 }
 
 Mat3 ContactDialog::surfaceFrame(const Vec3& normal, const Vec3& along) const {

@@ -7,21 +7,19 @@
 #pragma once
 
 #include "render/model_scene.h"
+#include "ui/form_dialog.h"
 #include "ui/model_document.h"
-
-#include <QDialog>
 
 #include <vector>
 
 class QComboBox;
 class QLineEdit;
-class QLabel;
 
 namespace flexim::ui {
 
 struct JointPlace;
 
-class ContactDialog : public QDialog {
+class ContactDialog : public FormDialog {
   Q_OBJECT
 
  public:
@@ -31,12 +29,7 @@ class ContactDialog : public QDialog {
   ItemId created() const { return m_created; }
   void accept() override;
 
- protected:
-  void keyPressEvent(QKeyEvent* event) override;
-
  private:
-  /// An error under the fields, and false.
-  bool refuse(const QString& message);
   /// The marker frame at the surface for the chosen kind: the plane's normal is z; a line's or a
   /// guide's normal is y and its direction x.
   Mat3 surfaceFrame(const Vec3& normal, const Vec3& along) const;
@@ -54,7 +47,6 @@ class ContactDialog : public QDialog {
   QLineEdit* m_along = nullptr;
   QLineEdit* m_friction = nullptr;
   QLineEdit* m_restitution = nullptr;
-  QLabel* m_error = nullptr;
   ItemId m_created = ModelDocument::kNoItem;
 };
 

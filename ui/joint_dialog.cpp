@@ -91,10 +91,10 @@ std::vector<JointPlace> jointPlaces(const ModelSpec& model, const render::PickRe
 
 JointDialog::JointDialog(ModelDocument& document, const render::PickResult& lastPick, const std::string& body1,
                          const std::string& body2, QWidget* parent)
-    : QDialog(parent), m_document(document) {
+    : FormDialog(parent), m_document(document) {
   setWindowTitle(tr("Add joint at a point"));
   setObjectName("jointDialog");
-  auto* form = new QFormLayout(this);
+  QFormLayout* form = this->form();
   m_kind = new QComboBox(this);
   m_kind->setObjectName("kind");
   for (const JointKindDescription& k : jointKinds()) {
@@ -158,26 +158,7 @@ JointDialog::JointDialog(ModelDocument& document, const render::PickResult& last
     connect(edit, &QLineEdit::textEdited, this, [this] {
       m_from->setCurrentIndex(0);  // nothing to fill in: the fields keep what is typed
     });
-  m_error = new QLabel(this);
-  m_error->setObjectName("error");
-  m_error->setWordWrap(true);
-  m_error->setStyleSheet("color: #b00020;");
-  m_error->hide();
-  form->addRow(m_error);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-  form->addRow(buttons);
-  resize(440, 0);
-}
-
-void JointDialog::keyPressEvent(QKeyEvent* event) {
-  // Return in a field does not press OK behind the user's back (as in the item dialogs)
-  if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
-    event->accept();
-    return;
-  }
-  QDialog::keyPressEvent(event);
+  finishForm(440);
 }
 
 QStringList markerBodyNames(const ModelSpec& model) {
@@ -218,9 +199,7 @@ std::string addMarkerAt(ModelDocument& document, const std::string& body, const 
 
 bool JointDialog::readVector(QLineEdit* edit, const QString& what, Vec3& out) {
   if (!parseVector(edit->text(), out)) {
-    m_error->setText(tr("%1: expected three numbers").arg(what));
-    m_error->show();
-    return false;
+    return refuse(tr("%1: expected three numbers").arg(what));
   }
   return true;
 }
@@ -229,14 +208,12 @@ void JointDialog::accept() {
   Vec3 origin, axis;
   if (!readVector(m_origin, tr("origin"), origin) || !readVector(m_axis, tr("z axis"), axis)) return;
   if (axis.norm() < 1e-12) {
-    m_error->setText(tr("z axis: must not be zero"));
-    m_error->show();
+    refuse(tr("z axis: must not be zero"));
     return;
   }
   const std::string body[2] = {m_body1->currentText().toStdString(), m_body2->currentText().toStdString()};
   if (body[0] == body[1]) {
-    m_error->setText(tr("a body cannot be joined to itself: choose two bodies"));
-    m_error->show();
+    refuse(tr("a body cannot be joined to itself: choose two bodies"));
     return;
   }
   const std::string name = m_name->text().trimmed().toStdString();
@@ -260,8 +237,7 @@ void JointDialog::accept() {
   undo->endMacro();
   if (m_created == ModelDocument::kNoItem) {
     undo->undo();  // the markers added on the way go again
-    m_error->setText(error);
-    m_error->show();
+    refuse(error);
     return;
   }
   QDialog::accept();

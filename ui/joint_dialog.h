@@ -6,6 +6,7 @@
 #pragma once
 
 #include "render/model_scene.h"
+#include "ui/form_dialog.h"
 #include "ui/model_document.h"
 
 #include <QDialog>
@@ -16,7 +17,7 @@ class QLabel;
 
 namespace flexim::ui {
 
-class JointDialog : public QDialog {
+class JointDialog : public FormDialog {
   Q_OBJECT
 
  public:
@@ -27,9 +28,6 @@ class JointDialog : public QDialog {
 
   ItemId created() const { return m_created; }
   void accept() override;
-
- protected:
-  void keyPressEvent(QKeyEvent* event) override;
 
  private:
   /// Reads a vector from three comma-separated numbers; false (and a message) if it is not one.
@@ -43,7 +41,6 @@ class JointDialog : public QDialog {
   QComboBox* m_from = nullptr;
   QLineEdit* m_origin = nullptr;
   QLineEdit* m_axis = nullptr;
-  QLabel* m_error = nullptr;
   ItemId m_created = ModelDocument::kNoItem;
 };
 

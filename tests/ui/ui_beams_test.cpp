@@ -35,20 +35,6 @@ using namespace flexim::ui;
 class BeamsTest : public QObject {
   Q_OBJECT
 
-  /// Acts on the dialog once it is the active modal widget.
-  template <class Dialog>
-  void whenModal(std::function<void(Dialog*)> act, int tries = 600) {
-    QTimer::singleShot(10, this, [this, act, tries] {
-      if (auto* d = qobject_cast<Dialog*>(QApplication::activeModalWidget())) act(d);
-      else if (tries > 0) whenModal<Dialog>(act, tries - 1);
-    });
-  }
-  static void typeInto(QLineEdit* edit, const QString& text) {
-    QVERIFY(edit);
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, text);
-  }
 
  private slots:
   /// A 45° arc of radius 100 in 8 elements (the Bathe–Bolourchi bend's geometry): nine nodes, the
@@ -68,25 +54,25 @@ class BeamsTest : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(window.get()));
     QVERIFY(window->openModelFile(path));
     QString refusal;
-    whenModal<BeamMemberDialog>([&](BeamMemberDialog* d) {
-      typeInto(d->findChild<QLineEdit*>("name"), "bend");
+    test::whenModal<BeamMemberDialog>(this, [&](BeamMemberDialog* d) {
+      test::typeInto(d->findChild<QLineEdit*>("name"), "bend");
       test::chooseInCombo(d->findChild<QComboBox*>("shape"), "arc");
-      typeInto(d->findChild<QLineEdit*>("radius"), "-1");
-      typeInto(d->findChild<QLineEdit*>("sweep"), "45");
+      test::typeInto(d->findChild<QLineEdit*>("radius"), "-1");
+      test::typeInto(d->findChild<QLineEdit*>("sweep"), "45");
       QSpinBox* elements = d->findChild<QSpinBox*>("elements");
       elements->setFocus();
       elements->selectAll();
       QTest::keyClicks(elements, "8");
-      typeInto(d->findChild<QLineEdit*>("youngs_modulus"), "1e7");
-      typeInto(d->findChild<QLineEdit*>("poisson_ratio"), "0");
-      typeInto(d->findChild<QLineEdit*>("area"), "1");
-      typeInto(d->findChild<QLineEdit*>("iy"), "0.08333333333333333");
-      typeInto(d->findChild<QLineEdit*>("iz"), "0.08333333333333333");
+      test::typeInto(d->findChild<QLineEdit*>("youngs_modulus"), "1e7");
+      test::typeInto(d->findChild<QLineEdit*>("poisson_ratio"), "0");
+      test::typeInto(d->findChild<QLineEdit*>("area"), "1");
+      test::typeInto(d->findChild<QLineEdit*>("iy"), "0.08333333333333333");
+      test::typeInto(d->findChild<QLineEdit*>("iz"), "0.08333333333333333");
       QPushButton* ok = d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
       QTest::mouseClick(ok, Qt::LeftButton);
       refusal = d->isVisible() ? d->findChild<QLabel*>("error")->text() : QString();
       if (qEnvironmentVariableIsSet("FLEXIM_KEEP_SCREENSHOT")) d->grab().save(qEnvironmentVariable("FLEXIM_KEEP_SCREENSHOT"));
-      typeInto(d->findChild<QLineEdit*>("radius"), "100");
+      test::typeInto(d->findChild<QLineEdit*>("radius"), "100");
       QTest::mouseClick(ok, Qt::LeftButton);
       if (d->isVisible()) d->reject();
     });

@@ -28,20 +28,6 @@ using namespace flexim::ui;
 class ContactsTest : public QObject {
   Q_OBJECT
 
-  /// Acts on the dialog once it is the active modal widget.
-  template <class Dialog>
-  void whenModal(std::function<void(Dialog*)> act, int tries = 600) {
-    QTimer::singleShot(10, this, [this, act, tries] {
-      if (auto* d = qobject_cast<Dialog*>(QApplication::activeModalWidget())) act(d);
-      else if (tries > 0) whenModal<Dialog>(act, tries - 1);
-    });
-  }
-  static void typeInto(QLineEdit* edit, const QString& text) {
-    QVERIFY(edit);
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, text);
-  }
 
  private slots:
   /// Add → Contact at points…: the ball's centre marker as the point, the slope's marker as the
@@ -53,15 +39,15 @@ class ContactsTest : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(window.get()));
     QVERIFY(window->openModelFile(FLEXIM_SOURCE_DIR "/resources/examples/bouncing_ball.json"));
     const ModelSpec before = window->model();
-    whenModal<ContactDialog>([&](ContactDialog* d) {
+    test::whenModal<ContactDialog>(this, [&](ContactDialog* d) {
       test::chooseInCombo(d->findChild<QComboBox*>("kind"), "sphere_plane");
       test::chooseInCombo(d->findChild<QComboBox*>("body1"), "ball");
       test::chooseInCombo(d->findChild<QComboBox*>("pointFrom"), "marker 'centre' on ball");
       test::chooseInCombo(d->findChild<QComboBox*>("body2"), "ground");
       test::chooseInCombo(d->findChild<QComboBox*>("surfaceFrom"), "marker 'slope' on ground");
-      typeInto(d->findChild<QLineEdit*>("name"), "second");
-      typeInto(d->findChild<QLineEdit*>("friction"), "0.3");
-      typeInto(d->findChild<QLineEdit*>("restitution"), "0.5");
+      test::typeInto(d->findChild<QLineEdit*>("name"), "second");
+      test::typeInto(d->findChild<QLineEdit*>("friction"), "0.3");
+      test::typeInto(d->findChild<QLineEdit*>("restitution"), "0.5");
       QTest::mouseClick(d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
       if (d->isVisible()) d->reject();
     });

@@ -128,7 +128,7 @@ class ModellingTest : public QObject {
     QTimer::singleShot(0, this, [&] {
       auto* wizard = qobject_cast<FeImportWizard*>(QApplication::activeModalWidget());
       QVERIFY(wizard);
-      typeInto(wizard->findChild<QLineEdit*>("feFile"), broken);
+      test::typeInto(wizard->findChild<QLineEdit*>("feFile"), broken);
       QTest::mouseClick(wizard->button(QWizard::NextButton), Qt::LeftButton);
       error = wizard->findChild<QLabel*>("feFileError")->text();
       stayed = wizard->currentId() == FeImportWizard::FilePage;
@@ -152,21 +152,21 @@ class ModellingTest : public QObject {
     QTimer::singleShot(0, this, [&] {
       auto* wizard = qobject_cast<FeImportWizard*>(QApplication::activeModalWidget());
       QVERIFY(wizard);
-      typeInto(wizard->findChild<QLineEdit*>("feFile"), kRodDeck);
+      test::typeInto(wizard->findChild<QLineEdit*>("feFile"), kRodDeck);
       QTest::mouseClick(wizard->button(QWizard::NextButton), Qt::LeftButton);
       onMeshPage = wizard->currentId() == FeImportWizard::MeshPage;
       QTest::mouseClick(wizard->findChild<QCheckBox*>("materialOverride"), Qt::LeftButton);
-      typeInto(wizard->findChild<QLineEdit*>("materialE"), "2.1e11");
-      typeInto(wizard->findChild<QLineEdit*>("materialRho"), "7850");
+      test::typeInto(wizard->findChild<QLineEdit*>("materialE"), "2.1e11");
+      test::typeInto(wizard->findChild<QLineEdit*>("materialRho"), "7850");
       auto* nu = wizard->findChild<QLineEdit*>("materialNu");
       auto* error = wizard->findChild<QLabel*>("materialError");
-      typeInto(nu, "-0.2");
+      test::typeInto(nu, "-0.2");
       auxeticAccepted = wizard->button(QWizard::NextButton)->isEnabled();
       auxeticError = error->text();
       // the mesh report shows the material the modes will use
       givenShown = wizard->findChild<QTextBrowser*>("meshReport")->toPlainText().contains(
           "material (given): E = 2.1e+11 Pa, nu = -0.2, rho = 7850 kg/m^3, of every element");
-      typeInto(nu, "0.5");
+      test::typeInto(nu, "0.5");
       halfAccepted = wizard->button(QWizard::NextButton)->isEnabled();
       halfError = error->text();
       QTest::mouseClick(wizard->button(QWizard::CancelButton), Qt::LeftButton);
@@ -191,7 +191,7 @@ class ModellingTest : public QObject {
     QTimer::singleShot(0, this, [&] {
       auto* wizard = qobject_cast<FeImportWizard*>(QApplication::activeModalWidget());
       QVERIFY(wizard);
-      typeInto(wizard->findChild<QLineEdit*>("feFile"), kRodDeck);
+      test::typeInto(wizard->findChild<QLineEdit*>("feFile"), kRodDeck);
       QTest::mouseClick(wizard->button(QWizard::NextButton), Qt::LeftButton);
       QCOMPARE(wizard->currentId(), int(FeImportWizard::MeshPage));
       // the node sets of the deck, one of them shown on the mesh
@@ -247,7 +247,7 @@ class ModellingTest : public QObject {
       QCOMPARE(table->rowCount(), 6 + 4);  // 6 constraint modes of the interface + 4 fixed-interface modes
       QCOMPARE(wizard->findChild<QLineEdit*>("frbPath")->text(), m_dir.filePath("rod_round_c3d10.frb"));
       // the body's dialog follows Finish
-      whenModal<ItemDialog>([&](ItemDialog* dialog) {
+      test::whenModal<ItemDialog>(this, [&](ItemDialog* dialog) {
         auto* reference = dialog->panel()->findChild<QComboBox*>("field:reference");
         QVERIFY(reference);
         QCOMPARE(reference->currentText(), QString("interface"));
@@ -291,8 +291,8 @@ class ModellingTest : public QObject {
 
     // 1. the rod: import wizard with its defaults (free–free, 8 elastic modes), then placed at
     //    the crank pin with the rigid-body velocities of the example's start
-    whenModal<FeImportWizard>([&](FeImportWizard* wizard) {
-      typeInto(wizard->findChild<QLineEdit*>("feFile"), kRodDeck);
+    test::whenModal<FeImportWizard>(this, [&](FeImportWizard* wizard) {
+      test::typeInto(wizard->findChild<QLineEdit*>("feFile"), kRodDeck);
       tutorialShot(wizard, "01-import-file");
       QTest::mouseClick(wizard->button(QWizard::NextButton), Qt::LeftButton);
       auto* sets = wizard->findChild<QListWidget*>("nodeSets");
@@ -316,7 +316,7 @@ class ModellingTest : public QObject {
       tutorialShot(wizard, "04-modes", modeView);
       QTest::mouseClick(wizard->button(QWizard::FinishButton), Qt::LeftButton);
     });
-    whenModal<ItemDialog>([&](ItemDialog* d) {
+    test::whenModal<ItemDialog>(this, [&](ItemDialog* d) {
       type(edit(d, "name"), "rod");
       type(edit(d, "position:0"), "0.15");
       type(edit(d, "velocity:1"), "22.5");
@@ -385,7 +385,7 @@ class ModellingTest : public QObject {
 
     // 4. crank and slider
     const auto addBody = [&](const QString& name, const QString& mass, const QStringList& inertia, const QString& x) {
-      whenModal<ItemDialog>([&, name, mass, inertia, x](ItemDialog* d) {
+      test::whenModal<ItemDialog>(this, [&, name, mass, inertia, x](ItemDialog* d) {
         type(edit(d, "name"), name);
         type(edit(d, "mass"), mass);
         for (int i = 0; i < 3; ++i) type(edit(d, QString("inertia:%1%1").arg(i)), inertia[i]);
@@ -402,12 +402,12 @@ class ModellingTest : public QObject {
     const auto addJoint = [&](const QString& kind, const QString& body1, const QString& body2, const QString& origin,
                               const QString& axis) {
       activate();
-      whenModal<JointDialog>([&, kind, body1, body2, origin, axis](JointDialog* d) {
+      test::whenModal<JointDialog>(this, [&, kind, body1, body2, origin, axis](JointDialog* d) {
         choose(d->findChild<QComboBox*>("kind"), kind);
         choose(d->findChild<QComboBox*>("body1"), body1);
         choose(d->findChild<QComboBox*>("body2"), body2);
-        typeInto(d->findChild<QLineEdit*>("origin"), origin);
-        typeInto(d->findChild<QLineEdit*>("axis"), axis);
+        test::typeInto(d->findChild<QLineEdit*>("origin"), origin);
+        test::typeInto(d->findChild<QLineEdit*>("axis"), axis);
         if (kind == "cylindrical") tutorialShot(d, "07-joint-at-a-point");
         pressOk(d);
       });
@@ -422,7 +422,7 @@ class ModellingTest : public QObject {
     QCOMPARE(m_window->model().joints[0].type.key(), std::string("revolute"));
 
     // 6. the motor: 150 rad/s from crank angle 0
-    whenModal<ItemDialog>([&](ItemDialog* d) {
+    test::whenModal<ItemDialog>(this, [&](ItemDialog* d) {
       type(edit(d, "name"), "motor");
       choose(d, "joint", QString::fromStdString(pivot));
       choose(d, "coordinate", "rotation");
@@ -442,7 +442,7 @@ class ModellingTest : public QObject {
       if (m.position.norm() < 1e-12 && sliderMarker.empty()) sliderMarker = m.name;
     QVERIFY(!sliderMarker.empty());
     const auto addSensor = [&](std::function<void(ItemDialog*)> fill) {
-      whenModal<ItemDialog>([this, fill](ItemDialog* d) {
+      test::whenModal<ItemDialog>(this, [this, fill](ItemDialog* d) {
         fill(d);
         pressOk(d);
       });
@@ -472,7 +472,7 @@ class ModellingTest : public QObject {
 
     // 8. the solver: generalized-α, 1e-5 s steps, output every 1e-4 s
     activate();
-    whenModal<ItemDialog>([&](ItemDialog* d) {
+    test::whenModal<ItemDialog>(this, [&](ItemDialog* d) {
       type(edit(d, "t_end"), QString::number(kEnd));
       choose(d, "integrator", "gen-alpha");
       type(edit(d, "step"), "1e-5");
@@ -664,7 +664,7 @@ class ModellingTest : public QObject {
     recorded("a rename");
     QVERIFY(doc->model().joints[0].body2 == "lever" || doc->model().joints[0].body1 == "lever");
     // the solver settings dialog: several fields, one command
-    whenModal<ItemDialog>([&](ItemDialog* d) {
+    test::whenModal<ItemDialog>(this, [&](ItemDialog* d) {
       type(edit(d, "t_end"), "0.05");
       type(edit(d, "output_interval"), "5e-4");
       pressOk(d);
@@ -694,7 +694,7 @@ class ModellingTest : public QObject {
     }
     recorded("a turn with the handle");
     // a body from the Add menu's dialog; a joint at a point (markers on both bodies with it)
-    whenModal<ItemDialog>([&](ItemDialog* d) {
+    test::whenModal<ItemDialog>(this, [&](ItemDialog* d) {
       type(edit(d, "name"), "extra");
       type(edit(d, "mass"), "1");
       for (int i = 0; i < 3; ++i) type(edit(d, QString("inertia:%1%1").arg(i)), "0.01");
@@ -704,12 +704,12 @@ class ModellingTest : public QObject {
     m_window->findChild<QMenu*>("menuAdd")->findChild<QAction*>("actionAdd:bodies")->trigger();
     recorded("an added body");
     activate();
-    whenModal<JointDialog>([&](JointDialog* d) {
+    test::whenModal<JointDialog>(this, [&](JointDialog* d) {
       choose(d->findChild<QComboBox*>("kind"), "revolute");
       choose(d->findChild<QComboBox*>("body1"), "ground");
       choose(d->findChild<QComboBox*>("body2"), "extra");
-      typeInto(d->findChild<QLineEdit*>("origin"), "0, 0.2, 0");
-      typeInto(d->findChild<QLineEdit*>("axis"), "0, 0, 1");
+      test::typeInto(d->findChild<QLineEdit*>("origin"), "0, 0.2, 0");
+      test::typeInto(d->findChild<QLineEdit*>("axis"), "0, 0, 1");
       pressOk(d);
     });
     QTest::keyClick(m_window.get(), Qt::Key_J, Qt::ControlModifier);
@@ -791,7 +791,7 @@ class ModellingTest : public QObject {
     const auto placeFrom = [&](const Vec3& world, const QString& prefix, Vec3& origin, Vec3& axis, QString& offered) {
       activate();
       clickAtWorld(world.data());
-      whenModal<JointDialog>([&](JointDialog* d) {
+      test::whenModal<JointDialog>(this, [&](JointDialog* d) {
         auto* from = d->findChild<QComboBox*>("from");
         for (int i = 0; i < from->count(); ++i) offered += from->itemText(i) + "\n";
         if (from->findText(prefix, Qt::MatchStartsWith) >= 0) choose(from, from->itemText(from->findText(prefix, Qt::MatchStartsWith)));
@@ -841,7 +841,7 @@ class ModellingTest : public QObject {
     // the two bodies selected last (here in the tree) are the joint's
     clickRow("crank");
     clickRow("slider");
-    whenModal<JointDialog>([&](JointDialog* d) {
+    test::whenModal<JointDialog>(this, [&](JointDialog* d) {
       QCOMPARE(d->findChild<QComboBox*>("body1")->currentText(), QString("crank"));
       QCOMPARE(d->findChild<QComboBox*>("body2")->currentText(), QString("slider"));
       choose(d->findChild<QComboBox*>("from"), "marker 'A' on crank");
@@ -866,7 +866,7 @@ class ModellingTest : public QObject {
     const Vec3 eye = lower.position + lower.markers[0].position;
     clickRow(QString::fromStdString(m.point_masses[0].name));
     clickRow(QString::fromStdString(lower.name));
-    whenModal<JointDialog>([&](JointDialog* d) {
+    test::whenModal<JointDialog>(this, [&](JointDialog* d) {
       choose(d->findChild<QComboBox*>("from"), QString("marker '%1' on %2").arg(QString::fromStdString(lower.markers[0].name),
                                                                                 QString::fromStdString(lower.name)));
       choose(d->findChild<QComboBox*>("kind"), "spherical");
@@ -893,13 +893,13 @@ class ModellingTest : public QObject {
     const QString file = m_dir.filePath("pin.json");
     QVERIFY(m_window->saveModelFile(file));
     activate();
-    whenModal<QDialog>([&](QDialog* d) {
+    test::whenModal<QDialog>(this, [&](QDialog* d) {
       QCOMPARE(d->objectName(), QString("shapeDialog"));
       choose(d->findChild<QComboBox*>("shape"), "cylinder");
-      typeInto(d->findChild<QLineEdit*>("radius"), "0.02");
-      typeInto(d->findChild<QLineEdit*>("length"), "0.1");
-      typeInto(d->findChild<QLineEdit*>("density"), "2700");
-      whenModal<ItemDialog>([&](ItemDialog* body) {
+      test::typeInto(d->findChild<QLineEdit*>("radius"), "0.02");
+      test::typeInto(d->findChild<QLineEdit*>("length"), "0.1");
+      test::typeInto(d->findChild<QLineEdit*>("density"), "2700");
+      test::whenModal<ItemDialog>(this, [&](ItemDialog* body) {
         type(edit(body, "name"), "pin");
         pressOk(body);
       });
@@ -986,15 +986,6 @@ class ModellingTest : public QObject {
     other.document()->undoStack()->setClean();
   }
  private:
-  /// Runs act on the modal dialog of type Dialog once it is the active modal widget (polled every
-  /// 10 ms, at most `tries` times): a dialog opened after another one closes is reached too.
-  template <class Dialog>
-  void whenModal(std::function<void(Dialog*)> act, int tries = 6000) {
-    QTimer::singleShot(10, this, [this, act, tries] {
-      if (auto* d = qobject_cast<Dialog*>(QApplication::activeModalWidget())) act(d);
-      else if (tries > 0) whenModal<Dialog>(act, tries - 1);
-    });
-  }
   /// Chooses text in a combo box by keyboard: arrow keys to the entry, each step committed (a
   /// combo showing a draft's empty value steps away and back). A panel field's combo is found
   /// again after every key: a kind or body chosen lays the panel out again.
@@ -1123,16 +1114,9 @@ class ModellingTest : public QObject {
     const qreal ratio = view->devicePixelRatioF();
     return QPoint(int(std::lround(d[0] / ratio)), int(std::lround(view->height() - 1 - d[1] / ratio)));
   }
-  /// Replaces an editor's text by typing (no Return).
-  static void typeInto(QLineEdit* edit, const QString& text) {
-    QVERIFY(edit);
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, text);
-  }
   /// Replaces an editor's text by typing, then Return (commits a property panel field).
   static void type(QLineEdit* edit, const QString& text) {
-    typeInto(edit, text);
+    test::typeInto(edit, text);
     QTest::keyClick(edit, Qt::Key_Return);
     QApplication::processEvents();
   }

@@ -14,6 +14,8 @@
 #include <QSpinBox>
 #include <QtTest>
 
+#include <functional>
+
 namespace flexim::test {
 
 /// The share of pixels in which two images of the same size differ (1 when the sizes differ).
@@ -77,6 +79,24 @@ inline void chooseInCombo(QComboBox* box, const QString& value) {
     QTest::keyClick(box, box->currentIndex() < target ? Qt::Key_Down : Qt::Key_Up);
   QCOMPARE(box->currentIndex(), target);
   QApplication::processEvents();
+}
+
+/// Acts on the dialog once it is the active modal widget (looked for every 10 ms, at most `tries`
+/// times): a dialog opened after another one closes is reached too.
+template <class Dialog>
+void whenModal(QObject* context, std::function<void(Dialog*)> act, int tries = 6000) {
+  QTimer::singleShot(10, context, [context, act, tries] {
+    if (auto* d = qobject_cast<Dialog*>(QApplication::activeModalWidget())) act(d);
+    else if (tries > 0) whenModal<Dialog>(context, act, tries - 1);
+  });
+}
+
+/// Replaces an editor's text by typing (no Return).
+inline void typeInto(QLineEdit* edit, const QString& text) {
+  QVERIFY(edit);
+  edit->setFocus();
+  edit->selectAll();
+  QTest::keyClicks(edit, text);
 }
 
 /// Once the event loop runs again, clicks "Open recovered" in the recovery box (it must be the
