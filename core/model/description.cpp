@@ -879,11 +879,6 @@ struct Registry {
     f.number("output_interval", &SolverSpec::output_interval, "s", "time between output samples")
         .above(0)
         .byDefault("0.001");
-    f.choice("start", &SolverSpec::start,
-             "where the run starts: the model's `initial_conditions` (positions assembled onto the joints, "
-             "velocities as given), or its `static_equilibrium` under the loads at t = 0 (at rest; found as "
-             "`flexim-cli static` finds it, in 10 load levels)")
-        .byDefault("\"initial_conditions\"");
     f.choice("integrator", &SolverSpec::integrator,
              "SUNDIALS IDA (adaptive BDF), generalized-α (Arnold–Brüls, fixed or adaptive step), or a mixed "
              "timestepping scheme for contacts with impacts and friction (fixed step): a smooth base scheme — "
@@ -895,6 +890,11 @@ struct Registry {
              "generalized-α: `fixed` step `step`, or `adaptive`: the step follows a local error estimate of "
              "the positions against `rtol`/`atol` (docs/theory/generalized_alpha_step_control.md), at most `step`")
         .byDefault("\"fixed\"");
+    f.choice("start", &SolverSpec::start,
+             "where the run starts: the model's `initial_conditions` (positions assembled onto the joints, "
+             "velocities as given), or its `static_equilibrium` under the loads at t = 0 (at rest; found as "
+             "`flexim-cli static` finds it, in 10 load levels)")
+        .byDefault("\"initial_conditions\"");
     f.number("rtol", &SolverSpec::rtol, "", "relative tolerance (IDA; generalized-α with `adaptive` step)")
         .above(0)
         .byDefault("1e-6");
