@@ -151,10 +151,8 @@ int linearizeCommand(const std::vector<std::string>& args) {
   std::printf("  %4s  %14s  %14s  %12s\n", "mode", "frequency [Hz]", "omega [rad/s]", "damping ratio");
   for (std::size_t i = 0; i < r.modes.size(); ++i) {
     const LinearMode& m = r.modes[i];
-    // a real positive eigenvalue: a motion that grows, not a vibration
-    const bool unstable = m.eigenvalue.real() > 1e-9 * std::max(1.0, m.omega);
     char growth[64] = "";
-    if (unstable) std::snprintf(growth, sizeof growth, "  unstable: grows as exp(%.4g t)", m.eigenvalue.real());
+    if (m.unstable()) std::snprintf(growth, sizeof growth, "  unstable: grows as exp(%.4g t)", m.eigenvalue.real());
     std::printf("  %4zu  %14.6g  %14.6g  %12.4g%s\n", i + 1, m.frequency, m.omega, m.damping_ratio, growth);
   }
 

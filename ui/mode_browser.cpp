@@ -191,9 +191,8 @@ void ModeBrowser::showSystemModes(std::shared_ptr<const Simulation> simulation,
   m_table->setRowCount(int(r.modes.size()));
   for (int i = 0; i < int(r.modes.size()); ++i) {
     const LinearMode& mode = r.modes[std::size_t(i)];
-    const bool unstable = mode.eigenvalue.real() > 1e-9 * std::max(1.0, mode.omega);
     const QString cells[4] = {QString::number(i + 1), QString::number(mode.frequency, 'g', 6),
-                              unstable ? tr("unstable") : QString::number(mode.damping_ratio, 'g', 4),
+                              mode.unstable() ? tr("unstable") : QString::number(mode.damping_ratio, 'g', 4),
                               QString::number(mode.omega, 'g', 6)};
     for (int c = 0; c < 4; ++c) {
       m_table->setItem(i, c, new QTableWidgetItem(cells[c]));

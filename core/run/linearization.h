@@ -8,6 +8,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <complex>
 #include <limits>
 #include <string>
@@ -36,6 +37,8 @@ struct LinearMode {
   double frequency = 0.0;           ///< [Hz] omega / 2π
   double damping_ratio = 0.0;       ///< ζ = −Re / |eigenvalue|
   VecX shape;                       ///< the motion over the System's velocity coordinates, unit length
+  /// A motion that grows (a real part above round-off), not a vibration.
+  bool unstable() const { return eigenvalue.real() > 1e-9 * std::max(1.0, omega); }
 };
 
 struct LinearizationResult {
